@@ -1,0 +1,53 @@
+"""The Scrapy add-on: ``ADDONS = {"newscrawl.addon.NewscrawlAddon": 0}`` in any Scrapy project.
+
+It makes ``scrapy crawl news`` available (adds ``newscrawl.spiders`` to ``SPIDER_MODULES``),
+installs newscrawl's downloader middleware and item pipelines at their documented priorities
+unless the project already placed them, and installs the ``NEWSCRAWL_*`` defaults with the
+``addon`` priority so project settings win.
+"""
+
+from __future__ import annotations
+
+from scrapy.settings import BaseSettings, Settings
+
+from newscrawl.defaults import DEFAULTS
+
+# (import path, priority) of each component the add-on enables; modules that are not built in
+# this checkout are skipped, so the add-on never names a component that cannot load.
+DOWNLOADER_MIDDLEWARES: dict[str, int] = {
+    "newscrawl.css.middleware.StylesheetMiddleware": 650,
+}
+ITEM_PIPELINES: dict[str, int] = {
+    "newscrawl.pipelines.ExtractionPipeline": 300,
+    "newscrawl.pipelines.TemplatePipeline": 350,
+    "newscrawl.pipelines.ArticleFilterPipeline": 800,
+    "newscrawl.pipelines.DropRawHtmlPipeline": 900,
+}
+
+
+def _available(path: str) -> bool:
+    from importlib import import_module
+
+    module_name, _, attr = path.rpartition(".")
+    try:
+        return hasattr(import_module(module_name), attr)
+    except ModuleNotFoundError:
+        return False
+
+
+class NewscrawlAddon:
+    @classmethod
+    def update_pre_crawler_settings(cls, settings: BaseSettings) -> None:
+        settings.add_to_list("SPIDER_MODULES", "newscrawl.spiders")
+
+    def update_settings(self, settings: Settings) -> None:
+        # update_pre_crawler_settings is not called when ADDONS comes from a spider; repeat it.
+        settings.add_to_list("SPIDER_MODULES", "newscrawl.spiders")
+        for name, value in DEFAULTS.items():
+            settings.set(name, value, priority="addon")
+        for path, priority in DOWNLOADER_MIDDLEWARES.items():
+            if _available(path):
+                settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", path, priority)
+        for path, priority in ITEM_PIPELINES.items():
+            if _available(path):
+                settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", path, priority)

@@ -1,0 +1,1 @@
+"""Subcommands of the ``newscrawl`` CLI; see :mod:`newscrawl.cli`."""

@@ -1,0 +1,49 @@
+"""Every ``NEWSCRAWL_*`` setting with its default value, documented in one place.
+
+The add-on (:mod:`newscrawl.addon`) installs these with the ``addon`` priority, so a project's
+``settings.py``, ``custom_settings`` and ``-s`` options still win. Components read them through
+``crawler.settings`` and fall back to these values when the add-on is not used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    # --- spider: scope, discovery, limits (newscrawl.spiders.news) -------------------------------
+    # Follow links to other subdomains of a start URL's registrable domain (news.x.com -> www.x.com).
+    "NEWSCRAWL_ALLOW_SUBDOMAINS": True,
+    # Extra registrable domains (or hosts) to treat as on-site.
+    "NEWSCRAWL_ALLOWED_DOMAINS": [],
+    # Look for sitemaps (robots.txt Sitemap lines, /sitemap.xml) and RSS/Atom feeds of start pages.
+    "NEWSCRAWL_DISCOVER_SITEMAPS": True,
+    "NEWSCRAWL_DISCOVER_FEEDS": True,
+    # Stop scheduling new pages of a domain after this many (0 = no limit).
+    "NEWSCRAWL_MAX_PAGES_PER_DOMAIN": 20000,
+    # URLs longer than this are not followed (link traps, tracking junk).
+    "NEWSCRAWL_MAX_URL_LENGTH": 2000,
+    # Pagination beyond this page number is not followed (endless pagination traps).
+    "NEWSCRAWL_MAX_PAGINATION": 50,
+    # A path segment repeated this many times marks a relative-link trap (/a/b/a/b/a/b/).
+    "NEWSCRAWL_MAX_REPEATED_SEGMENTS": 3,
+    # Outlinks read per page (bounded work on link farms).
+    "NEWSCRAWL_MAX_LINKS_PER_PAGE": 2000,
+    # Query parameters removed from every URL (exact names or prefixes ending in *).
+    "NEWSCRAWL_STRIP_PARAMS": [
+        "utm_*", "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "yclid",
+        "_ga", "_gl", "ref_src", "cmpid", "ocid", "sessionid", "session_id", "sid", "phpsessid",
+        "jsessionid", "aspsessionid*", "cfid", "cftoken", "s_kwcid", "wt.mc_id", "share", "amp",
+        "replytocom", "output",
+    ],
+    # Extra reserved words for the link-target features (added to newscrawl.links.features).
+    "NEWSCRAWL_RESERVED_WORDS": [],
+    # Pages whose URL article probability reaches this go to the extraction pipelines; pages
+    # below it still do when the page itself says "article" (og:type, JSON-LD, articleBody).
+    "NEWSCRAWL_ARTICLE_THRESHOLD": 0.5,
+    # "articles": hand article candidates to the pipelines (default); "all": every HTML page.
+    "NEWSCRAWL_HAND_OFF": "articles",
+    # Path of a URL model to use instead of the shipped models/url_classifier.json.
+    "NEWSCRAWL_URL_MODEL": None,
+    # Keep the raw HTML in exported items (it is dropped after extraction by default).
+    "NEWSCRAWL_KEEP_HTML": False,
+}

@@ -1,0 +1,37 @@
+"""The one item newscrawl produces: :class:`NewsArticle`, documented field by field.
+
+Feed exports write fields in declaration order (Scrapy 2.18+), so the order below is the column
+order of CSV exports. Fields a stage could not fill are left out of the item rather than set to
+empty values, except ``body`` which is ``None`` when a page has no convincing article text.
+"""
+
+from __future__ import annotations
+
+import scrapy
+
+
+class NewsArticle(scrapy.Item):
+    # --- where the page is -------------------------------------------------------------------
+    url = scrapy.Field()            # URL fetched (after redirects), canonicalised
+    canonical_url = scrapy.Field()  # <link rel=canonical> or og:url when on-site, else url
+    domain = scrapy.Field()         # registrable domain (tldextract, bundled suffix list)
+    # --- what was extracted (ExtractionPipeline) -----------------------------------------------
+    title = scrapy.Field()          # headline, plain text
+    published = scrapy.Field()      # publication date, ISO 8601 (date or datetime)
+    modified = scrapy.Field()       # last-modified date, ISO 8601, where the page states one
+    authors = scrapy.Field()        # list of author names, where the page states them
+    body = scrapy.Field()           # article text, one paragraph per line; None if no article text
+    language = scrapy.Field()       # BCP 47 language tag from <html lang> / metadata, if stated
+    is_article = scrapy.Field()     # page classifier verdict (bool)
+    probability = scrapy.Field()    # page classifier probability of "article" (0..1)
+    extraction = scrapy.Field()     # provenance: per field {"method": ..., "score": ...}, template id
+    # --- how it was fetched (spider) ---------------------------------------------------------
+    fetched_at = scrapy.Field()     # fetch time, ISO 8601 UTC
+    status = scrapy.Field()         # HTTP status of the final response
+    depth = scrapy.Field()          # link depth from the start pages (0 = start page)
+    url_probability = scrapy.Field()  # URL classifier's article probability of `url` (0..1)
+    discovered_by = scrapy.Field()  # "start", "link", "sitemap" or "feed"
+    outlinks = scrapy.Field()       # on-site links of the page, canonicalised, in document order
+    stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware), parsed copies in the crawl's cache
+    # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
+    html = scrapy.Field()           # decoded HTML of the page (str)

@@ -1,0 +1,184 @@
+"""A model file format that cannot execute code when loaded: tree ensembles as checked JSON.
+
+scikit-learn's own persistence (pickle, joblib) runs arbitrary code on load, and even skops has
+had code-execution CVEs. Our models are small trees, so we export their arrays to JSON and predict
+with numpy. Loading validates every array (lengths, child indices pointing strictly forward, feature
+indices in range) so a crafted file cannot make prediction loop or index out of bounds, and a
+SHA-256 over the canonical payload refuses files that were edited after training.
+
+Use :func:`export_trees` after fitting, :func:`save_model` to write, :func:`load_model` to read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = "newscrawl-trees/1"
+_MAX_NODES = 2_000_000
+
+
+class ModelError(ValueError):
+    """A model file is missing, malformed, tampered with, or does not fit the features given."""
+
+
+def _digest(payload: Mapping[str, Any]) -> str:
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Tree:
+    left: np.ndarray
+    right: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    value: np.ndarray  # (n_nodes, n_classes) class probabilities at each node
+
+    def leaf_values(self, X: np.ndarray) -> np.ndarray:
+        node = np.zeros(X.shape[0], dtype=np.int64)
+        rows = np.arange(X.shape[0])
+        # Children always have larger indices than their parent (validated), so this ends
+        # after at most depth iterations.
+        while True:
+            internal = self.left[node] >= 0
+            if not internal.any():
+                break
+            idx = rows[internal]
+            at = node[idx]
+            go_left = X[idx, self.feature[at]] <= self.threshold[at]
+            node[idx] = np.where(go_left, self.left[at], self.right[at])
+        return self.value[node]
+
+
+@dataclass(frozen=True)
+class TreeModel:
+    """A fitted decision tree or tree ensemble, ready to predict class probabilities."""
+
+    kind: str
+    features: tuple[str, ...]
+    classes: tuple[Any, ...]
+    trees: tuple[Tree, ...]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def predict_proba(self, X: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
+        arr = np.asarray(X, dtype=np.float64)
+        if arr.ndim == 1:
+            arr = arr.reshape(1, -1)
+        if arr.shape[1] != len(self.features):
+            raise ModelError(f"model expects {len(self.features)} features, got {arr.shape[1]}")
+        # sklearn compares float32 features against float32-derived thresholds
+        arr = arr.astype(np.float32).astype(np.float64)
+        total = np.zeros((arr.shape[0], len(self.classes)))
+        for tree in self.trees:
+            total += tree.leaf_values(arr)
+        return total / len(self.trees)
+
+    def positive_proba(self, X: Sequence[Sequence[float]] | np.ndarray, positive: Any = True) -> np.ndarray:
+        """Probability of the ``positive`` class for each row."""
+        try:
+            column = self.classes.index(positive)
+        except ValueError:
+            column = len(self.classes) - 1
+        return self.predict_proba(X)[:, column]
+
+
+def export_trees(estimator: Any, features: Sequence[str], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Turn a fitted sklearn DecisionTreeClassifier / RandomForest / ExtraTrees into a payload."""
+    estimators = getattr(estimator, "estimators_", None) or [estimator]
+    trees = []
+    for est in estimators:
+        t = est.tree_
+        value = t.value[:, 0, :].astype(np.float64)
+        sums = value.sum(axis=1, keepdims=True)
+        sums[sums == 0] = 1.0
+        value = value / sums
+        trees.append(
+            {
+                "left": t.children_left.tolist(),
+                "right": t.children_right.tolist(),
+                "feature": [int(f) if f >= 0 else -1 for f in t.feature],
+                "threshold": [float(x) for x in t.threshold],
+                "value": [[round(float(v), 6) for v in row] for row in value],
+            }
+        )
+    classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
+    return {
+        "format": FORMAT,
+        "kind": type(estimator).__name__,
+        "features": list(features),
+        "classes": classes,
+        "trees": trees,
+        "meta": dict(meta or {}),
+    }
+
+
+def save_model(payload: Mapping[str, Any], path: str | Path) -> None:
+    body = dict(payload)
+    body.pop("sha256", None)
+    body["sha256"] = _digest(body)
+    Path(path).write_text(json.dumps(body, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
+    if not isinstance(raw, dict):
+        raise ModelError("tree is not an object")
+    try:
+        left = np.asarray(raw["left"], dtype=np.int64)
+        right = np.asarray(raw["right"], dtype=np.int64)
+        feature = np.asarray(raw["feature"], dtype=np.int64)
+        threshold = np.asarray(raw["threshold"], dtype=np.float64)
+        value = np.asarray(raw["value"], dtype=np.float64)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"tree arrays malformed: {exc}") from None
+    n = left.shape[0]
+    if not 0 < n <= _MAX_NODES or any(a.shape[0] != n for a in (right, feature, threshold, value)):
+        raise ModelError("tree arrays have inconsistent lengths")
+    if left.ndim != 1 or value.ndim != 2 or value.shape[1] != n_classes:
+        raise ModelError("tree arrays have the wrong shape")
+    idx = np.arange(n)
+    internal = left >= 0
+    if ((left[internal] <= idx[internal]) | (left[internal] >= n)).any():
+        raise ModelError("tree child index out of order or out of range")
+    if ((right[internal] <= idx[internal]) | (right[internal] >= n)).any():
+        raise ModelError("tree child index out of order or out of range")
+    if (right[~internal] >= 0).any():
+        raise ModelError("tree leaf has a right child")
+    if ((feature[internal] < 0) | (feature[internal] >= n_features)).any():
+        raise ModelError("tree feature index out of range")
+    if not np.isfinite(value).all():
+        raise ModelError("tree values are not finite")
+    return Tree(left, right, feature, threshold, value)
+
+
+def load_model(path: str | Path) -> TreeModel:
+    """Read and validate a model written by :func:`save_model`; never executes code."""
+    path = Path(path)
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"model file not found: {path}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"model file {path} is not valid JSON: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != FORMAT:
+        raise ModelError(f"model file {path} is not in format {FORMAT}")
+    claimed = body.pop("sha256", None)
+    if claimed != _digest(body):
+        raise ModelError(f"model file {path} fails its checksum: it was modified after training; retrain it")
+    features, classes, trees = body.get("features"), body.get("classes"), body.get("trees")
+    if not isinstance(features, list) or not isinstance(classes, list) or not isinstance(trees, list) or not trees:
+        raise ModelError(f"model file {path} lacks features, classes or trees")
+    parsed = tuple(_validate_tree(t, len(features), len(classes)) for t in trees)
+    return TreeModel(
+        kind=str(body.get("kind")),
+        features=tuple(str(f) for f in features),
+        classes=tuple(classes),
+        trees=parsed,
+        meta=body.get("meta") or {},
+    )

@@ -1,0 +1,1 @@
+"""Scrapy spiders shipped with newscrawl (``news``)."""

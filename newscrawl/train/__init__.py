@@ -1,0 +1,1 @@
+"""Reproducible training commands for the models shipped in ``models/`` (see ``newscrawl train``)."""
