@@ -1,0 +1,464 @@
+"""One parsed page, shared by every extractor: parse once, measure once, style on demand.
+
+Usage::
+
+    page = Page.from_html(raw_bytes_or_text, url, stylesheets=[css_text_or_Stylesheet, ...])
+
+API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template mapper):
+
+- ``page.url``, ``page.encoding`` (how bytes were decoded), ``page.warnings`` (list of str:
+  limits hit, frames, empty input; extraction never raises for bad input, it records here).
+- ``page.root`` the lxml root (``<html>``); ``page.body`` the ``<body>`` (or the root when there
+  is none, e.g. frames-only pages); ``page.title_text`` the whitespace-collapsed ``<title>``.
+- ``page.json_ld`` raw texts of ``<script type="application/ld+json">`` (scripts themselves are
+  removed from the tree); ``page.css_texts`` texts of the page's ``<style>`` elements (already
+  passed to the style resolver).
+- ``page.elements`` every element under ``page.body`` in document order (``page.body`` first);
+  ``page.index(el)`` its position in that list.
+- ``page.text_nodes`` the ordered :class:`TextNode` list: each element's ``.text`` and
+  ``.tail`` as separate nodes, whitespace-collapsed, empty ones skipped, hidden ones excluded.
+- Per-element measures from one bottom-up pass (no ``text_content()`` calls needed):
+  ``text_len(el)`` collapsed characters in the subtree (tails of the element itself excluded),
+  ``link_text_len(el)`` characters inside ``<a>``, ``link_density(el)``,
+  ``descendants(el)`` element count, ``tag_count(el, tag)`` for tags in ``COUNTED_TAGS``,
+  ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
+  ``text(el)`` the subtree's text joined from its text nodes.
+- ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
+  ``visibility:hidden``, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
+  nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
+- ``is_boilerplate(el)`` id/class names that say navigation, sidebar, share, comments, ...
+
+Bad input degrades: at most ``MAX_CHARS`` characters are parsed, at most ``MAX_ELEMENTS``
+elements are kept, subtrees deeper than ``MAX_DEPTH`` are flattened into text; each cut adds a
+warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lxml import etree, html as lxml_html
+
+MAX_CHARS = 8_000_000  # decoded characters parsed; the rest is cut (a real article page is < 3 MB)
+MAX_ELEMENTS = 150_000  # elements kept in document order; later ones are dropped
+MAX_DEPTH = 400  # deeper subtrees are flattened into their text
+COUNTED_TAGS = ("a", "p", "img", "li", "br")
+
+# Removed from the tree before anything is measured: they never carry visible article text.
+_DROP_TAGS = (
+    "script", "style", "noscript", "template", "svg", "math", "select", "option", "textarea",
+    "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
+)
+_WS = re.compile(r"\s+")
+_INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_BOILERPLATE = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
+    r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
+    r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer|header|"
+    r"masthead|banner|advert|ads|ad|sponsor|sponsored|promo|popup|modal|tags|taglist|pagination|"
+    r"pager|toolbar|skip|login)(?:$|[\s_-])",
+    re.I,
+)
+
+
+def collapse(text: str) -> str:
+    """Whitespace-collapsed, stripped text (the form every measure and output uses)."""
+    return _WS.sub(" ", text).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class TextNode:
+    """One non-empty text run: ``element.text`` (is_tail False) or ``element.tail`` (True)."""
+
+    element: Any
+    text: str
+    is_tail: bool
+    index: int
+
+    @property
+    def container(self) -> Any:
+        """The element whose style applies: the owner for ``.text``, its parent for ``.tail``."""
+        if self.is_tail:
+            parent = self.element.getparent()
+            return parent if parent is not None else self.element
+        return self.element
+
+
+def _decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
+    try:
+        from newscrawl.encoding import decode_html
+    except ImportError:
+        return _fallback_decode(data, http_charset)
+    return decode_html(data, http_charset)
+
+
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
+
+
+def _fallback_decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
+    """BOM, HTTP charset, <meta charset>, UTF-8, windows-1252 (used until newscrawl.encoding exists)."""
+    import codecs
+
+    for bom, name in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, "replace"), name
+    candidates = []
+    if http_charset:
+        candidates.append(http_charset)
+    match = _META_CHARSET.search(data[:4096])
+    if match:
+        candidates.append(match.group(1).decode("ascii", "replace"))
+    for name in candidates:
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            continue
+        return data.decode(name, "replace"), name
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace"), "windows-1252"
+
+
+def _style_resolver(root: Any, stylesheets: Sequence[Any]) -> Any | None:
+    try:
+        from newscrawl.css import StyleResolver, parse_stylesheet
+    except ImportError:
+        return None
+    sheets = [parse_stylesheet(s) if isinstance(s, str) else s for s in stylesheets]
+    return StyleResolver(root, sheets)
+
+
+@dataclass(frozen=True, slots=True)
+class FallbackStyle:
+    """User-agent defaults only (headings, bold tags, inline font-size/weight); no stylesheet."""
+
+    font_size: float
+    font_weight: int
+    bold: bool
+    italic: bool
+    color: str = "#000000"
+    font_family: str = "serif"
+    display: str = "inline"
+    visible: bool = True
+
+
+_UA_SIZE = {"h1": 32.0, "h2": 24.0, "h3": 18.72, "h4": 16.0, "h5": 13.28, "h6": 10.72, "small": 13.33}
+_UA_BOLD = {"h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "th"}
+_UA_ITALIC = {"i", "em", "cite", "var", "address", "dfn"}
+_BLOCK = {
+    "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "ul", "ol", "li",
+    "table", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "figure",
+    "figcaption", "dl", "dt", "dd", "form", "body", "html", "address", "hr", "center", "details",
+    "summary", "fieldset", "caption", "tbody", "thead", "tfoot",
+}
+
+
+def _fallback_style(el: Any) -> FallbackStyle:
+    size, bold, italic = None, False, False
+    node = el
+    while node is not None:
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if size is None and tag in _UA_SIZE:
+            size = _UA_SIZE[tag]
+        bold = bold or tag in _UA_BOLD
+        italic = italic or tag in _UA_ITALIC
+        node = node.getparent()
+    tag = el.tag if isinstance(el.tag, str) else ""
+    return FallbackStyle(
+        font_size=size or 16.0,
+        font_weight=700 if bold else 400,
+        bold=bold,
+        italic=italic,
+        display="block" if tag in _BLOCK else "inline",
+    )
+
+
+def _is_hidden_markup(el: Any) -> bool:
+    attrib = el.attrib
+    if "hidden" in attrib:
+        return True
+    style = attrib.get("style")
+    return bool(style) and _INLINE_HIDDEN.search(style) is not None
+
+
+class Page:
+    """A parsed page with per-element measures; build it with :meth:`from_html`."""
+
+    def __init__(self, root: Any, url: str | None, stylesheets: Sequence[Any] = (), *,
+                 encoding: str = "utf-8", warnings: list[str] | None = None,
+                 json_ld: list[str] | None = None, css_texts: list[str] | None = None) -> None:
+        self.url = url
+        self.root = root
+        self.encoding = encoding
+        self.warnings: list[str] = warnings if warnings is not None else []
+        self.json_ld: list[str] = json_ld or []
+        self.css_texts: list[str] = css_texts or []
+        self._stylesheets = list(stylesheets) + self.css_texts
+        self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
+        self._styles: dict[Any, Any] = {}
+        bodies = root.xpath("//body")
+        self.body = bodies[0] if bodies else root
+        title = root.find(".//title")
+        self.title_text = collapse(title.text_content()) if title is not None else ""
+        self._measure()
+
+    # --- construction ---------------------------------------------------------------------------
+    @classmethod
+    def from_html(cls, html: str | bytes, url: str | None = None, *, stylesheets: Iterable[Any] = (),
+                  http_charset: str | None = None) -> Page:
+        """Decode (browser-like), parse once with lxml (recovering), clean up and measure."""
+        warnings: list[str] = []
+        encoding = "str"
+        if isinstance(html, (bytes, bytearray, memoryview)):
+            data = bytes(html)
+            if len(data) > 4 * MAX_CHARS:
+                data = data[: 4 * MAX_CHARS]
+                warnings.append(f"input cut to {4 * MAX_CHARS} bytes")
+            text, encoding = _decode(data, http_charset)
+        elif isinstance(html, str):
+            text = html
+        else:
+            raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
+        if len(text) > MAX_CHARS:
+            text = text[:MAX_CHARS]
+            warnings.append(f"document cut to {MAX_CHARS} characters")
+        text = text.replace("\x00", "")
+        root = _parse(text, warnings)
+        if root.find(".//frameset") is not None:
+            warnings.append("frames page: frame contents are not fetched")
+        json_ld, css_texts = _strip_unseen(root)
+        _limit_tree(root, warnings)
+        return cls(root, url, list(stylesheets), encoding=encoding, warnings=warnings,
+                   json_ld=json_ld, css_texts=css_texts)
+
+    # --- one bottom-up pass -----------------------------------------------------------------------
+    def _measure(self) -> None:
+        elements: list[Any] = []
+        index: dict[Any, int] = {}
+        text_len: list[int] = []
+        link_len: list[int] = []
+        desc: list[int] = []
+        depth: list[int] = []
+        first_tn: list[int] = []
+        end_tn: list[int] = []
+        counts: dict[str, list[int]] = {t: [] for t in COUNTED_TAGS}
+        hidden_flag: list[bool] = []
+        text_nodes: list[TextNode] = []
+        stack: list[int] = []  # indices of open elements
+        hidden_depth = 0  # > 0 while inside a hidden subtree
+        for event, el in etree.iterwalk(self.body, events=("start", "end")):
+            if event == "start":
+                i = len(elements)
+                elements.append(el)
+                index[el] = i
+                text_len.append(0)
+                link_len.append(0)
+                desc.append(0)
+                depth.append(len(stack))
+                for t in COUNTED_TAGS:
+                    counts[t].append(0)
+                hid = hidden_depth > 0 or _is_hidden_markup(el)
+                hidden_flag.append(hid)
+                if hid:
+                    hidden_depth += 1
+                first_tn.append(len(text_nodes))
+                end_tn.append(len(text_nodes))
+                stack.append(i)
+                if not hid and el.text:
+                    t = collapse(el.text)
+                    if t:
+                        text_nodes.append(TextNode(el, t, False, len(text_nodes)))
+                        text_len[i] += len(t)
+                continue
+            i = stack.pop()
+            end_tn[i] = len(text_nodes)
+            hid = hidden_flag[i]
+            if hid:
+                hidden_depth -= 1
+            tag = el.tag
+            if tag == "a":
+                link_len[i] = text_len[i]
+            if stack:
+                p = stack[-1]
+                if not hid:
+                    text_len[p] += text_len[i]
+                    link_len[p] += link_len[i]
+                desc[p] += desc[i] + 1
+                for t in COUNTED_TAGS:
+                    counts[t][p] += counts[t][i] + (1 if tag == t else 0)
+                if el.tail and not hidden_flag[p]:
+                    t = collapse(el.tail)
+                    if t:
+                        text_nodes.append(TextNode(el, t, True, len(text_nodes)))
+                        text_len[p] += len(t)
+        self.elements = elements
+        self._index = index
+        self._text_len = text_len
+        self._link_len = link_len
+        self._desc = desc
+        self._depth = depth
+        self._first_tn = first_tn
+        self._end_tn = end_tn
+        self._counts = counts
+        self._hidden = hidden_flag
+        self.text_nodes = text_nodes
+
+    # --- measures -------------------------------------------------------------------------------
+    def index(self, el: Any) -> int:
+        return self._index[el]
+
+    def has(self, el: Any) -> bool:
+        return el in self._index
+
+    def text_len(self, el: Any) -> int:
+        return self._text_len[self._index[el]]
+
+    def link_text_len(self, el: Any) -> int:
+        return self._link_len[self._index[el]]
+
+    def link_density(self, el: Any) -> float:
+        i = self._index[el]
+        n = self._text_len[i]
+        return self._link_len[i] / n if n else 0.0
+
+    def descendants(self, el: Any) -> int:
+        return self._desc[self._index[el]]
+
+    def tag_count(self, el: Any, tag: str) -> int:
+        return self._counts[tag][self._index[el]]
+
+    def depth(self, el: Any) -> int:
+        return self._depth[self._index[el]]
+
+    def text_range(self, el: Any) -> range:
+        """Indices of the text nodes inside ``el`` (its own tail excluded)."""
+        i = self._index[el]
+        return range(self._first_tn[i], self._end_tn[i])
+
+    def text(self, el: Any, sep: str = " ") -> str:
+        return sep.join(self.text_nodes[k].text for k in self.text_range(el))
+
+    def is_hidden(self, el: Any) -> bool:
+        return self._hidden[self._index[el]]
+
+    def is_boilerplate(self, el: Any) -> bool:
+        """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
+        attrib = el.attrib
+        names = (attrib.get("id") or "") + " " + (attrib.get("class") or "")
+        return len(names) > 1 and _BOILERPLATE.search(names) is not None
+
+    # --- styles (on demand) -----------------------------------------------------------------------
+    def style(self, el: Any) -> Any:
+        """Computed style of ``el`` (newscrawl.css when available, user-agent defaults otherwise)."""
+        cached = self._styles.get(el)
+        if cached is not None:
+            return cached
+        if self._resolver is False:
+            try:
+                self._resolver = _style_resolver(self.root, self._stylesheets)
+            except Exception as exc:  # a broken stylesheet must not stop extraction
+                self.warnings.append(f"stylesheets ignored: {exc.__class__.__name__}: {exc}")
+                self._resolver = None
+        style = None
+        if self._resolver is not None:
+            try:
+                style = self._resolver.style(el)
+            except Exception as exc:
+                self.warnings.append(f"style resolution failed: {exc.__class__.__name__}")
+                self._resolver = None
+        if style is None:
+            style = _fallback_style(el)
+        self._styles[el] = style
+        return style
+
+    def visible(self, el: Any) -> bool:
+        return not self.is_hidden(el) and bool(getattr(self.style(el), "visible", True))
+
+
+def _parse(text: str, warnings: list[str]) -> Any:
+    parser = lxml_html.HTMLParser(huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
+                                  default_doctype=False)
+    root = None
+    if text.strip():
+        try:
+            root = lxml_html.document_fromstring(text, parser=parser)
+        except (etree.ParserError, ValueError) as exc:
+            warnings.append(f"unparsable document: {exc}")
+        if any("Excessive depth" in e.message for e in parser.error_log):
+            # libxml2 stops building at depth 2048 (like browsers it caps nesting); the rest is lost
+            warnings.append("nesting deeper than the parser limit: content after it was not parsed")
+    else:
+        warnings.append("empty document")
+    if root is None:
+        root = lxml_html.document_fromstring("<html><head></head><body></body></html>", parser=parser)
+    return root
+
+
+def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
+    """Keep JSON-LD and CSS texts, then remove elements that are never rendered as text."""
+    json_ld: list[str] = []
+    css_texts: list[str] = []
+    for el in root.iter("script", "style"):
+        if el.tag == "script":
+            if "ld+json" in (el.get("type") or "").lower() and el.text:
+                json_ld.append(el.text)
+        elif el.text and (el.get("media") or "all").strip().lower() != "print":
+            css_texts.append(el.text)
+    etree.strip_elements(root, *_DROP_TAGS, with_tail=False)
+    # Comments/PIs the parser kept (e.g. inside broken markup)
+    for node in root.xpath("//comment() | //processing-instruction()"):
+        parent = node.getparent()
+        if parent is not None:
+            _remove_keep_tail(node)
+    return json_ld, css_texts
+
+
+def _remove_keep_tail(node: Any) -> None:
+    parent = node.getparent()
+    tail = node.tail
+    if tail:
+        prev = node.getprevious()
+        if prev is not None:
+            prev.tail = (prev.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(node)
+
+
+def _limit_tree(root: Any, warnings: list[str]) -> None:
+    """Flatten subtrees deeper than MAX_DEPTH, then drop elements beyond MAX_ELEMENTS."""
+    too_deep: list[Any] = []
+    depth = 0
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        if event == "end":
+            depth -= 1
+            continue
+        depth += 1
+        if depth == MAX_DEPTH and len(el):
+            too_deep.append(el)
+    for el in too_deep:
+        text = "".join(el.itertext())
+        for child in list(el):
+            el.remove(child)
+        el.text = text
+    if too_deep:
+        warnings.append(f"{len(too_deep)} subtrees deeper than {MAX_DEPTH} flattened")
+    cut_at = None
+    for count, el in enumerate(root.iter()):
+        if count >= MAX_ELEMENTS:
+            cut_at = el
+            break
+    if cut_at is None:
+        return
+    node = cut_at
+    while node.getparent() is not None:
+        parent = node.getparent()
+        for sib in list(node.itersiblings()):
+            parent.remove(sib)
+        node = parent
+    cut_at.getparent().remove(cut_at)
+    warnings.append(f"document cut after {MAX_ELEMENTS} elements")
