@@ -1,0 +1,105 @@
+"""Turn a page's raw bytes into text the way a browser would, and never fail doing it.
+
+Order (WHATWG "determine the character encoding"): byte-order mark, then the HTTP charset, then
+the ``<meta charset>`` / ``<meta http-equiv=content-type>`` / XML-declaration prescan of the first
+4 KiB, then a fallback: UTF-8 when the bytes are UTF-8, else windows-1252. Labels go through
+w3lib's WHATWG alias table (``latin1``/``iso-8859-1``/``ascii`` mean windows-1252, ``gb2312``
+means gb18030, ...); a meta tag naming UTF-16/32 means UTF-8, as in browsers, because a document
+whose meta tag could be read as ASCII cannot be UTF-16.
+
+One deliberate step away from browsers: a declared legacy encoding is overridden when the bytes
+are strictly valid UTF-8 and contain multi-byte sequences. Legacy-encoded text is practically
+never valid UTF-8 by accident, while "charset=iso-8859-1" on UTF-8 pages is a common server
+default; a browser shows mojibake there, an extractor should not. Likewise, bytes declared (or
+guessed) as UTF-8 that contain no valid multi-byte sequence at all but do contain high bytes are
+read as windows-1252. Invalid bytes become U+FFFD.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
+
+__all__ = ["decode_html", "resolve_label"]
+
+_FALLBACK = "cp1252"
+_UNICODE_WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
+_ASCII = bytes(range(128))
+# One well-formed UTF-8 multi-byte sequence (RFC 3629 table, no surrogates or overlongs).
+_UTF8_MULTIBYTE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]"
+    rb"|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
+    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}"
+)
+
+
+def resolve_label(label: str | None) -> str | None:
+    """Python codec name for a WHATWG encoding label or a whole Content-Type value; None if unknown."""
+    if not label:
+        return None
+    label = label.strip()
+    if "=" in label or ";" in label:
+        name = http_content_type_encoding(label)
+    else:
+        name = resolve_encoding(label.strip("\"'"))
+    return name
+
+
+def _is_utf8(name: str) -> bool:
+    return codecs.lookup(name).name == "utf-8"
+
+
+def _utf8_verdict(data: bytes) -> str:
+    """'valid' (strict UTF-8 with non-ASCII), 'ascii', 'mostly' (more valid than invalid) or 'no'."""
+    high = len(data.translate(None, _ASCII))
+    if high == 0:
+        return "ascii"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return "valid"
+    valid = sum(len(m) for m in _UTF8_MULTIBYTE.findall(data))
+    return "mostly" if valid > high - valid else "no"
+
+
+def _decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode(name, "replace")
+    except (LookupError, ValueError):  # a codec that refuses "replace" or vanished: never raise
+        return data.decode(_FALLBACK, "replace")
+
+
+def decode_html(data: bytes | bytearray | memoryview | str, http_charset: str | None = None) -> tuple[str, str]:
+    """Decode a page's bytes; return ``(text, encoding)`` with the Python codec name actually used.
+
+    ``http_charset`` is the HTTP header's label (``"iso-8859-1"``) or the whole Content-Type value
+    (``"text/html; charset=iso-8859-1"``). A ``str`` is returned unchanged (encoding ``"unicode"``).
+    """
+    if isinstance(data, str):
+        return data, "unicode"
+    data = bytes(data)
+    bom_name, bom = read_bom(data)
+    if bom_name is not None and bom is not None:
+        return _decode(data[len(bom):], bom_name), bom_name
+
+    declared = resolve_label(http_charset)
+    if declared is None:
+        declared = resolve_label(html_body_declared_encoding(data))
+        if declared in _UNICODE_WIDE:
+            declared = "utf-8"
+
+    if declared is not None and codecs.lookup(declared).name in _UNICODE_WIDE:
+        return _decode(data, declared), declared
+
+    verdict = _utf8_verdict(data)
+    if declared is None:
+        name = "utf-8" if verdict in ("valid", "ascii", "mostly") else _FALLBACK
+    elif _is_utf8(declared):
+        name = _FALLBACK if verdict == "no" else "utf-8"
+    else:
+        name = "utf-8" if verdict == "valid" else declared
+    return _decode(data, name), name

@@ -1,0 +1,324 @@
+"""Structured metadata a page declares about itself: JSON-LD, OpenGraph, ``<meta>``, microdata, ``<time>``.
+
+Publishers fill these for search engines and social cards, so where present they are usually
+more reliable than anything read off the layout (peers.md §2: most user complaints about dates are
+about ignoring ``dc.date`` and friends, or taking the URL's date first). The extractor uses them
+first or as features and records the source of each field in ``Metadata.sources``.
+
+Source priority per field (first that yields a valid value wins):
+- title: JSON-LD article headline > ``og:title`` > ``twitter:title``/``parsely``/``dc.title`` >
+  microdata ``headline``. (``<title>`` is left to the extractor, which strips the site name.)
+- published: JSON-LD article ``datePublished`` > ``article:published_time`` & co. > named ``<meta>``
+  dates > microdata ``datePublished`` > JSON-LD ``datePublished`` of a non-article node (WebPage)
+  > ``<time datetime>`` (weak: may be any date on the page, so it is marked ``"time"``).
+- modified: the same chain for ``dateModified`` / ``article:modified_time``.
+Dates are validated by :func:`newscrawl.extract.dates.parse_machine_date` (1990..today+1).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin
+
+from newscrawl.extract.dates import parse_machine_date
+
+__all__ = ["Metadata", "read_metadata", "ARTICLE_TYPES"]
+
+ARTICLE_TYPES = frozenset({
+    "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
+    "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle", "SatiricalArticle",
+    "BlogPosting", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting", "TechArticle",
+    "ScholarlyArticle", "Report", "AdvertiserContentArticle", "MedicalScholarlyArticle", "Review",
+})
+_JSONLD_MAX_NODES = 20_000  # bound the walk over a hostile or huge JSON-LD block
+
+_PUBLISHED_META = (
+    "article:published_time", "og:published_time", "og:article:published_time", "article:published",
+    "published_time", "date", "pubdate", "publishdate", "publish-date", "publish_date", "publication_date",
+    "datepublished", "dc.date", "dc.date.issued", "dc.date.created", "dcterms.date", "dcterms.issued",
+    "dcterms.created", "sailthru.date", "parsely-pub-date", "article.published", "article_date_original",
+    "originalpublicationdate", "original-publish-date", "cxenseparse:recs:publishtime", "citation_publication_date",
+    "citation_date", "date.release", "release_date", "pub_date", "displaydate", "dc.date.published", "created",
+)
+_MODIFIED_META = (
+    "article:modified_time", "og:updated_time", "article:modified", "modified_time", "datemodified",
+    "dc.date.modified", "dcterms.modified", "last-modified", "lastmod", "revised", "dc.date.updated",
+    "article.updated", "parsely-updated",
+)
+_TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "headline", "title")
+_AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
+                "byl", "citation_author", "twitter:creator")
+_LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language", "language", "lang")
+_SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
+
+_WS = re.compile(r"\s+")
+_BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
+_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """Declared metadata of one page; every field None/empty when the page does not say."""
+
+    title: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    site_name: str | None = None
+    og_type: str | None = None
+    description: str | None = None
+    schema_types: frozenset[str] = frozenset()
+    article_body_element: Any = None  # the itemprop=articleBody lxml element, if any
+    article_body_text: str | None = None  # JSON-LD articleBody, if any
+    canonical_url: str | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def _clean(value: Any) -> str | None:
+    if isinstance(value, list):
+        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
+    if not isinstance(value, str):
+        return None
+    value = _WS.sub(" ", value).strip()
+    return value or None
+
+
+def _type_names(node: dict[str, Any]) -> list[str]:
+    raw = node.get("@type")
+    names = raw if isinstance(raw, list) else [raw]
+    return [n.rsplit("/", 1)[-1].rsplit(":", 1)[-1] for n in names if isinstance(n, str)]
+
+
+def _load_json(text: str) -> Any:
+    """json.loads with the repairs real pages need (CDATA/comment wrappers, trailing commas); None if hopeless."""
+    text = text.strip()
+    for prefix, suffix in (("<![CDATA[", "]]>"), ("<!--", "-->"), ("//<![CDATA[", "//]]>")):
+        if text.startswith(prefix) and text.endswith(suffix):
+            text = text[len(prefix):-len(suffix)].strip()
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        pass
+    try:
+        return json.loads(_TRAILING_COMMA.sub(r"\1", text), strict=False)
+    except ValueError:
+        return None
+
+
+def _walk_json(data: Any) -> Iterator[dict[str, Any]]:
+    """Every dict in a JSON-LD document (arrays, @graph, nested objects), iteratively and bounded."""
+    stack = [data]
+    seen = 0
+    while stack and seen < _JSONLD_MAX_NODES:
+        item = stack.pop()
+        seen += 1
+        if isinstance(item, dict):
+            yield item
+            stack.extend(reversed([v for v in item.values() if isinstance(v, (dict, list))]))
+        elif isinstance(item, list):
+            stack.extend(reversed([v for v in item if isinstance(v, (dict, list))]))
+
+
+def _person_names(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
+    names: list[str] = []
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, dict):
+            if "name" not in item and isinstance(item.get("@id"), str):
+                item = by_id.get(item["@id"], item)
+            name = _clean(item.get("name"))
+        else:
+            name = _clean(item)
+        if name and not name.startswith(("http://", "https://")):
+            names.append(name)
+    return names
+
+
+def _tag_name(element: Any) -> str:
+    tag = element.tag
+    return tag.lower() if isinstance(tag, str) else ""
+
+
+def _root_of(page_or_root: Any) -> Any:
+    root = getattr(page_or_root, "root", page_or_root)
+    if hasattr(root, "getroot"):
+        root = root.getroot()
+    return root
+
+
+class _Collector:
+    """First valid value per field, with its source."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.sources: dict[str, str] = {}
+
+    def offer(self, name: str, value: Any, source: str) -> None:
+        if value and name not in self.values:
+            self.values[name] = value
+            self.sources[name] = source
+
+
+def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
+    """Read a page's declared metadata from a :class:`newscrawl.page.Page` or an lxml root.
+
+    ``url`` is only used to resolve a relative canonical link. Never raises on malformed markup
+    or JSON; a block that cannot be read is skipped.
+    """
+    root = _root_of(page_or_root)
+    if root is None:
+        return Metadata()
+    got = _Collector()
+    schema_types: set[str] = set()
+    metas: dict[str, list[str]] = {}
+    jsonld_texts: list[str] = []
+    canonical = None
+    times: list[Any] = []
+
+    for element in root.iter("meta", "link", "script", "time", "html"):
+        tag = _tag_name(element)
+        if tag == "meta":
+            key = (element.get("property") or element.get("name") or element.get("itemprop")
+                   or element.get("http-equiv") or "").strip().lower()
+            content = element.get("content")
+            if key and content is not None and content.strip():
+                metas.setdefault(key, []).append(content.strip())
+        elif tag == "link":
+            if canonical is None and "canonical" in (element.get("rel") or "").lower().split():
+                canonical = (element.get("href") or "").strip() or None
+        elif tag == "script":
+            if "ld+json" in (element.get("type") or "").lower() and element.text:
+                jsonld_texts.append(element.text)
+        elif tag == "time":
+            if element.get("datetime") or element.get("pubdate") is not None:
+                times.append(element)
+        elif tag == "html":
+            got.offer("language", _clean(element.get("lang") or element.get("{http://www.w3.org/XML/1998/namespace}lang")), "html")
+
+    # JSON-LD
+    nodes: list[dict[str, Any]] = []
+    for text in jsonld_texts:
+        data = _load_json(text)
+        if data is not None:
+            nodes.extend(_walk_json(data))
+    by_id = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
+    articles: list[dict[str, Any]] = []
+    others: list[dict[str, Any]] = []
+    for node in nodes:
+        types = _type_names(node)
+        schema_types.update(types)
+        if any(t in ARTICLE_TYPES for t in types):
+            articles.append(node)
+        elif types:
+            others.append(node)
+    for node in articles:
+        got.offer("title", _clean(node.get("headline")) or _clean(node.get("name")), "jsonld")
+        got.offer("published", parse_machine_date(_clean(node.get("datePublished"))), "jsonld")
+        got.offer("modified", parse_machine_date(_clean(node.get("dateModified"))), "jsonld")
+        got.offer("authors", _person_names(node.get("author") or node.get("creator"), by_id), "jsonld")
+        got.offer("language", _clean(node.get("inLanguage")), "jsonld")
+        got.offer("description", _clean(node.get("description")), "jsonld")
+        got.offer("article_body_text", _clean(node.get("articleBody")), "jsonld")
+        publisher = node.get("publisher")
+        if isinstance(publisher, dict):
+            got.offer("site_name", _clean(publisher.get("name") or by_id.get(publisher.get("@id") or "", {}).get("name")), "jsonld")
+
+    # OpenGraph, article:*, named <meta> tags
+    def first_meta(keys: Iterable[str]) -> tuple[str, str] | None:
+        for key in keys:
+            for value in metas.get(key, ()):
+                return key, value
+        return None
+
+    for key in _TITLE_META:
+        if key in metas:
+            got.offer("title", _clean(metas[key][0]), "og" if key.startswith("og:") else "meta")
+    for key in _PUBLISHED_META:
+        for value in metas.get(key, ()):
+            got.offer("published", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
+    for key in _MODIFIED_META:
+        for value in metas.get(key, ()):
+            got.offer("modified", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
+    for key in _AUTHOR_META:
+        names = [_BY_PREFIX.sub("", v).strip() for v in metas.get(key, ())]
+        names = [n for n in names if n and not n.startswith(("http://", "https://", "@"))]
+        got.offer("authors", names, "og" if key.startswith("article:") else "meta")
+    found = first_meta(_LANG_META)
+    if found:
+        got.offer("language", found[1].replace("_", "-"), "og" if found[0] == "og:locale" else "meta")
+    found = first_meta(_SITE_META)
+    if found:
+        got.offer("site_name", found[1], "og" if found[0].startswith("og:") else "meta")
+    found = first_meta(("description", "og:description", "twitter:description"))
+    if found:
+        got.offer("description", _clean(found[1]), "meta")
+    found = first_meta(("og:type",))
+    og_type = found[1].strip().lower() if found else None
+    if canonical is None:
+        found = first_meta(("og:url",))
+        canonical = found[1] if found else None
+
+    # Microdata (itemprop); <meta itemprop> was read above with the named metas
+    body_element = None
+    for element in root.xpath("//*[@itemprop]"):
+        props = (element.get("itemprop") or "").split()
+        for prop in props:
+            if prop == "articleBody" and body_element is None:
+                body_element = element
+            elif prop == "headline":
+                got.offer("title", _clean(element.get("content") or element.text_content()), "itemprop")
+            elif prop in ("datePublished", "dateModified"):
+                value = element.get("content") or element.get("datetime") or element.text_content()
+                got.offer("published" if prop == "datePublished" else "modified",
+                          parse_machine_date(_clean(value)), "itemprop")
+            elif prop == "author":
+                name = element.get("content")
+                if name is None:
+                    inner = element.xpath(".//*[@itemprop='name']")
+                    name = (inner[0].get("content") or inner[0].text_content()) if inner else element.text_content()
+                got.offer("authors", [n for n in [_clean(name)] if n], "itemprop")
+    for typed in root.xpath("//*[@itemtype]"):
+        for itemtype in (typed.get("itemtype") or "").split():
+            schema_types.add(itemtype.rstrip("/").rsplit("/", 1)[-1])
+
+    # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
+    for node in others:
+        got.offer("published", parse_machine_date(_clean(node.get("datePublished"))), "jsonld-page")
+        got.offer("modified", parse_machine_date(_clean(node.get("dateModified"))), "jsonld-page")
+    for element in times:
+        got.offer("published", parse_machine_date(element.get("datetime") or element.text_content()), "time")
+
+    if canonical and url:
+        canonical = urljoin(url, canonical)
+    values = got.values
+    return Metadata(
+        title=values.get("title"),
+        published=values.get("published"),
+        modified=values.get("modified"),
+        authors=_dedupe(values.get("authors", [])),
+        language=values.get("language"),
+        site_name=_clean(values.get("site_name")),
+        og_type=og_type,
+        description=values.get("description"),
+        schema_types=frozenset(schema_types),
+        article_body_element=body_element,
+        article_body_text=values.get("article_body_text"),
+        canonical_url=canonical,
+        sources=dict(got.sources) | ({"canonical_url": "link"} if canonical else {})
+        | ({"article_body_element": "itemprop"} if body_element is not None else {}),
+    )
+
+
+def _dedupe(names: list[str]) -> list[str]:
+    seen: set[str] = set()
+    result = []
+    for name in names:
+        key = name.casefold()
+        if key not in seen:
+            seen.add(key)
+            result.append(name)
+    return result
