@@ -7,4 +7,15 @@ pipelines and add-on are thin adapters over it.
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["__version__"]
+__all__ = ["__version__", "extract", "Article"]
+
+
+def __getattr__(name: str):
+    """Lazy ``newscrawl.extract`` (a callable module: ``newscrawl.extract(html, url)``) and
+    ``newscrawl.Article``, so importing the package stays cheap."""
+    if name in ("extract", "Article"):
+        import importlib
+
+        module = importlib.import_module("newscrawl.extract")
+        return module if name == "extract" else module.Article
+    raise AttributeError(f"module 'newscrawl' has no attribute {name!r}")

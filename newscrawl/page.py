@@ -57,8 +57,8 @@ _INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BOILERPLATE = re.compile(
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
     r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
-    r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer|header|"
-    r"masthead|banner|advert|ads|ad|sponsor|sponsored|promo|popup|modal|tags|taglist|pagination|"
+    r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer|"
+    r"banner|advert|ads|ad|sponsor|sponsored|promo|popup|modal|tags|taglist|pagination|"
     r"pager|toolbar|skip|login)(?:$|[\s_-])",
     re.I,
 )

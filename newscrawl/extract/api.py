@@ -1,0 +1,191 @@
+"""``newscrawl.extract()``: one page in, one :class:`Article` out; never raises for bad input.
+
+Pipeline: :class:`Page` (decode, parse once, clean up) -> NCE relevant content -> the 9 features
+on the evaluated subset -> title model, date model -> post-processing -> body. Structured
+metadata (JSON-LD, OpenGraph, itemprop, meta) fills or overrides fields as measured in
+docs/decisions.md ("Extraction: metadata vs visible"); every field records its provenance.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from newscrawl.extract.body import paragraphs
+from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, relevant_content
+from newscrawl.extract.titledate import detect
+from newscrawl.page import Page
+
+logger = logging.getLogger(__name__)
+
+MIN_BODY_CHARS = 100  # less relevant text than this is "no convincing content": body None
+ARTICLE_BODY_CHARS = 1200  # simple is_article rule until the page classifier exists
+_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
+                  "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
+                  "scholarlyarticle", "techarticle", "report"}
+
+
+@dataclass
+class Article:
+    """What :func:`extract` found. ``body`` is None when the page has no convincing article text."""
+
+    title: str | None = None
+    published: str | None = None
+    modified: str | None = None
+    authors: list[str] = field(default_factory=list)
+    language: str | None = None
+    body: str | None = None
+    is_article: bool = False
+    probability: float = 0.0
+    provenance: dict[str, dict[str, Any]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
+            method: str = "nce", http_charset: str | None = None,
+            params: NCEParams = DEFAULT_PARAMS) -> Article:
+    """Extract title, publication date and body from one page (str or raw bytes).
+
+    ``stylesheets`` are newscrawl.css Stylesheet objects or CSS texts, in cascade order. Bad
+    input gives an Article with ``warnings`` (and body None), never an exception.
+    """
+    if method != "nce":
+        raise ValueError(f"unknown extraction method {method!r} (available: 'nce')")
+    try:
+        page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset)
+    except Exception as exc:  # bad bytes must not stop a crawl
+        logger.debug("page could not be built", exc_info=True)
+        return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])
+    try:
+        return extract_page(page, params)
+    except Exception as exc:
+        logger.warning("extraction failed for %s", url, exc_info=True)
+        return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
+
+
+def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
+    """The NCE pipeline on an already built :class:`Page` (other extractors share the Page)."""
+    art = Article(warnings=page.warnings)
+    meta = _metadata(page, art)
+    rel = relevant_content(page, params)
+    nodes = rel.nodes
+    first = nodes[0] if nodes else len(page.text_nodes)
+    evaluated = list(range(first)) + list(nodes)
+    td = detect(page, evaluated)
+
+    # title: visible detection, structured headline when nothing was detected
+    if td.title_node is not None:
+        art.title = td.title
+        art.provenance["title"] = {"method": "nce-title-model", "score": round(td.title_score, 4)}
+    elif meta is not None and meta.title:
+        art.title = meta.title.value if hasattr(meta.title, "value") else meta.title
+        art.provenance["title"] = {"method": _source(meta.title, "metadata"), "score": 1.0}
+    elif td.title:
+        art.title = td.title
+        art.provenance["title"] = {"method": "title-tag", "score": 0.5}
+
+    # published: structured metadata first, then the visible date, then the URL
+    published = _value(meta.published) if meta is not None else None
+    if published:
+        art.published = published
+        art.provenance["published"] = {"method": _source(meta.published, "metadata"), "score": 1.0}
+    elif td.published:
+        art.published = td.published
+        art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
+    else:
+        from newscrawl.extract.dates import find_date_in_url
+
+        from_url = find_date_in_url(page.url)
+        if from_url:
+            art.published = from_url
+            art.provenance["published"] = {"method": "url", "score": 0.5}
+
+    # body: relevant nodes from the title on, without title and date nodes
+    skip = set(td.date_nodes)
+    start = 0
+    if td.title_node is not None:
+        skip.add(td.title_node)
+        if nodes and td.title_node >= nodes[0]:
+            before = sum(1 for k in nodes if k < td.title_node)
+            if before <= len(nodes) // 2:  # a "title" deep inside the text is not where the story starts
+                start = td.title_node
+    kept = [k for k in nodes if k >= start and k not in skip]
+    text = "\n".join(paragraphs(page, kept))
+    if rel.separator is not None and len(text) >= MIN_BODY_CHARS:
+        art.body = text
+        art.provenance["body"] = {"method": "nce", "score": 1.0}
+    else:
+        art.provenance["body"] = {"method": "nce", "score": 0.0}
+        art.warnings.append("no convincing content" if rel.separator is None else "too little relevant text")
+    art.warnings.extend(rel.notes)
+
+    art.is_article, art.probability = _classify(page, art, meta)
+    return art
+
+
+def _value(field_value: Any) -> Any:
+    if field_value is None:
+        return None
+    return getattr(field_value, "value", field_value)
+
+
+def _source(field_value: Any, default: str) -> str:
+    src = getattr(field_value, "source", None)
+    return f"metadata:{src}" if src else default
+
+
+def _metadata(page: Page, art: Article) -> Any | None:
+    """Structured metadata (newscrawl.extract.metadata) when it is available; fills the fields
+    the visible page cannot give (modified, authors, language)."""
+    try:
+        from newscrawl.extract.metadata import read_metadata
+    except ImportError:
+        return None
+    try:
+        meta = read_metadata(page)
+    except Exception as exc:  # metadata is a bonus; never lose the page for it
+        art.warnings.append(f"metadata unreadable: {exc.__class__.__name__}")
+        return None
+    for name in ("modified", "language"):
+        value = _value(getattr(meta, name, None))
+        if value:
+            setattr(art, name, value)
+            art.provenance[name] = {"method": _source(getattr(meta, name), "metadata"), "score": 1.0}
+    authors = _value(getattr(meta, "authors", None))
+    if authors:
+        art.authors = list(authors)
+        art.provenance["authors"] = {"method": _source(meta.authors, "metadata"), "score": 1.0}
+    return meta
+
+
+def _classify(page: Page, art: Article, meta: Any | None) -> tuple[bool, float]:
+    """The page classifier (newscrawl.classify.page) when present, else a documented rule:
+    an article type in metadata, or a title and a body of ARTICLE_BODY_CHARS+ characters."""
+    try:
+        from newscrawl.classify.page import classify
+    except ImportError:
+        classify = None
+    if classify is not None:
+        verdict, probability = classify(page, art)
+        art.provenance["is_article"] = {"method": "page-classifier", "score": round(float(probability), 4)}
+        return bool(verdict), float(probability)
+    types = set()
+    if meta is not None:
+        og = _value(getattr(meta, "og_type", None))
+        if og:
+            types.add(str(og).lower())
+        for t in _value(getattr(meta, "schema_types", None)) or ():
+            types.add(str(t).lower())
+    body_len = len(art.body or "")
+    score = min(1.0, body_len / (2 * ARTICLE_BODY_CHARS))
+    if types & _ARTICLE_TYPES:
+        score = max(score, 0.8)
+    if not art.title:
+        score *= 0.5
+    art.provenance["is_article"] = {"method": "rule", "score": round(score, 4)}
+    return score >= 0.5, score

@@ -1,0 +1,84 @@
+"""The 9 attributes of seed 000 §3.2 for each text node of the evaluated subset.
+
+Columns (``FEATURES``): text length, digit count, digit share, font size (px), font size relative
+to the largest seen (%), bold, number of similarly styled nodes (same size, colour, family,
+bold), signed distance in text nodes to the detected title (date model only), and the weighted
+edit distance to the ``<title>`` text (insert 1, substitute 2, delete 4, over the title length;
+title model only). The edit distance runs in C (rapidfuzz) with a cutoff, so pages with
+thousands of nodes cost little.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+
+from newscrawl.page import Page
+
+FEATURES = (
+    "length", "digits", "digit_share", "font_size", "font_size_rel", "bold", "similar_style",
+    "title_distance", "title_edit",
+)
+TITLE_FEATURES = tuple(f for f in FEATURES if f != "title_distance")
+DATE_FEATURES = tuple(f for f in FEATURES if f != "title_edit")
+EDIT_CAP = 4.0  # edit distances above this many title lengths are all "unlike the title"
+_WEIGHTS = (1, 4, 2)  # (insertion, deletion, substitution) turning node text into the title
+
+
+def title_edit_distance(text: str, title: str) -> float:
+    """EditDistance(node text, <title>) / len(<title>), capped at EDIT_CAP."""
+    m = len(title)
+    if not m:
+        return EDIT_CAP
+    cutoff = int(EDIT_CAP * m)
+    d = Levenshtein.distance(text.casefold(), title.casefold(), weights=_WEIGHTS, score_cutoff=cutoff)
+    return min(d / m, EDIT_CAP)
+
+
+def style_key(style: object) -> tuple:
+    """What makes two text styles 'similar' (seed §3.2 attribute 7)."""
+    return (round(float(getattr(style, "font_size", 16.0)), 1), getattr(style, "color", ""),
+            getattr(style, "font_family", ""), bool(getattr(style, "bold", False)))
+
+
+def node_features(page: Page, nodes: Sequence[int]) -> np.ndarray:
+    """Rows of FEATURES for ``nodes`` (text-node indices); title_distance is left 0 (see
+    :func:`with_title_distance`)."""
+    tns = page.text_nodes
+    styles = [page.style(tns[k].container) for k in nodes]
+    sizes = [float(getattr(s, "font_size", 16.0) or 16.0) for s in styles]
+    biggest = max(sizes, default=16.0) or 16.0
+    keys = [style_key(s) for s in styles]
+    similar = Counter(keys)
+    title = page.title_text
+    X = np.zeros((len(nodes), len(FEATURES)))
+    for row, k in enumerate(nodes):
+        text = tns[k].text
+        n = len(text)
+        digits = sum(ch.isdigit() for ch in text) if n < 400 else sum(ch.isdigit() for ch in text[:400])
+        X[row, 0] = n
+        X[row, 1] = digits
+        X[row, 2] = digits / n if n else 0.0
+        X[row, 3] = sizes[row]
+        X[row, 4] = 100.0 * sizes[row] / biggest
+        X[row, 5] = 1.0 if getattr(styles[row], "bold", False) else 0.0
+        X[row, 6] = similar[keys[row]]
+        X[row, 8] = title_edit_distance(text, title) if n < 4 * len(title) + 40 else EDIT_CAP
+    return X
+
+
+def with_title_distance(X: np.ndarray, nodes: Sequence[int], title_node: int | None) -> np.ndarray:
+    """Copy of X with attribute 8 set: signed text-node distance to the detected title."""
+    out = X.copy()
+    if title_node is not None:
+        out[:, 7] = np.asarray(nodes, dtype=np.float64) - title_node
+    else:
+        out[:, 7] = 0.0
+    return out
+
+
+def columns(X: np.ndarray, names: Sequence[str]) -> np.ndarray:
+    return X[:, [FEATURES.index(n) for n in names]]
