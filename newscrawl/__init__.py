@@ -7,7 +7,7 @@ pipelines and add-on are thin adapters over it.
 from __future__ import annotations
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "extract", "Article"]
+__all__ = ["__version__", "extract", "Article", "detect_template", "Template"]
 
 
 def __getattr__(name: str):
@@ -18,4 +18,8 @@ def __getattr__(name: str):
 
         module = importlib.import_module("newscrawl.extract")
         return module if name == "extract" else module.Article
+    if name in ("detect_template", "Template"):
+        import importlib
+
+        return getattr(importlib.import_module("newscrawl.template"), name)
     raise AttributeError(f"module 'newscrawl' has no attribute {name!r}")

@@ -1,0 +1,268 @@
+"""Equality probability (seed 003, Def. 3.2.2) and the exact top-down mapping (Def. 3.3.1).
+
+Trees are flattened once into a :class:`Skeleton` (parallel lists of per-node features), so the
+mapper compares small tuples instead of walking lxml objects. Child lists are matched per tag,
+each child only against same-tag children near its own rank (from the left and from the right),
+which keeps the work linear in practice instead of all-pairs; the accepted pairs follow
+Def. 3.3.1 (best pair first, then recursively before/after it) when ``ordered`` is on.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+# Elements invisible to the mapper, mirroring what newscrawl.page.Page drops from its tree, so a
+# skeleton is the same whether built from a Page or from a raw lxml parse.
+SKIP_TAGS = frozenset((
+    "script", "style", "noscript", "template", "svg", "math", "select", "option", "textarea",
+    "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
+))
+NO_TEXT = -1
+_RANK_WINDOW = 8  # same-tag children compared around each child's rank (left and right)
+_ALL_PAIRS = 256  # below this many same-tag pairs, compare them all
+
+
+@dataclass(frozen=True)
+class Params:
+    """Mapping parameters (seed 003 §5.2.3; values chosen in docs/decisions.md)."""
+
+    w_classes: float = 0.5
+    w_position: float = 0.2
+    w_attributes: float = 0.2
+    w_children: float = 0.1
+    not_classes: float = 0.9
+    not_attributes: float = 0.25
+    not_children: float = 1.0
+    threshold: float = 0.8
+    ordered: bool = True  # activatePosition: mapped children keep their order
+    text_mismatch: float = 1.0  # factor when the nodes' own texts differ (1 = the seed: ignore text)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Params:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def text_key(text: str) -> int:
+    """Stable key of a whitespace-collapsed text (crc32; NO_TEXT when empty)."""
+    text = " ".join(text.split())
+    return zlib.crc32(text.encode("utf-8", "surrogatepass")) if text else NO_TEXT
+
+
+class Skeleton:
+    """A tree's nodes in pre-order with the features Def. 3.2.1 uses.
+
+    ``nchild`` and ``nsib`` are kept apart from ``children`` because a template keeps only some
+    of its key page's children but must compare counts and positions as the key page had them.
+    """
+
+    __slots__ = ("elements", "tag", "id", "classes", "attrs", "attr_names", "text", "nchild",
+                 "index", "nsib", "parent", "children")
+
+    def __init__(self) -> None:
+        self.elements: list[Any] = []
+        self.tag: list[str] = []
+        self.id: list[str] = []
+        self.classes: list[frozenset[str]] = []
+        self.attrs: list[frozenset[tuple[str, str]]] = []
+        self.attr_names: list[frozenset[str]] = []
+        self.text: list[int] = []
+        self.nchild: list[int] = []
+        self.index: list[int] = []
+        self.nsib: list[int] = []
+        self.parent: list[int] = []
+        self.children: list[list[int]] = []
+
+    def __len__(self) -> int:
+        return len(self.tag)
+
+    def add(self, parent: int, tag: str, id_: str, classes: frozenset[str],
+            attrs: frozenset[tuple[str, str]], text: int, nchild: int, index: int, nsib: int,
+            element: Any = None) -> int:
+        i = len(self.tag)
+        self.elements.append(element)
+        self.tag.append(tag)
+        self.id.append(id_)
+        self.classes.append(classes)
+        self.attrs.append(attrs)
+        self.attr_names.append(frozenset(name for name, _ in attrs))
+        self.text.append(text)
+        self.nchild.append(nchild)
+        self.index.append(index)
+        self.nsib.append(nsib)
+        self.parent.append(parent)
+        self.children.append([])
+        if parent >= 0:
+            self.children[parent].append(i)
+        return i
+
+    @classmethod
+    def from_element(cls, root: Any) -> Skeleton:
+        """Flatten ``root``'s subtree (iteratively) skipping SKIP_TAGS and non-elements."""
+        sk = cls()
+        stack: list[tuple[Any, int, int, int]] = [(root, -1, 0, 1)]
+        while stack:
+            el, parent, index, nsib = stack.pop()
+            kids = [c for c in el if isinstance(c.tag, str) and c.tag.lower() not in SKIP_TAGS]
+            parts = [el.text or ""]
+            parts.extend(c.tail or "" for c in el)
+            classes = frozenset((el.get("class") or "").split())
+            attrs = frozenset((k, v) for k, v in el.attrib.items() if k not in ("id", "class"))
+            i = sk.add(parent, el.tag.lower(), (el.get("id") or "").strip(), classes, attrs,
+                       text_key("".join(parts)), len(kids), index, nsib, el)
+            for k in range(len(kids) - 1, -1, -1):
+                stack.append((kids[k], i, k, len(kids)))
+        return sk
+
+    def path(self, i: int) -> str:
+        """XPath of node ``i`` below the document root (same-tag sibling positions, 1-based)."""
+        steps = []
+        el = self.elements[i]
+        while el is not None and isinstance(el.tag, str):
+            parent = el.getparent()
+            if parent is None:
+                steps.append(f"{el.tag.lower()}[1]")
+            else:
+                same = [c for c in parent if c.tag == el.tag]
+                steps.append(f"{el.tag.lower()}[{same.index(el) + 1}]")
+            el = parent
+        return "/" + "/".join(reversed(steps))
+
+
+def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
+    """Def. 3.2.2: the probability that node ``i`` of ``a`` and node ``j`` of ``b`` are equal."""
+    if a.tag[i] != b.tag[j]:
+        return 0.0
+    factor = 1.0 if a.text[i] == b.text[j] else p.text_mismatch
+    if a.id[i] and a.id[i] == b.id[j]:
+        return factor
+    ca, cb = a.classes[i], b.classes[j]
+    pc = p.not_classes if not ca and not cb else len(ca & cb) / len(ca | cb)
+    na, nb = a.attr_names[i], b.attr_names[j]
+    pa = p.not_attributes if not na and not nb else len(a.attrs[i] & b.attrs[j]) / len(na | nb)
+    ka, kb = a.nchild[i], b.nchild[j]
+    pch = p.not_children if ka == 0 and kb == 0 else min(ka, kb) / max(ka, kb)
+    pp = position_probability(a.index[i], a.nsib[i], b.index[j], b.nsib[j])
+    return factor * (p.w_classes * pc + p.w_attributes * pa + p.w_children * pch + p.w_position * pp)
+
+
+def position_probability(i: int, c: int, i2: int, c2: int) -> float:
+    """P_p of Def. 3.2.2 for 0-based child indices ``i``/``i2`` among ``c``/``c2`` siblings."""
+    j, j2 = c - i, c2 - i2  # positions from the right (1-based); lefts are i+1, i2+1
+    low = min(c, c2)
+    if c2 == c:
+        shift = abs(i - i2)
+    elif c2 > c:
+        shift = max(0, i - i2, j - j2)
+    else:
+        shift = max(0, i2 - i, j2 - j)
+    return max(0.0, 1.0 - shift / low)
+
+
+def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[tuple[int, int]]:
+    """Def. 3.3.1 on the child lists of ``pa`` and ``pb``: pairs with probability >= threshold,
+    best first; with ``p.ordered`` a pair must not cross an accepted one (before/after split)."""
+    ka, kb = a.children[pa], b.children[pb]
+    if not ka or not kb:
+        return []
+    by_tag: dict[str, list[int]] = {}
+    for y in kb:
+        by_tag.setdefault(b.tag[y], []).append(y)
+    groups_a: dict[str, list[int]] = {}
+    for x in ka:
+        groups_a.setdefault(a.tag[x], []).append(x)
+    scored: list[tuple[float, int, int, int, int]] = []
+    threshold = p.threshold
+    for tag, xs in groups_a.items():
+        ys = by_tag.get(tag)
+        if not ys:
+            continue
+        n, m = len(xs), len(ys)
+        if n * m <= _ALL_PAIRS:
+            candidates = ((r, s) for r in range(n) for s in range(m))
+        else:
+            candidates = _near_ranks(n, m)
+        for r, s in candidates:
+            x, y = xs[r], ys[s]
+            score = equality(a, x, b, y, p)
+            if score >= threshold:
+                scored.append((-score, abs(a.index[x] - b.index[y]), a.index[x], x, y))
+    if not scored:
+        return []
+    scored.sort()
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    result: list[tuple[int, int]] = []
+    chain: list[tuple[int, int]] = []  # accepted (index in a, index in b), sorted
+    for _, _, _, x, y in scored:
+        if x in used_a or y in used_b:
+            continue
+        if p.ordered:
+            ix, iy = a.index[x], b.index[y]
+            k = _bisect(chain, ix)
+            if (k > 0 and chain[k - 1][1] >= iy) or (k < len(chain) and chain[k][1] <= iy):
+                continue
+            chain.insert(k, (ix, iy))
+        used_a.add(x)
+        used_b.add(y)
+        result.append((x, y))
+    return result
+
+
+def _near_ranks(n: int, m: int) -> list[tuple[int, int]]:
+    """Rank pairs (r, s) of two same-tag lists that sit near each other from the left or right."""
+    pairs = set()
+    for r in range(n):
+        for s in range(max(0, r - _RANK_WINDOW), min(m, r + _RANK_WINDOW + 1)):
+            pairs.add((r, s))
+        rr = m - (n - r)
+        for s in range(max(0, rr - _RANK_WINDOW), min(m, rr + _RANK_WINDOW + 1)):
+            pairs.add((r, s))
+    return sorted(pairs)
+
+
+def _bisect(chain: list[tuple[int, int]], ix: int) -> int:
+    lo, hi = 0, len(chain)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if chain[mid][0] < ix:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def etdm(a: Skeleton, b: Skeleton, p: Params) -> dict[int, int]:
+    """The exact top-down mapping of ``a`` onto ``b`` (node of a -> node of b), roots included.
+
+    The roots (both documents' ``<body>``) are mapped when their tags agree; below them a child
+    pair is mapped only if its parents are (top-down) and it passes Def. 3.3.1.
+    """
+    if not len(a) or not len(b) or a.tag[0] != b.tag[0]:
+        return {}
+    mapping = {0: 0}
+    stack = [(0, 0)]
+    while stack:
+        x, y = stack.pop()
+        for cx, cy in map_children(a, x, b, y, p):
+            mapping[cx] = cy
+            stack.append((cx, cy))
+    return mapping
+
+
+def vote(key: Skeleton, others: Sequence[Skeleton], p: Params) -> tuple[list[int], list[dict[int, int]]]:
+    """Algorithm 3 with voting: per key-page node, in how many of ``others`` it is mapped."""
+    votes = [0] * len(key)
+    mappings = []
+    for other in others:
+        m = etdm(key, other, p)
+        mappings.append(m)
+        for x in m:
+            votes[x] += 1
+    return votes, mappings
