@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
 
+from lxml import etree
+
 from newscrawl.extract.dates import parse_machine_date
 
 __all__ = ["Metadata", "read_metadata", "ARTICLE_TYPES"]
@@ -58,6 +60,7 @@ _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "
 _WS = re.compile(r"\s+")
 _BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
+_MICRODATA = etree.XPath("//@itemprop|//@itemtype")
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,9 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     got = _Collector()
     schema_types: set[str] = set()
     metas: dict[str, list[str]] = {}
-    jsonld_texts: list[str] = []
+    # newscrawl.page.Page removes <script> elements and keeps the JSON-LD texts aside.
+    page_jsonld = getattr(page_or_root, "json_ld", None)
+    jsonld_texts: list[str] = list(page_jsonld) if page_jsonld is not None else []
     canonical = None
     times: list[Any] = []
 
@@ -191,7 +196,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
             if canonical is None and "canonical" in (element.get("rel") or "").lower().split():
                 canonical = (element.get("href") or "").strip() or None
         elif tag == "script":
-            if "ld+json" in (element.get("type") or "").lower() and element.text:
+            if page_jsonld is None and "ld+json" in (element.get("type") or "").lower() and element.text:
                 jsonld_texts.append(element.text)
         elif tag == "time":
             if element.get("datetime") or element.get("pubdate") is not None:
@@ -262,11 +267,15 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         found = first_meta(("og:url",))
         canonical = found[1] if found else None
 
-    # Microdata (itemprop); <meta itemprop> was read above with the named metas
+    # Microdata (itemprop); <meta itemprop> was read above with the named metas. Selecting the
+    # attributes (not the elements by predicate) is the fastest lxml way to find them.
     body_element = None
-    for element in root.xpath("//*[@itemprop]"):
-        props = (element.get("itemprop") or "").split()
-        for prop in props:
+    for attribute in _MICRODATA(root):
+        element = attribute.getparent()
+        if attribute.attrname == "itemtype":
+            schema_types.update(t.rstrip("/").rsplit("/", 1)[-1] for t in str(attribute).split())
+            continue
+        for prop in str(attribute).split():
             if prop == "articleBody" and body_element is None:
                 body_element = element
             elif prop == "headline":
@@ -281,9 +290,6 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
                     inner = element.xpath(".//*[@itemprop='name']")
                     name = (inner[0].get("content") or inner[0].text_content()) if inner else element.text_content()
                 got.offer("authors", [n for n in [_clean(name)] if n], "itemprop")
-    for typed in root.xpath("//*[@itemtype]"):
-        for itemtype in (typed.get("itemtype") or "").split():
-            schema_types.add(itemtype.rstrip("/").rsplit("/", 1)[-1])
 
     # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
     for node in others:

@@ -1,0 +1,118 @@
+"""``newscrawl evaluate DATASET_DIR``: run the extraction over a labelled dataset and print its scores.
+
+Metrics and their exact definitions are in :mod:`newscrawl.evaluate`. ``--predictions`` scores
+the JSONL output of ``newscrawl extract --batch`` (or any tool writing the same lines) instead of
+running the extraction, so other extractors can be scored by the same code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from newscrawl.evaluate import Record, format_table, load_dataset, read_page, score
+from newscrawl.paths import datasets_dir
+
+HELP = "score the extraction against a dataset's truth.jsonl (body, snippets, title, date, is_article)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dataset", help="dataset folder with truth.jsonl (or a name under ../shared/datasets)")
+    parser.add_argument("--json", action="store_true", help="print the scores as JSON")
+    parser.add_argument("--method", default="nce", help="extraction method (default nce)")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
+    parser.add_argument("--predictions", metavar="JSONL", help="score these prediction lines instead of extracting")
+
+
+def resolve_dataset(name: str) -> Path:
+    path = Path(name)
+    if (path / "truth.jsonl").is_file():
+        return path
+    shared = datasets_dir() / name
+    if (shared / "truth.jsonl").is_file():
+        return shared
+    raise SystemExit(f"newscrawl evaluate: no truth.jsonl in {path} (nor in {shared})")
+
+
+def predict(records: Sequence[Record], run: Callable[[bytes, str | None], Any]) -> tuple[dict[str, Any], float]:
+    """Predictions by record id and the seconds spent in extraction (page reading excluded)."""
+    predictions: dict[str, Any] = {}
+    seconds = 0.0
+    for record in records:
+        if record.path is None:
+            continue
+        try:
+            data = read_page(record.path)
+        except OSError as exc:
+            predictions[record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
+            continue
+        start = time.perf_counter()
+        try:
+            predictions[record.id] = run(data, record.url)
+        except Exception as exc:  # the core should not raise; if it does, score the page as empty
+            predictions[record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
+        seconds += time.perf_counter() - start
+    return predictions, seconds
+
+
+def predict_urls(records: Sequence[Record]) -> dict[str, Any]:
+    """is_article of URL-only records (no page) from the shipped URL classifier, when it loads."""
+    urls = [r for r in records if r.path is None and r.url]
+    if not urls:
+        return {}
+    try:
+        from newscrawl.links.classifier import default_classifier
+
+        classifier = default_classifier()
+    except Exception:  # no model shipped in this checkout: URL-only pages stay unpredicted
+        return {}
+    probabilities = classifier.probabilities([r.url or "" for r in urls])
+    return {r.id: {"is_article": p >= 0.5, "probability": p} for r, p in zip(urls, probabilities)}
+
+
+def _read_predictions(path: Path) -> dict[str, Any]:
+    predictions: dict[str, Any] = {}
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                entry = json.loads(line)
+                predictions[str(entry.get("id"))] = entry
+    return predictions
+
+
+def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
+    stdout = stdout or sys.stdout
+    folder = resolve_dataset(args.dataset)
+    records = load_dataset(folder, limit=args.limit)
+    if args.predictions:
+        predictions, seconds = _read_predictions(Path(args.predictions)), 0.0
+    else:
+        from newscrawl.commands.extract import extractor
+
+        predictions, seconds = predict(records, extractor(args.method))
+        predictions.update(predict_urls(records))
+    result = score(records, predictions)
+    result["dataset"] = folder.name
+    result["method"] = None if args.predictions else args.method
+    extracted = sum(1 for r in records if r.path is not None)
+    result["pages_per_second"] = extracted / seconds if seconds > 0 else None
+    if args.json:
+        stdout.write(json.dumps(result, indent=2) + "\n")
+        return 0
+    stdout.write(format_table({f"{folder.name} ({result['method'] or 'predictions'})": result}) + "\n")
+    if result["snippets"]:
+        s = result["snippets"]
+        stdout.write(f"snippets: precision {s['precision']:.3f} recall {s['recall']:.3f} accuracy {s['accuracy']:.3f} "
+                     f"(tp {s['tp']} fp {s['fp']} fn {s['fn']} tn {s['tn']})\n")
+    unpredicted = sum(1 for r in records if r.id not in predictions)
+    if unpredicted:
+        stdout.write(f"note: {unpredicted} pages have no prediction (URL-only records need the shipped URL model)"
+                     " and are scored as empty\n")
+    if result["pages_per_second"]:
+        stdout.write(f"speed: {result['pages_per_second']:.1f} pages/s (extraction only, one process)\n")
+    return 0
