@@ -1,0 +1,16 @@
+"""Stylesheets without a browser: parse once, keep what matters, cascade on demand.
+
+Public API (see docs/css.md):
+
+- :func:`parse_stylesheet` -> :class:`Stylesheet` (immutable, shareable across pages)
+- :class:`StyleResolver` (one document) -> ``style(element)`` -> :class:`ComputedStyle`
+- :func:`newscrawl.css.store.stylesheet_store` (the crawl-wide store the middleware fills)
+- :class:`newscrawl.css.middleware.StylesheetMiddleware` (Scrapy; fetches linked CSS)
+"""
+
+from newscrawl.css.cascade import ComputedStyle, StyleResolver
+from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
+from newscrawl.css.stylesheet import Import, Rule, Stylesheet, parse_stylesheet
+
+__all__ = ["DEFAULT_VIEWPORT", "ComputedStyle", "Import", "Rule", "StyleResolver", "Stylesheet",
+           "media_matches", "parse_stylesheet"]

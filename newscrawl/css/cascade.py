@@ -1,0 +1,488 @@
+"""The simplified cascade: computed font size, weight, style, colour, family, display, visibility.
+
+``StyleResolver(root, stylesheets)`` orders the author stylesheets as the document does, puts the
+user-agent defaults underneath and answers ``style(element)`` on demand: matching uses the
+stylesheets' selector indexes, results are memoised per element, and inheritance walks the
+ancestors iteratively (top-down from the nearest memoised one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Mapping
+from urllib.parse import urljoin
+
+import tinycss2
+
+from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
+from newscrawl.css.selectors import NodeRegistry
+from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
+from newscrawl.css.values import (
+    FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
+)
+
+MAX_IMPORT_DEPTH = 8
+MAX_VAR_DEPTH = 16
+_MEDIUM = 16.0
+_MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
+_ORIGIN_UA, _ORIGIN_AUTHOR = 0, 1
+
+# Chrome's html.css, reduced to the properties we compute.
+UA_CSS = """
+html, address, blockquote, body, center, dialog, div, figure, figcaption, footer, form, header,
+hr, legend, listing, main, p, plaintext, pre, search, xmp, article, aside, h1, h2, h3, h4, h5, h6,
+hgroup, nav, section, dir, dd, dl, dt, menu, ol, ul, fieldset, details, summary, optgroup,
+frameset, frame, address, center { display: block }
+li { display: list-item }
+details > summary:first-of-type { display: list-item }
+head, link, meta, script, style, title, base, template, area, datalist, noembed, noframes,
+param, rp, noscript, [hidden], input[type=hidden i], dialog:not([open]) { display: none }
+embed[hidden] { display: inline }
+table { display: table }
+caption { display: table-caption }
+colgroup { display: table-column-group }
+col { display: table-column }
+thead { display: table-header-group }
+tbody { display: table-row-group }
+tfoot { display: table-footer-group }
+tr { display: table-row }
+td, th { display: table-cell }
+th { font-weight: bold }
+ruby { display: ruby }
+rt { display: ruby-text }
+input, button, select, textarea, meter, progress, marquee { display: inline-block }
+input, button, select, textarea { font-size: 13.333333px; font-weight: normal;
+  font-style: normal; color: #000; font-family: sans-serif }
+textarea { font-family: monospace }
+b, strong { font-weight: bolder }
+optgroup { font-weight: bolder }
+h1 { font-size: 2em; font-weight: bold }
+h2 { font-size: 1.5em; font-weight: bold }
+h3 { font-size: 1.17em; font-weight: bold }
+h4 { font-size: 1em; font-weight: bold }
+h5 { font-size: .83em; font-weight: bold }
+h6 { font-size: .67em; font-weight: bold }
+i, cite, em, var, dfn, address { font-style: italic }
+code, kbd, samp, pre, tt, listing, xmp, plaintext { font-family: monospace }
+small, sub, sup { font-size: smaller }
+big { font-size: larger }
+a:link { color: #0000ee }
+mark { color: #000 }
+"""
+# Quirks mode: tables do not inherit font properties (Chrome's quirks.css).
+QUIRKS_UA_CSS = "table { font-weight: normal; font-size: medium; font-style: normal }"
+
+_BLOCKIFY = {
+    "inline": "block", "inline-block": "block", "inline-flex": "flex", "inline-grid": "grid",
+    "inline-table": "table", "table-row": "block", "table-cell": "block",
+    "table-row-group": "block", "table-header-group": "block", "table-footer-group": "block",
+    "table-column": "block", "table-column-group": "block", "table-caption": "block",
+    "run-in": "block", "ruby": "block", "ruby-text": "block", "contents": "contents",
+    "inline-list-item": "list-item",
+}
+_FLEX_OR_GRID = frozenset({"flex", "inline-flex", "grid", "inline-grid"})
+_QUIRKY_DOCTYPES = ("-//w3c//dtd html 4.01 transitional//", "-//w3c//dtd html 4.01 frameset//",
+                    "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//",
+                    "-//w3c//dtd html 3", "-//w3c//dtd html 2", "-//ietf//", "-//w3o//",
+                    "-//netscape comm. corp.//", "-//microsoft//", "-//softquad",
+                    "-//sun microsystems corp.//", "-//webtechs//", "-//spyglass//",
+                    "-//o'reilly and associates//", "-//metrius//", "-//as//dtd html 3",
+                    "-//advasoft ltd//")
+
+
+@dataclass(frozen=True, slots=True)
+class ComputedStyle:
+    """What a stage needs to know about how an element looks."""
+
+    font_size: float  # px
+    font_weight: int  # 100..900, rounded to the hundred
+    bold: bool  # font_weight >= 600
+    italic: bool
+    color: str  # "#rrggbb", or "#rrggbbaa" when not opaque
+    font_family: str  # "serif" | "sans-serif" | "monospace" | "other"
+    display: str
+    visible: bool  # not display:none here or above, not visibility:hidden/collapse
+
+
+@dataclass(slots=True)
+class _State:
+    font_size: float
+    keyword_size: bool  # size derives from a keyword (drives the monospace size quirk)
+    weight: float
+    italic: bool
+    color: str
+    families: tuple[str, ...]
+    display: str
+    box_display: str  # display of the nearest ancestor-or-self that generates a box
+    visibility: str
+    hidden: bool
+    customs: Mapping[str, str]
+    style: ComputedStyle | None = None
+
+
+_INITIAL = _State(font_size=_MEDIUM, keyword_size=True, weight=400.0, italic=False,
+                  color="#000000", families=("serif",), display="block", box_display="block",
+                  visibility="visible", hidden=False, customs={})
+
+
+@lru_cache(maxsize=2)
+def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
+    sheets = [parse_stylesheet(UA_CSS)]
+    if quirks:
+        sheets.append(parse_stylesheet(QUIRKS_UA_CSS))
+    return tuple(sheets)
+
+
+@lru_cache(maxsize=256)
+def _style_block(text: str, base: str | None) -> Stylesheet:
+    """<style> contents repeat across a site's pages; parse each distinct block once."""
+    return parse_stylesheet(text, url=base)
+
+
+@lru_cache(maxsize=4096)
+def _inline_declarations(text: str) -> tuple:
+    return parse_declarations(text)
+
+
+def _norm_url(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def is_quirks_mode(root: Any) -> bool:
+    """Whether browsers would render this document in quirks mode (no or legacy doctype)."""
+    try:
+        docinfo = root.getroottree().docinfo
+    except AttributeError:
+        return False
+    if not docinfo.doctype:
+        return True
+    public_id = (docinfo.public_id or "").lower()
+    if public_id.startswith(_QUIRKY_DOCTYPES[:2]) and not docinfo.system_url:
+        return True
+    return public_id.startswith(_QUIRKY_DOCTYPES[2:])
+
+
+class StyleResolver:
+    """Computed styles of one document's elements, on demand.
+
+    ``stylesheets`` are parsed external sheets (``Stylesheet.url`` matched to the document's
+    ``<link rel=stylesheet href>`` and to @import URLs); sheets no link or import refers to (or
+    without a URL) apply after the document's own, in the order given. ``<style>`` elements
+    still in the tree are parsed here (each distinct block once per process).
+    """
+
+    def __init__(self, root: Any, stylesheets: Iterable[Stylesheet] = (), *,
+                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, base_url: str | None = None,
+                 quirks: bool | None = None) -> None:
+        if hasattr(root, "getroot"):
+            root = root.getroot()
+        self.root = root
+        self.viewport = (int(viewport[0]), int(viewport[1]))
+        self.quirks = is_quirks_mode(root) if quirks is None else quirks
+        self.base_url = self._base(base_url or getattr(root, "base_url", None))
+        self._registry = NodeRegistry()
+        self._memo: dict = {}
+        self._states: dict[Any, _State] = {}
+        self._root_font_size = _MEDIUM
+        self._cascade: list[tuple[Stylesheet, int]] = [
+            (sheet, _ORIGIN_UA) for sheet in _ua_sheet(self.quirks)]
+        self._cascade.extend((sheet, _ORIGIN_AUTHOR) for sheet in self._order(list(stylesheets)))
+
+    # --- stylesheet order ------------------------------------------------------------------------
+    def _base(self, url: str | None) -> str | None:
+        for base in self.root.iter("base"):
+            href = base.get("href")
+            if href:
+                return urljoin(url or "", href.strip())
+            break
+        return url
+
+    def _order(self, provided: list[Stylesheet]) -> list[Stylesheet]:
+        by_url: dict[str, Stylesheet] = {}
+        imported: set[str] = set()
+        for sheet in provided:
+            if sheet.url:
+                by_url.setdefault(_norm_url(sheet.url), sheet)
+            imported.update(_norm_url(i.url) for i in sheet.imports)
+        ordered: list[Stylesheet] = []
+        seen: set[int] = set()
+
+        def add(sheet: Stylesheet, depth: int) -> None:
+            seen.add(id(sheet))
+            if not media_matches(sheet.media, self.viewport):
+                return
+            if depth < MAX_IMPORT_DEPTH:
+                for imp in sheet.imports:
+                    child = by_url.get(_norm_url(imp.url))
+                    if child is not None and id(child) not in seen \
+                            and media_matches(imp.media, self.viewport):
+                        add(child, depth + 1)
+            ordered.append(sheet)
+
+        for el in self.root.iter("link", "style"):
+            media = el.get("media")
+            if media is not None and not media_matches(media, self.viewport):
+                continue
+            if el.tag == "link":
+                rel = (el.get("rel") or "").lower().split()
+                href = (el.get("href") or "").strip()
+                if "stylesheet" not in rel or "alternate" in rel or not href:
+                    continue
+                sheet = by_url.get(_norm_url(urljoin(self.base_url or "", href)))
+                if sheet is None or id(sheet) in seen:
+                    continue
+            else:
+                kind = (el.get("type") or "text/css").strip().lower()
+                if kind not in ("text/css", ""):
+                    continue
+                sheet = _style_block(el.text or "", self.base_url)
+                if id(sheet) in seen:
+                    continue
+            add(sheet, 0)
+        for sheet in provided:
+            if id(sheet) not in seen and not (sheet.url and _norm_url(sheet.url) in imported):
+                add(sheet, 0)
+        return ordered
+
+    # --- public ----------------------------------------------------------------------------------
+    def style(self, element: Any) -> ComputedStyle:
+        """The computed style of ``element`` (memoised)."""
+        state = self._state(element)
+        if state.style is None:
+            weight = int(min(900, max(100, round(state.weight / 100.0) * 100)))
+            state.style = ComputedStyle(
+                font_size=state.font_size, font_weight=weight, bold=weight >= 600,
+                italic=state.italic, color=state.color,
+                font_family=family_category(state.families), display=state.display,
+                visible=not state.hidden and state.visibility == "visible",
+            )
+        return state.style
+
+    # --- computation -----------------------------------------------------------------------------
+    def _state(self, element: Any) -> _State:
+        state = self._states.get(element)
+        if state is not None:
+            return state
+        chain = []
+        current = element
+        parent_state = _INITIAL
+        while current is not None:
+            known = self._states.get(current)
+            if known is not None:
+                parent_state = known
+                break
+            chain.append(current)
+            current = current.getparent()
+        for el in reversed(chain):
+            parent_state = self._compute(el, parent_state)
+            self._states[el] = parent_state
+        return parent_state
+
+    def _declared(self, element: Any) -> tuple[dict[str, Any], dict[str, str]]:
+        node = self._registry.node(element)
+        tag = node.local_name.lower() if isinstance(node.local_name, str) else ""
+        el_id = element.get("id")
+        classes = node.classes
+        matched: list[tuple] = []
+        for sheet_index, (sheet, origin) in enumerate(self._cascade):
+            best: dict[int, tuple] = {}
+            for selector, rule in sheet.candidates(el_id, classes, tag):
+                spec = selector.specificity
+                previous = best.get(rule.order)
+                if previous is not None and previous[0] >= spec:
+                    continue
+                if rule.media and not all(media_matches(m, self.viewport) for m in rule.media):
+                    continue
+                if selector.matches(node, self._memo):
+                    best[rule.order] = (spec, rule)
+            for order, (spec, rule) in best.items():
+                matched.append((origin, spec, sheet_index, order, rule))
+        matched.sort(key=lambda m: m[:4])
+        inline_text = element.get("style")
+        inline = _inline_declarations(inline_text) if inline_text else ()
+        declared: dict[str, Any] = {}
+        customs: dict[str, str] = {}
+        for important in (False, True):
+            for origin, _spec, _si, _order, rule in matched:
+                if important and origin == _ORIGIN_UA:
+                    continue
+                for declaration in rule.declarations:
+                    if declaration[2] == important:
+                        self._put(declared, customs, declaration)
+            for declaration in inline:
+                if declaration[2] == important:
+                    self._put(declared, customs, declaration)
+        return declared, customs
+
+    def _put(self, declared: dict, customs: dict, declaration: tuple) -> None:
+        prop, value, _important, pending = declaration
+        if prop.startswith("--"):
+            customs[prop] = pending
+        elif pending is not None:
+            if prop == "font":
+                for longhand in ("font-style", "font-weight", "font-size", "font-family"):
+                    declared[longhand] = ("pending", "font", pending)
+            else:
+                declared[prop] = ("pending", prop, pending)
+        elif isinstance(value, tuple) and value and value[0] == "quirk" and not self.quirks:
+            return  # a unitless length: browsers drop it in standards mode
+        else:
+            declared[prop] = value
+
+    def _resolve(self, prop: str, value: Any, customs: Mapping[str, str]) -> Any:
+        """Substitute var() in a pending value and parse it; invalid -> 'unset'."""
+        _, source_prop, text = value
+        substituted = _substitute(text, customs, 0)
+        if substituted is None:
+            return ("wide", "unset")
+        parsed = parse_value_text(source_prop, substituted)
+        if source_prop == "font":
+            parsed = dict(parsed).get(prop) if parsed else None
+        if parsed is None or (isinstance(parsed, tuple) and parsed and parsed[0] == "quirk"
+                              and not self.quirks):
+            return ("wide", "unset")
+        return parsed
+
+    def _compute(self, element: Any, parent: _State) -> _State:
+        if not isinstance(element.tag, str):  # comments, processing instructions
+            return parent
+        declared, own_customs = self._declared(element)
+        customs = parent.customs
+        if own_customs:
+            customs = {**parent.customs, **own_customs}
+        for prop, value in declared.items():
+            if isinstance(value, tuple) and value and value[0] == "pending":
+                declared[prop] = self._resolve(prop, value, customs)
+        is_root = element.getparent() is None
+
+        families = _inherited(declared.get("font-family"), parent.families, ("serif",))
+        size_value = declared.get("font-size")
+        font_size, keyword_size = self._font_size(size_value, parent, is_root)
+        mono, parent_mono = families == ("monospace",), parent.families == ("monospace",)
+        if keyword_size and mono != parent_mono:
+            font_size *= (_MONOSPACE_MEDIUM / _MEDIUM) if mono else (_MEDIUM / _MONOSPACE_MEDIUM)
+        if is_root:
+            self._root_font_size = font_size
+
+        weight = self._weight(declared.get("font-weight"), parent.weight)
+        italic = _inherited(declared.get("font-style"), parent.italic, False)
+        color = declared.get("color")
+        if color == "currentcolor":
+            color = parent.color
+        color = _inherited(color, parent.color, "#000000")
+        visibility = _inherited(declared.get("visibility"), parent.visibility, "visible")
+
+        display = _not_inherited(declared.get("display"), parent.display, "inline")
+        floating = _not_inherited(declared.get("float"), "none", "none")
+        position = _not_inherited(declared.get("position"), "static", "static")
+        if is_root or floating != "none" or position in ("absolute", "fixed") \
+                or parent.box_display in _FLEX_OR_GRID:
+            display = _BLOCKIFY.get(display, display)
+            if is_root and display == "contents":
+                display = "block"
+        box_display = parent.box_display if display == "contents" else display
+        return _State(font_size=font_size, keyword_size=keyword_size, weight=weight,
+                      italic=italic, color=color, families=families, display=display,
+                      box_display=box_display, visibility=visibility,
+                      hidden=parent.hidden or display == "none", customs=customs)
+
+    def _font_size(self, value: Any, parent: _State, is_root: bool) -> tuple[float, bool]:
+        parent_size = parent.font_size
+        if value is None:
+            return parent_size, parent.keyword_size
+        kind = value[0]
+        if kind == "wide":
+            if value[1] == "initial":
+                return _MEDIUM, True
+            return parent_size, parent.keyword_size
+        if kind == "kw":
+            return FONT_SIZE_KEYWORDS[value[1]], True
+        if kind == "larger":
+            return parent_size * 1.2, parent.keyword_size
+        if kind == "smaller":
+            return parent_size / 1.2, parent.keyword_size
+        root_size = _MEDIUM if is_root else self._root_font_size
+        size = eval_length(value, parent_size, root_size, self.viewport)
+        relative = kind == "lin" and not any(value[1][i] for i in (0, 2, 3, 4))
+        return max(0.0, size), relative and parent.keyword_size
+
+    @staticmethod
+    def _weight(value: Any, parent: float) -> float:
+        if value is None or value == ("wide", "inherit") or value == ("wide", "unset") \
+                or value == ("wide", "revert") or value == ("wide", "revert-layer"):
+            return parent
+        if value == ("wide", "initial"):
+            return 400.0
+        if value == "bolder":
+            return 400.0 if parent < 350 else 700.0 if parent < 550 else max(parent, 900.0)
+        if value == "lighter":
+            return parent if parent < 100 else 100.0 if parent < 550 else \
+                400.0 if parent < 750 else 700.0
+        return float(value)
+
+
+def _inherited(value: Any, parent: Any, initial: Any) -> Any:
+    if value is None:
+        return parent
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "wide":
+        return initial if value[1] == "initial" else parent
+    return value
+
+
+def _not_inherited(value: Any, parent: Any, initial: Any) -> Any:
+    if value is None:
+        return initial
+    if isinstance(value, tuple) and len(value) == 2 and value[0] == "wide":
+        return parent if value[1] == "inherit" else initial
+    return value
+
+
+def _substitute(text: str, customs: Mapping[str, str], depth: int) -> str | None:
+    """Replace var() references in ``text``; None if one is missing without fallback."""
+    if depth > MAX_VAR_DEPTH:
+        return None
+    tokens = tinycss2.parse_component_value_list(text)
+    out = _substitute_tokens(tokens, customs, depth)
+    return out
+
+
+def _substitute_tokens(tokens: list[Any], customs: Mapping[str, str], depth: int) -> str | None:
+    if depth > MAX_VAR_DEPTH:
+        return None
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "function" and token.lower_name == "var":
+            args = token.arguments
+            comma = next((i for i, t in enumerate(args)
+                          if t.type == "literal" and t.value == ","), None)
+            name_tokens = [t for t in (args if comma is None else args[:comma])
+                           if t.type not in ("whitespace", "comment")]
+            if len(name_tokens) != 1 or name_tokens[0].type != "ident":
+                return None
+            value = customs.get(name_tokens[0].value)
+            replacement = None
+            if value is not None:
+                replacement = _substitute(value, customs, depth + 1)
+            if replacement is None and comma is not None:
+                replacement = _substitute_tokens(args[comma + 1:], customs, depth + 1)
+            if replacement is None:
+                return None
+            parts.append(" " + replacement + " ")
+        elif token.type == "function":
+            inner = _substitute_tokens(token.arguments, customs, depth + 1)
+            if inner is None:
+                return None
+            parts.append(f"{tinycss2.serialize([_ident(token.name)])}({inner})")
+        elif token.type == "() block":
+            inner = _substitute_tokens(token.content, customs, depth + 1)
+            if inner is None:
+                return None
+            parts.append(f"({inner})")
+        else:
+            parts.append(token.serialize())
+    return "".join(parts)
+
+
+def _ident(name: str) -> Any:
+    return tinycss2.ast.IdentToken(0, 0, name)

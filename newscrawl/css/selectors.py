@@ -1,0 +1,278 @@
+"""Selector compilation (cssselect2) and memoised matching against lxml trees.
+
+cssselect2 parses selectors from tinycss2 tokens (no second CSS parser) and compiles each
+compound selector to a fast predicate. We match the combinators ourselves, right to left, with
+per-resolver memo tables: cssselect2's own combinator code backtracks (``p a a a a span`` on a
+deep tree is exponential) and builds ancestor tuples recursively (a deep DOM overflows the
+stack). With memoisation a selector costs O(parts x depth) per page at worst.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any, Callable
+
+from cssselect2 import ElementWrapper
+from cssselect2 import parser as css_parser
+from cssselect2.compiler import CompiledSelector
+
+# Selectors longer than this are dropped: no real stylesheet needs them; hostile ones are costly.
+MAX_COMPOUNDS = 32
+MAX_SELECTOR_TOKENS = 200
+
+Test = Callable[[Any], bool]
+
+
+class Node(ElementWrapper):
+    """An ElementWrapper created on demand for any lxml element, without recursion."""
+
+    def __init__(self, etree_element: Any, parent: Node | None, index: int | None = None,
+                 previous: Any = False, in_html_document: bool = True,
+                 content_language: str | None = None, registry: NodeRegistry | None = None):
+        self.etree_element = etree_element
+        self.parent = parent
+        self._index = index
+        self._previous = previous  # False: not known yet
+        self._registry = registry
+        self.in_html_document = in_html_document
+        self.transport_content_language = content_language
+        self._ancestors = None
+        self._previous_siblings = None
+
+    @property
+    def etree_siblings(self) -> list[Any]:  # type: ignore[override]
+        return self.parent.etree_children if self.parent is not None else [self.etree_element]
+
+    @property
+    def index(self) -> int:  # type: ignore[override]
+        if self._index is None:
+            if self.parent is None or self._registry is None:
+                self._index = 0
+            else:
+                self._index = self._registry.child_index(self.parent)[self.etree_element]
+        return self._index
+
+    @property
+    def previous(self) -> Node | None:  # type: ignore[override]
+        if self._previous is False:
+            index = self.index
+            if index == 0 or self.parent is None or self._registry is None:
+                self._previous = None
+            else:
+                self._previous = self._registry.node(self.etree_siblings[index - 1])
+        return self._previous
+
+    @property
+    def ancestors(self) -> tuple:  # type: ignore[override]
+        if self._ancestors is None:
+            chain = []
+            node = self.parent
+            while node is not None:
+                chain.append(node)
+                node = node.parent
+            chain.reverse()
+            self._ancestors = tuple(chain)
+        return self._ancestors
+
+    @property
+    def previous_siblings(self) -> tuple:  # type: ignore[override]
+        if self._previous_siblings is None:
+            if self._registry is None or self.parent is None:
+                siblings = []
+                node = self.previous
+                while node is not None:
+                    siblings.append(node)
+                    node = node.previous
+                siblings.reverse()
+            else:
+                siblings = [self._registry.node(e) for e in self.etree_siblings[:self.index]]
+            self._previous_siblings = tuple(siblings)
+        return self._previous_siblings
+
+
+class NodeRegistry:
+    """One Node per lxml element of a document, created top-down on first use."""
+
+    def __init__(self) -> None:
+        self._nodes: dict[Any, Node] = {}
+        self._child_index: dict[Any, dict[Any, int]] = {}
+
+    def node(self, element: Any) -> Node:
+        node = self._nodes.get(element)
+        if node is not None:
+            return node
+        missing = []
+        current = element
+        parent_node = None
+        while current is not None:
+            parent_node = self._nodes.get(current)
+            if parent_node is not None:
+                break
+            missing.append(current)
+            current = current.getparent()
+        for el in reversed(missing):
+            parent_node = Node(el, parent_node, registry=self)
+            self._nodes[el] = parent_node
+        return parent_node  # type: ignore[return-value]
+
+    def child_index(self, parent: Node) -> dict[Any, int]:
+        index = self._child_index.get(parent.etree_element)
+        if index is None:
+            index = {child: i for i, child in enumerate(parent.etree_children)}
+            self._child_index[parent.etree_element] = index
+        return index
+
+
+class Selector:
+    """One complex selector: compound predicates right to left, with their combinators.
+
+    ``parts[i] = (test, combinator)``: ``combinator`` joins compound i to compound i+1 (its
+    left neighbour); the last one is None. ``key`` is the index key of the rightmost compound:
+    ("id", v), ("class", v), ("tag", v) or ("*", None).
+    """
+
+    __slots__ = ("parts", "specificity", "key")
+
+    def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple) -> None:
+        self.parts = parts
+        self.specificity = specificity
+        self.key = key
+
+    def matches(self, node: Node, memo: dict) -> bool:
+        if not self.parts[0][0](node):
+            return False
+        return self._rest(node, 0, memo)
+
+    def _m(self, node: Node, i: int, memo: dict) -> bool:
+        """Whether ``node`` matches compound i and everything to its left (memoised)."""
+        key = (id(self), i, node.etree_element)
+        found = memo.get(key)
+        if found is None:
+            found = bool(self.parts[i][0](node)) and self._rest(node, i, memo)
+            memo[key] = found
+        return found
+
+    def _rest(self, node: Node, i: int, memo: dict) -> bool:
+        """``node`` matched compound i: do compounds i+1.. match relative to it?"""
+        combinator = self.parts[i][1]
+        if combinator is None:
+            return True
+        j = i + 1
+        if combinator == ">":
+            parent = node.parent
+            return parent is not None and self._m(parent, j, memo)
+        if combinator == "+":
+            previous = node.previous
+            return previous is not None and self._m(previous, j, memo)
+        step = _parent if combinator == " " else _previous
+        # Some node along the chain matches compound j: memo per chain start ("any" tables).
+        tag = "a" if combinator == " " else "s"
+        path = []
+        current = step(node)
+        result = False
+        while current is not None:
+            key = (id(self), j, tag, current.etree_element)
+            known = memo.get(key)
+            if known is not None:
+                result = known
+                break
+            if self._m(current, j, memo):
+                result = True
+                memo[key] = True
+                break
+            path.append(key)
+            current = step(current)
+        for key in path:
+            memo[key] = result
+        return result
+
+
+def _parent(node: Node) -> Node | None:
+    return node.parent
+
+
+def _previous(node: Node) -> Node | None:
+    return node.previous
+
+
+def _compound_key(compound: Any) -> tuple:
+    best: tuple = ("*", None)
+    for simple in compound.simple_selectors:
+        if isinstance(simple, css_parser.IDSelector):
+            return ("id", simple.ident)
+        if isinstance(simple, css_parser.ClassSelector) and best[0] != "class":
+            best = ("class", simple.class_name)
+        elif isinstance(simple, css_parser.LocalNameSelector) and best[0] == "*":
+            best = ("tag", simple.lower_local_name)
+        elif isinstance(simple, css_parser.PseudoClassSelector) and simple.name == "root" \
+                and best[0] == "*":
+            best = ("tag", "html")
+    return best
+
+
+def _compile_compound(compound: Any) -> Test | None:
+    compiled = CompiledSelector(SimpleNamespace(parsed_tree=compound, specificity=(0, 0, 0),
+                                                pseudo_element=None))
+    return None if compiled.never_matches else compiled.test
+
+
+def _split_selector_list(prelude: list[Any]) -> list[list[Any]]:
+    parts: list[list[Any]] = [[]]
+    for token in prelude:
+        if token.type == "literal" and token.value == ",":
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return parts
+
+
+def compile_selector_list(prelude: list[Any]) -> tuple[list[Selector], int]:
+    """Selectors of a rule prelude that can match an element, and how many were dropped.
+
+    Pseudo-element selectors, never-matching ones (:hover and other dynamic states) and
+    over-long ones are dropped; an invalid selector invalidates the whole rule, as in browsers
+    (ValueError).
+    """
+    selectors: list[Selector] = []
+    dropped = 0
+    for part in _split_selector_list(prelude):
+        if len(part) > MAX_SELECTOR_TOKENS:
+            dropped += 1
+            continue
+        try:
+            parsed = list(css_parser.parse(part))
+        except (css_parser.SelectorError, RecursionError, NotImplementedError, TypeError,
+                IndexError, AttributeError) as exc:
+            raise ValueError(f"invalid selector: {exc}") from None
+        for selector in parsed:
+            compiled = _compile(selector)
+            if compiled is None:
+                dropped += 1
+            else:
+                selectors.append(compiled)
+    return selectors, dropped
+
+
+def _compile(selector: Any) -> Selector | None:
+    if selector.pseudo_element is not None:
+        return None
+    compounds: list[Any] = []
+    combinators: list[str | None] = []
+    tree = selector.parsed_tree
+    while isinstance(tree, css_parser.CombinedSelector) and len(compounds) <= MAX_COMPOUNDS:
+        compounds.append(tree.right)
+        combinators.append(tree.combinator)
+        tree = tree.left
+    compounds.append(tree)
+    combinators.append(None)
+    if len(compounds) > MAX_COMPOUNDS:
+        return None
+    try:
+        tests = [_compile_compound(c) for c in compounds]
+    except (css_parser.SelectorError, RecursionError, SyntaxError, MemoryError,
+            NotImplementedError, TypeError, ValueError, AttributeError):
+        return None
+    if any(t is None for t in tests):
+        return None
+    return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
+                    _compound_key(compounds[0]))

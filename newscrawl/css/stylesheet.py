@@ -1,0 +1,274 @@
+"""Parse a stylesheet once into the few rules the cascade needs, indexed by rightmost selector.
+
+A :class:`Stylesheet` is immutable after parsing and safe to share between pages and resolvers
+(the crawl parses each stylesheet URL once). Only declarations of the properties in
+:data:`newscrawl.css.values.PROPERTIES` (plus the ``font`` shorthand and custom properties,
+which those may reference through ``var()``) survive; ``stats`` says how much was discarded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+from urllib.parse import urljoin
+
+import tinycss2
+
+from newscrawl.css.media import supports_matches
+from newscrawl.css.selectors import Selector, compile_selector_list
+from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
+
+# Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
+# at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
+DEFAULT_MAX_BYTES = 4 * 1024 * 1024
+DEFAULT_MAX_RULES = 50_000
+MAX_NESTING = 16
+MAX_CUSTOM_VALUE = 2048
+
+# A declaration: (property, value, important, pending). ``pending`` is the raw text when the
+# value uses var() and can only be parsed per element; ``value`` is then None.
+Declaration = tuple
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A style rule reduced to what matters: its selectors, kept declarations, conditions."""
+
+    selectors: tuple[Selector, ...]
+    declarations: tuple[Declaration, ...]
+    order: int
+    media: tuple[str, ...]  # enclosing @media conditions, all of which must match
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    url: str
+    media: str | None
+
+
+@dataclass(frozen=True)
+class Stylesheet:
+    url: str | None
+    media: str | None
+    rules: tuple[Rule, ...]
+    imports: tuple[Import, ...]
+    stats: Mapping[str, int]
+    # Index of (selector, rule) entries by the rightmost compound's id / class / tag, "*" else.
+    by_id: Mapping[str, tuple] = field(repr=False)
+    by_class: Mapping[str, tuple] = field(repr=False)
+    by_tag: Mapping[str, tuple] = field(repr=False)
+    universal: tuple = field(repr=False)
+    size: int = 0
+
+    def candidates(self, element_id: str | None, classes: Any, tag: str) -> list[tuple]:
+        """Entries whose rightmost compound could match an element with these attributes."""
+        found: list[tuple] = []
+        if element_id is not None and element_id in self.by_id:
+            found.extend(self.by_id[element_id])
+        for name in classes:
+            entries = self.by_class.get(name)
+            if entries:
+                found.extend(entries)
+        entries = self.by_tag.get(tag)
+        if entries:
+            found.extend(entries)
+        found.extend(self.universal)
+        return found
+
+
+def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> list[Any]:
+    if isinstance(css, bytes):
+        if len(css) > max_bytes:
+            stats["truncated"] = 1
+            css = css[:max_bytes]
+        # tinycss2 honours a BOM / @charset and decodes invalid bytes as U+FFFD.
+        rules, _encoding = tinycss2.parse_stylesheet_bytes(css, skip_comments=True,
+                                                            skip_whitespace=True)
+        return rules
+    if len(css) > max_bytes:
+        stats["truncated"] = 1
+        css = css[:max_bytes]
+    return tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+
+
+def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
+    kept: list[Declaration] = []
+    for item in tinycss2.parse_blocks_contents(content, skip_comments=True,
+                                               skip_whitespace=True):
+        if item.type != "declaration":
+            if item.type in ("qualified-rule", "at-rule"):
+                stats["nested_rules_ignored"] += 1
+            continue
+        stats["declarations_total"] += 1
+        name = item.name if item.name.startswith("--") else item.lower_name
+        if name.startswith("--"):
+            text = tinycss2.serialize(item.value).strip()
+            if len(text) <= MAX_CUSTOM_VALUE:
+                kept.append((name, None, item.important, text))
+                stats["declarations_kept"] += 1
+                stats["custom_properties"] += 1
+            continue
+        if name != "font" and name not in PROPERTIES:
+            continue
+        if has_var(item.value):
+            kept.append((name, None, item.important, tinycss2.serialize(item.value).strip()))
+            stats["declarations_kept"] += 1
+            continue
+        if name == "font":
+            expanded = expand_font(item.value)
+            if expanded is None:
+                stats["declarations_invalid"] += 1
+                continue
+            kept.extend((prop, value, item.important, None) for prop, value in expanded)
+            stats["declarations_kept"] += 1
+            continue
+        value = parse_value(name, item.value)
+        if value is None:
+            stats["declarations_invalid"] += 1
+            continue
+        kept.append((name, value, item.important, None))
+        stats["declarations_kept"] += 1
+    return kept
+
+
+def parse_declarations(text: str) -> tuple[Declaration, ...]:
+    """Kept declarations of a ``style`` attribute (same filtering as in stylesheets)."""
+    stats: dict[str, int] = {"declarations_total": 0, "declarations_kept": 0,
+                             "declarations_invalid": 0, "custom_properties": 0,
+                             "nested_rules_ignored": 0}
+    return tuple(_declarations(text, stats))
+
+
+def _import(rule: Any, base: str | None) -> Import | None:
+    toks = significant(rule.prelude)
+    if not toks:
+        return None
+    first = toks[0]
+    if first.type in ("string", "url"):
+        href = first.value
+    elif first.type == "function" and first.lower_name == "url":
+        args = significant(first.arguments)
+        if len(args) != 1 or args[0].type != "string":
+            return None
+        href = args[0].value
+    else:
+        return None
+    rest = rule.prelude[rule.prelude.index(first) + 1:]
+    media = tinycss2.serialize(rest).strip() or None
+    if media and (media.lower().startswith("layer") or media.lower().startswith("supports")):
+        media = None  # layer(...)/supports(...) before the media list: treated as unconditional
+    url = urljoin(base, href.strip()) if base else href.strip()
+    return Import(url.split("#", 1)[0], media)
+
+
+def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | None = None,
+                     max_bytes: int = DEFAULT_MAX_BYTES,
+                     max_rules: int = DEFAULT_MAX_RULES) -> Stylesheet:
+    """Parse ``css`` into a shareable :class:`Stylesheet`.
+
+    ``url`` is the sheet's own address (base of its @import URLs, key for matching it to a
+    document's ``<link>``); ``media`` a media query list applying to the whole sheet.
+    """
+    stats: dict[str, int] = dict.fromkeys((
+        "bytes", "truncated", "rules_total", "rules_kept", "declarations_total",
+        "declarations_kept", "declarations_invalid", "custom_properties", "selectors_dropped",
+        "rules_invalid_selector", "rules_over_limit", "at_rules_ignored", "nested_rules_ignored",
+    ), 0)
+    stats["bytes"] = len(css)
+    rules: list[Rule] = []
+    imports: list[Import] = []
+    imports_allowed = True
+    # (rule iterator, enclosing media conditions, nesting depth), iteratively for deep nesting.
+    stack: list[tuple[Any, tuple[str, ...], int]] = [(iter(_decode(css, max_bytes, stats)), (),
+                                                      0)]
+    order = 0
+    while stack:
+        items, media_stack, depth = stack[-1]
+        item = next(items, None)
+        if item is None:
+            stack.pop()
+            continue
+        if item.type == "at-rule":
+            keyword = item.lower_at_keyword
+            if keyword == "import":
+                if imports_allowed and depth == 0:
+                    found = _import(item, url)
+                    if found is not None:
+                        imports.append(found)
+                continue
+            if keyword in ("charset", "layer") and item.content is None:
+                continue
+            imports_allowed = False
+            if item.content is None or depth + 1 > MAX_NESTING:
+                stats["at_rules_ignored"] += 1
+                continue
+            if keyword == "media":
+                condition = tinycss2.serialize(item.prelude).strip()
+                inner = tinycss2.parse_rule_list(item.content, skip_comments=True,
+                                                 skip_whitespace=True)
+                stack.append((iter(inner), media_stack + (condition,), depth + 1))
+            elif keyword in ("supports", "layer", "container", "scope", "document",
+                             "-moz-document", "starting-style"):
+                if keyword == "supports" and not supports_matches(item.prelude):
+                    stats["at_rules_ignored"] += 1
+                    continue
+                if keyword == "starting-style":
+                    stats["at_rules_ignored"] += 1
+                    continue
+                inner = tinycss2.parse_rule_list(item.content, skip_comments=True,
+                                                 skip_whitespace=True)
+                stack.append((iter(inner), media_stack, depth + 1))
+            else:
+                stats["at_rules_ignored"] += 1  # @font-face, @keyframes, @page, ...
+            continue
+        if item.type != "qualified-rule":
+            continue
+        imports_allowed = False
+        stats["rules_total"] += 1
+        if len(rules) >= max_rules:
+            stats["rules_over_limit"] += 1
+            continue
+        declarations = _declarations(item.content, stats)
+        if not declarations:
+            continue
+        try:
+            selectors, dropped = compile_selector_list(item.prelude)
+        except ValueError:
+            stats["rules_invalid_selector"] += 1
+            continue
+        stats["selectors_dropped"] += dropped
+        if not selectors:
+            continue
+        order += 1
+        rules.append(Rule(tuple(selectors), tuple(declarations), order, media_stack))
+        stats["rules_kept"] += 1
+    return _build(url, media, rules, imports, stats)
+
+
+def _build(url: str | None, media: str | None, rules: list[Rule], imports: list[Import],
+           stats: dict[str, int]) -> Stylesheet:
+    by_id: dict[str, list] = {}
+    by_class: dict[str, list] = {}
+    by_tag: dict[str, list] = {}
+    universal: list = []
+    for rule in rules:
+        for selector in rule.selectors:
+            kind, value = selector.key
+            entry = (selector, rule)
+            if kind == "id":
+                by_id.setdefault(value, []).append(entry)
+            elif kind == "class":
+                by_class.setdefault(value, []).append(entry)
+            elif kind == "tag":
+                by_tag.setdefault(value, []).append(entry)
+            else:
+                universal.append(entry)
+    return Stylesheet(
+        url=url, media=media, rules=tuple(rules), imports=tuple(imports),
+        stats=MappingProxyType(stats),
+        by_id=MappingProxyType({k: tuple(v) for k, v in by_id.items()}),
+        by_class=MappingProxyType({k: tuple(v) for k, v in by_class.items()}),
+        by_tag=MappingProxyType({k: tuple(v) for k, v in by_tag.items()}),
+        universal=tuple(universal), size=stats["bytes"],
+    )
