@@ -71,7 +71,8 @@ def _fold(text: str) -> str:
         return text
     text = text.replace("ı", "i").replace("ł", "l")
     decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    # NFC again so Hangul syllables (decomposed into jamo by NFKD) match the table.
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
 _MONTHS: dict[str, int] = {}

@@ -105,11 +105,11 @@ def _load_json(text: str) -> Any:
             text = text[len(prefix):-len(suffix)].strip()
     try:
         return json.loads(text, strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):
         pass
     try:
         return json.loads(_TRAILING_COMMA.sub(r"\1", text), strict=False)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
         return None
 
 
@@ -210,7 +210,10 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         data = _load_json(text)
         if data is not None:
             nodes.extend(_walk_json(data))
-    by_id = {n["@id"]: n for n in nodes if isinstance(n.get("@id"), str)}
+    by_id: dict[str, dict[str, Any]] = {}
+    for node in nodes:  # a bare {"@id": ...} is a reference, not the definition
+        if isinstance(node.get("@id"), str) and len(node) > 1:
+            by_id.setdefault(node["@id"], node)
     articles: list[dict[str, Any]] = []
     others: list[dict[str, Any]] = []
     for node in nodes:

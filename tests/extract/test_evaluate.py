@@ -1,0 +1,156 @@
+"""Metric functions on hand-computed examples, and score() on a generated dataset folder."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from newscrawl.evaluate import (
+    body_scores, class_scores, date_match, load_dataset, page_precision, page_recall, read_page, score,
+    shingle_counts, shingles, snippet_counts, snippet_scores, title_match,
+)
+
+
+def test_shingles_basic() -> None:
+    assert shingles("a b c d e") == {("a", "b", "c", "d"): 1, ("b", "c", "d", "e"): 1}
+    assert shingles("one two") == {("one", "two"): 1}  # 1-3 tokens: one shingle
+    assert shingles("  ,;  ") == {}
+    assert shingles(None) == {}
+    # \w+ tokens, Unicode, case kept, punctuation dropped
+    assert shingles("Über-Straße, ÜBER") == {("Über", "Straße", "ÜBER"): 1}
+
+
+def test_shingles_are_multisets() -> None:
+    assert shingles("a b c d a b c d") == {("a", "b", "c", "d"): 2, ("b", "c", "d", "a"): 1,
+                                           ("c", "d", "a", "b"): 1, ("d", "a", "b", "c"): 1}
+
+
+def test_shingle_counts_hand_computed() -> None:
+    # truth shingles: abcd, bcde ; prediction: abcd, bcdx -> tp 1, fp 1, fn 1 -> each 1/3
+    tp, fp, fn = shingle_counts("a b c d e", "a b c d x")
+    assert (tp, fp, fn) == pytest.approx((1 / 3, 1 / 3, 1 / 3))
+    # duplicated text in the prediction is a false positive for the extra copies
+    tp, fp, fn = shingle_counts("a b c d", "a b c d a b c d")
+    # truth {abcd:1}; pred {abcd:2, bcda, cdab, dabc} -> tp 1, fp 4, fn 0
+    assert (tp, fp, fn) == pytest.approx((1 / 5, 4 / 5, 0.0))
+
+
+def test_page_precision_recall_rules() -> None:
+    assert page_precision(0, 0, 0) == 1.0 and page_recall(0, 0, 0) == 1.0
+    assert page_precision(0, 0, 1) == 0.0  # nothing predicted
+    assert page_recall(0, 1, 0) == 0.0  # nothing to find, something predicted
+    assert page_precision(0.5, 0.25, 0.25) == pytest.approx(2 / 3)
+    assert page_recall(0.5, 0.0, 0.5) == pytest.approx(0.5)
+
+
+def test_body_scores_edge_cases() -> None:
+    # page 1: perfect; page 2: empty prediction (recall 0, not in precision);
+    # page 3: empty truth with a prediction (precision 0, not in recall); page 4: both empty (in neither)
+    result = body_scores([
+        ("a b c d e", "a b c d e"),
+        ("a b c d e", None),
+        ("", "x y z w"),
+        ("", ""),
+    ])
+    assert result["pages"] == 4
+    assert result["pages_predicted"] == 2 and result["pages_with_truth"] == 2
+    assert result["precision"] == pytest.approx(0.5)  # mean(1, 0)
+    assert result["recall"] == pytest.approx(0.5)  # mean(1, 0)
+    assert result["f1"] == pytest.approx(0.5)
+
+
+def test_body_scores_f1_of_means() -> None:
+    # page A: tp=fp=fn=1/3 -> P = R = 0.5 ; page B: perfect -> 1
+    result = body_scores([("a b c d e", "a b c d x"), ("p q r s", "p q r s")])
+    assert result["precision"] == pytest.approx(0.75)
+    assert result["recall"] == pytest.approx(0.75)
+    assert result["f1"] == pytest.approx(0.75)
+    # F1 of the means, not the mean of per-page F1s
+    skewed = body_scores([("a b c d e f g", "a b c d"), ("p q r s", "x y z w v")])
+    p, r = skewed["precision"], skewed["recall"]
+    assert skewed["f1"] == pytest.approx(2 * p * r / (p + r))
+
+
+def test_snippet_counts_follow_trafilatura() -> None:
+    body = "First   paragraph here.\nSecond one\twith tabs."
+    assert snippet_counts(["paragraph here. Second", "missing"], ["with tabs", "absent"], body) == (1, 1, 1, 1)
+    # no body: every "with" is a false negative, every "without" a true negative
+    assert snippet_counts(["a", "b"], ["c"], None) == (0, 0, 2, 1)
+    # empty string body is a body: it finds nothing either
+    assert snippet_counts(["a"], [], "") == (0, 0, 1, 0)
+
+
+def test_snippet_scores_micro_average() -> None:
+    result = snippet_scores([(1, 1, 1, 1), (2, 0, 0, 2)])
+    assert result["tp"] == 3 and result["fp"] == 1 and result["fn"] == 1 and result["tn"] == 3
+    assert result["precision"] == pytest.approx(0.75)
+    assert result["recall"] == pytest.approx(0.75)
+    assert result["f1"] == pytest.approx(0.75)
+    assert result["accuracy"] == pytest.approx(6 / 8)
+    assert snippet_scores([])["f1"] == 0.0
+
+
+def test_title_match_normalisation() -> None:
+    assert title_match("Ｈｅｌｌｏ  World", "hello world")  # NFKC full-width, casefold, spaces
+    assert title_match("Straße", "STRASSE")  # casefold
+    assert not title_match("Hello World", "Hello World | Site")
+    assert not title_match("Hello", None)
+
+
+def test_date_match_rules() -> None:
+    assert date_match("2021-03-04", "2021-03-04T23:59:00-05:00")
+    assert not date_match("2021-03-04", "2021-03-05")
+    assert not date_match("2021-03-04", None)
+    assert date_match(None, None)
+    assert not date_match(None, "2021-03-04")
+
+
+def test_class_scores() -> None:
+    result = class_scores([(True, True), (True, False), (False, True), (False, False)])
+    assert result["precision"] == 0.5 and result["recall"] == 0.5 and result["f1"] == 0.5
+    assert class_scores([(False, False)])["f1"] == 0.0
+
+
+def make_dataset(tmp_path: Path) -> Path:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    rows = [
+        {"id": "p1", "path": "pages/p1.html.gz", "url": "https://ex.com/1", "title": "One", "published": "2021-01-02",
+         "body": "alpha beta gamma delta epsilon", "with": ["beta gamma"], "without": ["menu"], "is_article": True},
+        {"id": "p2", "path": "pages/p2.html.gz", "url": None, "published": None, "body": "",
+         "is_article": False},
+        {"id": "p3", "path": "pages/p3.html.gz", "url": None, "title": "Three", "with": ["x"], "without": []},
+    ]
+    for row in rows:
+        (tmp_path / row["path"]).write_bytes(gzip.compress(b"<html><body><p>page</p></body></html>"))
+    (tmp_path / "truth.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_load_dataset_and_read_page(tmp_path: Path) -> None:
+    folder = make_dataset(tmp_path)
+    records = load_dataset(folder)
+    assert [r.id for r in records] == ["p1", "p2", "p3"]
+    assert records[0].path == folder / "pages/p1.html.gz"
+    assert read_page(records[0].path).startswith(b"<html>")
+    assert len(load_dataset(folder, limit=2)) == 2
+
+
+def test_score_on_generated_dataset(tmp_path: Path) -> None:
+    folder = make_dataset(tmp_path)
+    predictions = {
+        "p1": {"title": "one", "published": "2021-01-02T10:00:00", "body": "alpha beta gamma delta epsilon",
+               "is_article": True},
+        "p2": {"title": "x", "published": None, "body": None, "is_article": True},
+        # p3 has no prediction: scored as empty
+    }
+    result = score(folder, predictions)
+    assert result["pages"] == 3
+    assert result["body"]["f1"] == pytest.approx(1.0)  # p2: neither side has shingles
+    assert result["snippets"]["tp"] == 1 and result["snippets"]["fn"] == 1 and result["snippets"]["tn"] == 1
+    assert result["title"] == {"accuracy": 0.5, "correct": 1, "pages": 2}
+    assert result["published"]["accuracy"] == 1.0  # p2 gold null matched by null
+    assert result["is_article"]["precision"] == 0.5 and result["is_article"]["recall"] == 1.0

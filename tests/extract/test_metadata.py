@@ -1,0 +1,188 @@
+"""read_metadata on generated pages: JSON-LD shapes (arrays, @graph, nesting, broken JSON), OpenGraph,
+named meta dates, microdata and <time>, with the source of each field."""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+import pytest
+
+from newscrawl.extract.metadata import Metadata, read_metadata
+
+
+def root_of(head: str, body: str = "<p>text</p>", lang: str = "en") -> object:
+    return lxml.html.document_fromstring(
+        f'<!doctype html><html lang="{lang}"><head><title>Page</title>{head}</head><body>{body}</body></html>'
+    )
+
+
+def ld(data: object) -> str:
+    return f'<script type="application/ld+json">{json.dumps(data)}</script>'
+
+
+def test_jsonld_news_article() -> None:
+    md = read_metadata(root_of(ld({
+        "@context": "https://schema.org", "@type": "NewsArticle", "headline": "Rain in Spain",
+        "datePublished": "2021-03-04T10:00:00+01:00", "dateModified": "2021-03-05T08:00:00+01:00",
+        "author": [{"@type": "Person", "name": "Ana Díaz"}, {"@type": "Person", "name": "Bo Li"}],
+        "publisher": {"@type": "Organization", "name": "Daily Planet"}, "inLanguage": "es",
+        "articleBody": "It rained.",
+    })))
+    assert md.title == "Rain in Spain"
+    assert md.published == "2021-03-04T10:00:00+01:00"
+    assert md.modified == "2021-03-05T08:00:00+01:00"
+    assert md.authors == ["Ana Díaz", "Bo Li"]
+    assert md.site_name == "Daily Planet"
+    assert md.language == "en"  # <html lang> is read before JSON-LD's inLanguage
+    assert md.article_body_text == "It rained."
+    assert "NewsArticle" in md.schema_types
+    assert md.sources["title"] == "jsonld" and md.sources["published"] == "jsonld"
+
+
+def test_jsonld_graph_with_id_references() -> None:
+    md = read_metadata(root_of(ld({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "@id": "#site", "name": "Blog"},
+        {"@type": "Person", "@id": "#me", "name": "Jo Writer"},
+        {"@type": ["BlogPosting"], "headline": "Graph post", "datePublished": "2020-02-02",
+         "author": {"@id": "#me"}},
+    ]})))
+    assert md.title == "Graph post"
+    assert md.published == "2020-02-02"
+    assert md.authors == ["Jo Writer"]
+    assert {"WebSite", "Person", "BlogPosting"} <= md.schema_types
+
+
+def test_jsonld_top_level_array_and_nested_article() -> None:
+    md = read_metadata(root_of(ld([
+        {"@type": "BreadcrumbList", "itemListElement": []},
+        {"@type": "WebPage", "mainEntity": {"@type": "ReportageNewsArticle", "headline": "Nested",
+                                             "datePublished": "2019-07-08T09:10:11Z"}},
+    ])))
+    assert md.title == "Nested"
+    assert md.published == "2019-07-08T09:10:11+00:00"
+
+
+def test_invalid_jsonld_is_skipped_and_others_still_read() -> None:
+    head = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": </script>'
+            + ld({"@type": "Article", "headline": "Second block"}))
+    md = read_metadata(root_of(head))
+    assert md.title == "Second block"
+
+
+def test_jsonld_trailing_comma_and_cdata_are_repaired() -> None:
+    head = '<script type="application/ld+json">//<![CDATA[\n{"@type": "Article", "headline": "Repaired",}\n//]]></script>'
+    assert read_metadata(root_of(head)).title == "Repaired"
+
+
+def test_schema_url_types_are_shortened() -> None:
+    md = read_metadata(root_of(ld({"@type": "http://schema.org/NewsArticle", "headline": "X"})))
+    assert "NewsArticle" in md.schema_types
+    assert md.title == "X"
+
+
+def test_article_type_beats_webpage_for_dates() -> None:
+    md = read_metadata(root_of(ld({"@graph": [
+        {"@type": "WebPage", "datePublished": "2018-01-01"},
+        {"@type": "NewsArticle", "datePublished": "2018-05-06"},
+    ]})))
+    assert md.published == "2018-05-06"
+    assert md.sources["published"] == "jsonld"
+
+
+def test_opengraph_and_article_times() -> None:
+    head = ('<meta property="og:title" content="OG title"><meta property="og:type" content="article">'
+            '<meta property="og:site_name" content="Site"><meta property="og:locale" content="de_DE">'
+            '<meta property="article:published_time" content="2022-11-07T06:00:00+01:00">'
+            '<meta property="article:modified_time" content="2022-11-08">'
+            '<meta property="og:url" content="https://example.com/a">')
+    md = read_metadata(root_of(head, lang=""))
+    assert md.title == "OG title"
+    assert md.og_type == "article"
+    assert md.site_name == "Site"
+    assert md.language == "de-DE"
+    assert md.published == "2022-11-07T06:00:00+01:00"
+    assert md.modified == "2022-11-08"
+    assert md.canonical_url == "https://example.com/a"
+    assert md.sources["published"] == "og"
+
+
+@pytest.mark.parametrize("name", ["date", "pubdate", "publish-date", "dc.date", "DC.date.issued",
+                                  "sailthru.date", "parsely-pub-date"])
+def test_named_meta_dates(name: str) -> None:
+    md = read_metadata(root_of(f'<meta name="{name}" content="2017-09-30">'))
+    assert md.published == "2017-09-30"
+    assert md.sources["published"] == "meta"
+
+
+def test_meta_date_formats_and_epoch() -> None:
+    assert read_metadata(root_of('<meta name="date" content="30.09.2017">')).published == "2017-09-30"
+    assert read_metadata(root_of('<meta name="date" content="1506729600">')).published == "2017-09-30T00:00:00+00:00"
+
+
+def test_future_and_ancient_metadata_dates_are_rejected() -> None:
+    md = read_metadata(root_of('<meta name="date" content="2999-01-01"><meta name="pubdate" content="1970-01-01">'
+                               '<meta name="dc.date" content="2015-06-01">'))
+    assert md.published == "2015-06-01"
+
+
+def test_microdata_and_article_body_element() -> None:
+    body = ('<article itemscope itemtype="https://schema.org/NewsArticle">'
+            '<h1 itemprop="headline">Micro headline</h1>'
+            '<time itemprop="datePublished" datetime="2016-04-05T12:00">5 April</time>'
+            '<span itemprop="author" itemscope><span itemprop="name">Kim Lee</span></span>'
+            '<div itemprop="articleBody"><p>Body text.</p></div></article>')
+    md = read_metadata(root_of("", body))
+    assert md.title == "Micro headline"
+    assert md.published == "2016-04-05T12:00:00"
+    assert md.authors == ["Kim Lee"]
+    assert md.article_body_element is not None
+    assert md.article_body_element.text_content() == "Body text."
+    assert "NewsArticle" in md.schema_types
+    assert md.sources["title"] == "itemprop"
+
+
+def test_time_element_is_weakest_source() -> None:
+    body = '<time datetime="2014-03-02">2 March</time>'
+    md = read_metadata(root_of('<meta name="date" content="2014-03-01">', body))
+    assert md.published == "2014-03-01"
+    md = read_metadata(root_of("", body))
+    assert md.published == "2014-03-02"
+    assert md.sources["published"] == "time"
+
+
+def test_authors_from_meta_drop_urls_and_prefixes() -> None:
+    head = ('<meta name="author" content="By Jane Roe"><meta property="article:author" '
+            'content="https://facebook.com/jane">')
+    assert read_metadata(root_of(head)).authors == ["Jane Roe"]
+
+
+def test_relative_canonical_resolved_against_url() -> None:
+    md = read_metadata(root_of('<link rel="canonical" href="/news/a.html">'), url="https://ex.com/x?utm=1")
+    assert md.canonical_url == "https://ex.com/news/a.html"
+
+
+def test_page_like_object_with_json_ld_attribute() -> None:
+    class FakePage:
+        root = root_of("")  # scripts were removed from the tree, texts kept aside
+        json_ld = [json.dumps({"@type": "NewsArticle", "headline": "From page"})]
+
+    assert read_metadata(FakePage()).title == "From page"
+
+
+def test_empty_page_gives_empty_metadata() -> None:
+    md = read_metadata(lxml.html.document_fromstring("<html><body><p>x</p></body></html>"))
+    assert md == Metadata()
+
+
+def test_deeply_nested_jsonld_does_not_raise() -> None:
+    deep = '{"@type": "Thing", "child": ' * 100_000 + "{}" + "}" * 100_000
+    text = '[{"@type": "Article", "headline": "Shallow"}, ' + deep + "]"
+    md = read_metadata(root_of(f'<script type="application/ld+json">{text}</script>'))
+    assert isinstance(md, Metadata)  # too deep for json: the block is skipped, not an exception
+
+
+def test_wide_jsonld_walk_is_bounded() -> None:
+    items = [{"@type": "Thing", "name": str(i)} for i in range(50_000)]
+    md = read_metadata(root_of(ld([{"@type": "Article", "headline": "First"}] + items)))
+    assert md.title == "First"
