@@ -46,4 +46,17 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_URL_MODEL": None,
     # Keep the raw HTML in exported items (it is dropped after extraction by default).
     "NEWSCRAWL_KEEP_HTML": False,
+    # --- stylesheets (newscrawl.css.middleware, newscrawl.css.store) -------------------------------
+    # Fetch each HTML page's linked stylesheets (once per crawl) for the style-based features.
+    "NEWSCRAWL_CSS_ENABLED": True,
+    # Stylesheets (links and @imports) fetched for one page; the rest are left out.
+    "NEWSCRAWL_CSS_MAX_PER_PAGE": 32,
+    # A stylesheet larger than this (bytes) is not used (its download is cancelled).
+    "NEWSCRAWL_CSS_MAX_BYTES": 2 * 1024 * 1024,
+    # Parsed stylesheets kept for the crawl, bounded by their summed size (LRU beyond it).
+    "NEWSCRAWL_CSS_CACHE_BYTES": 64 * 1024 * 1024,
+    # Longest a page waits for its stylesheets, in seconds (in total); later ones are left out.
+    "NEWSCRAWL_CSS_TIMEOUT": 10.0,
+    # @import nesting followed (1 = a linked sheet's imports, not theirs).
+    "NEWSCRAWL_CSS_IMPORT_DEPTH": 4,
 }

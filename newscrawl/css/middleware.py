@@ -1,0 +1,273 @@
+"""Downloader middleware: fetch each HTML page's stylesheets through Scrapy, once per crawl.
+
+For every HTML response it finds ``<link rel=stylesheet>`` (skipping print-only and alternate
+ones), ``<style>`` blocks and their ``@import``s (recursively, depth-limited, loop-safe), and
+fetches the external sheets with ``crawler.engine.download_async`` so robots.txt, throttling,
+retries and the HTTP cache apply. Like Scrapy's RobotsTxtMiddleware, a URL has one in-flight
+download that concurrent pages await; the parsed sheet goes to the crawl-wide store
+(:func:`newscrawl.css.store.stylesheet_store`).
+
+Hand-off: ``response.meta["newscrawl_stylesheets"]`` = absolute URLs of the sheets obtained, in
+cascade order (imports before the sheet importing them); look them up in the store. A failed,
+missing, oversize, non-CSS or slow sheet is left out: the page is never dropped and never waits
+longer than ``NEWSCRAWL_CSS_TIMEOUT`` seconds in total. Internal requests (this middleware's,
+robots.txt's, anything with ``callback=NO_CALLBACK``) are not processed, so no fetch waits on
+itself.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urldefrag
+
+from scrapy import Request
+from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError, NotConfigured
+from scrapy.http import HtmlResponse, Response
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.asyncio import call_later, run_in_thread
+from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.response import get_base_url
+from twisted.internet.defer import Deferred
+
+from newscrawl.css.cascade import _style_block
+from newscrawl.css.media import media_matches
+from newscrawl.css.store import stylesheet_store
+from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
+from newscrawl.defaults import DEFAULTS
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+logger = logging.getLogger(__name__)
+
+META_KEY = "newscrawl_stylesheets"
+MARKER = "newscrawl_css_request"
+THREAD_PARSE_BYTES = 256 * 1024  # parse bigger sheets in a thread to keep the reactor responsive
+MAX_FAILED_REMEMBERED = 10_000
+_TIMED_OUT = object()
+
+
+def _setting(crawler: Crawler, name: str, kind: str) -> Any:
+    getter = getattr(crawler.settings, kind)
+    return getter(name, DEFAULTS[name])
+
+
+class StylesheetMiddleware:
+    """Fetch linked stylesheets once per crawl and hand their URLs to the pipelines."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        if not _setting(crawler, "NEWSCRAWL_CSS_ENABLED", "getbool"):
+            raise NotConfigured
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.max_per_page = _setting(crawler, "NEWSCRAWL_CSS_MAX_PER_PAGE", "getint")
+        self.max_bytes = _setting(crawler, "NEWSCRAWL_CSS_MAX_BYTES", "getint")
+        self.timeout = _setting(crawler, "NEWSCRAWL_CSS_TIMEOUT", "getfloat")
+        self.import_depth = _setting(crawler, "NEWSCRAWL_CSS_IMPORT_DEPTH", "getint")
+        self.store = stylesheet_store(crawler)
+        self._inflight: dict[str, Deferred] = {}
+        self._failed: OrderedDict[str, str] = OrderedDict()
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> StylesheetMiddleware:
+        return cls(crawler)
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(f"newscrawl/css/{key}", count)
+
+    async def process_response(self, request: Request, response: Response,
+                               spider: Any = None) -> Response:
+        if request.meta.get(MARKER) or request.callback is NO_CALLBACK \
+                or not isinstance(response, HtmlResponse) or META_KEY in request.meta:
+            return response
+        self._inc("pages")
+        try:
+            urls = await self._page_stylesheets(response)
+        except Exception:  # a stylesheet problem must never cost the page
+            logger.exception("stylesheets of %s skipped", response.url)
+            self._inc("errors/page")
+            urls = []
+        request.meta[META_KEY] = urls  # response.meta is this dict once tied to the request
+        return response
+
+    # --- page ----------------------------------------------------------------------------------
+    def _sources(self, response: HtmlResponse) -> list[tuple[str, Any]]:
+        """("link", url) and ("style", imports) in document order."""
+        sources: list[tuple[str, Any]] = []
+        for node in response.xpath("//link[@href] | //style"):
+            media = node.attrib.get("media")
+            if media is not None and not media_matches(media):
+                self._inc("skipped_media")
+                continue
+            if node.root.tag == "link":
+                rel = (node.attrib.get("rel") or "").lower().split()
+                if "stylesheet" not in rel or "alternate" in rel:
+                    continue
+                href = node.attrib["href"].strip()
+                if not href or href.startswith(("data:", "javascript:")):
+                    continue
+                sources.append(("link", urldefrag(response.urljoin(href))[0]))
+            else:
+                text = node.root.text or ""
+                if "@import" in text.lower():
+                    sheet = _style_block(text, get_base_url(response))
+                    sources.append(("style", [i for i in sheet.imports
+                                              if media_matches(i.media)]))
+        return sources
+
+    async def _page_stylesheets(self, response: HtmlResponse) -> list[str]:
+        deadline = time.monotonic() + self.timeout
+        sources = self._sources(response)
+        budget = [self.max_per_page]
+        # Start every top-level download at once; imports start as their parent arrives.
+        for kind, value in sources:
+            if kind == "link":
+                self._start(value)
+        ordered: list[str] = []
+        seen: set[str] = set()
+        for kind, value in sources:
+            if kind == "link":
+                await self._expand(value, 0, deadline, seen, ordered, budget)
+            else:
+                for imp in value:
+                    await self._expand(imp.url, 1, deadline, seen, ordered, budget)
+        return ordered
+
+    async def _expand(self, url: str, depth: int, deadline: float, seen: set[str],
+                      ordered: list[str], budget: list[int]) -> None:
+        """Append ``url``'s imports (first) and ``url`` to ``ordered`` when obtained."""
+        if url in seen:
+            self._inc("import_loops" if depth else "duplicate_links")
+            return
+        if budget[0] <= 0:
+            self._inc("page_limit")
+            return
+        seen.add(url)
+        budget[0] -= 1
+        sheet = await self._get(url, deadline)
+        if sheet is None:
+            return
+        if sheet.imports and depth < self.import_depth:
+            imports = [i for i in sheet.imports if media_matches(i.media)]
+            for imp in imports:
+                if imp.url not in seen:
+                    self._start(imp.url, depth + 1)
+            for imp in imports:
+                await self._expand(imp.url, depth + 1, deadline, seen, ordered, budget)
+        elif sheet.imports:
+            self._inc("import_depth")
+        ordered.append(url)
+
+    # --- fetching ------------------------------------------------------------------------------
+    def _start(self, url: str, depth: int = 0) -> Deferred | None:
+        """The shared download of ``url`` (started if needed); None when known or failed."""
+        if url in self.store or url in self._failed:
+            return None
+        pending = self._inflight.get(url)
+        if pending is None:
+            pending = deferred_from_coro(self._fetch(url, depth))
+            if not pending.called:
+                self._inflight[url] = pending
+        return pending
+
+    async def _get(self, url: str, deadline: float) -> Stylesheet | None:
+        sheet = self.store.get(url)
+        if sheet is not None:
+            self._inc("cache_hits")
+            return sheet
+        if url in self._failed:
+            return None
+        pending = self._start(url)
+        if pending is None:
+            return self.store.get(url)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            self._inc("timeouts")
+            return None
+        waiter: Deferred = Deferred()
+
+        def fire(result: Any) -> Any:
+            if not waiter.called:
+                waiter.callback(result)
+            return result
+
+        pending.addBoth(fire)
+        timer = call_later(remaining, fire, _TIMED_OUT)
+        result = await maybe_deferred_to_future(waiter)
+        timer.cancel()
+        if result is _TIMED_OUT:
+            self._inc("timeouts")
+            return None
+        return result if isinstance(result, Stylesheet) else None
+
+    def _fail(self, url: str, reason: str) -> None:
+        self._inc(f"failed/{reason}")
+        self._failed[url] = reason
+        while len(self._failed) > MAX_FAILED_REMEMBERED:
+            self._failed.popitem(last=False)
+
+    async def _fetch(self, url: str, depth: int) -> Stylesheet | None:
+        """Download and parse one stylesheet, then start its imports' downloads; never raises."""
+        try:
+            sheet = await self._fetch_unsafe(url)
+        except Exception as exc:
+            logger.debug("stylesheet %s failed: %r", url, exc)
+            self._fail(url, _failure_reason(exc))
+            return None
+        finally:
+            self._inflight.pop(url, None)
+        if sheet is not None and depth < self.import_depth:
+            for imp in sheet.imports:
+                if media_matches(imp.media):
+                    self._start(imp.url, depth + 1)
+        return sheet
+
+    async def _fetch_unsafe(self, url: str) -> Stylesheet | None:
+        self._inc("requests")
+        request = Request(url, callback=NO_CALLBACK, meta={
+            MARKER: True, "download_timeout": self.timeout, "download_maxsize": self.max_bytes,
+            "download_warnsize": 0,
+        })
+        response = await self.crawler.engine.download_async(request)
+        if response.status != 200:
+            self._fail(url, f"status_{response.status}")
+            return None
+        body = response.body
+        if len(body) > self.max_bytes:
+            self._fail(url, "oversize")
+            return None
+        content_type = (response.headers.get(b"Content-Type") or b"").decode("latin-1").lower()
+        if "css" not in content_type and (content_type or body.lstrip()[:1] == b"<"):
+            self._fail(url, "not_css")  # browsers refuse e.g. text/html as a stylesheet
+            return None
+        final_url = urldefrag(response.url)[0]
+        if len(body) > THREAD_PARSE_BYTES:
+            sheet = await run_in_thread(parse_stylesheet, body, url=final_url)
+        else:
+            sheet = parse_stylesheet(body, url=final_url)
+        if final_url != url:
+            sheet = _renamed(sheet, url)
+        self.store.put(url, sheet)
+        self._inc("fetched")
+        self._inc("bytes", len(body))
+        self._inc("rules_total", sheet.stats["rules_total"])
+        self._inc("rules_kept", sheet.stats["rules_kept"])
+        return sheet
+
+
+def _failure_reason(exc: Exception) -> str:
+    if isinstance(exc, (TimeoutError, DownloadTimeoutError)):
+        return "timeout"
+    if isinstance(exc, DownloadCancelledError) and "max size" in str(exc).lower():
+        return "oversize"  # Scrapy cancels a download past download_maxsize
+    return "parse" if isinstance(exc, ValueError) else "download"
+
+
+def _renamed(sheet: Stylesheet, url: str) -> Stylesheet:
+    """The same sheet keyed by the URL pages link (imports stay relative to the final URL)."""
+    return replace(sheet, url=url)
