@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
@@ -71,14 +72,19 @@ class LargeSite(Site):
                         for n in dict.fromkeys(text.person(rng) for _ in range(12))]
         self.truth = LargeTruth(self)
         self._article = lru_cache(maxsize=256)(self._build_article)
+        self._summary = lru_cache(maxsize=4096)(self._build_summary)
+        self._title = lru_cache(maxsize=8192)(self._make_title)
+        self._path = lru_cache(maxsize=8192)(self._make_path)
 
     # -- article generation ------------------------------------------------------------------
     def published(self, i: int) -> datetime:
         return NEWEST - i * STEP
 
+    def _make_title(self, i: int) -> str:
+        return text.headline(random.Random(f"{self.seed}:{i}:title"), SLUGS[i % len(SLUGS)])
+
     def _base_slug(self, i: int) -> str:
-        rng = random.Random(self.seed * 1_000_003 + i)
-        return text.slugify(text.headline(rng, SLUGS[i % len(SLUGS)]))
+        return text.slugify(self._title(i))
 
     def _day_range(self, day: date) -> range:
         """Indices of the articles published on ``day``."""
@@ -88,6 +94,10 @@ class LargeSite(Site):
         return range(first, last + 1)
 
     def path(self, i: int) -> str:
+        """The URL path of article ``i``."""
+        return self._path(i)
+
+    def _make_path(self, i: int) -> str:
         slug = self._base_slug(i)
         if i % 25 == 7:
             return f"/story/{100000 + i}/{slug}/"
@@ -98,34 +108,36 @@ class LargeSite(Site):
             slug = f"{slug}-{len(same) + 1}"
         return f"/{SLUGS[i % len(SLUGS)]}/{pub:%Y/%m/%d}/{slug}/"
 
-    def _build_article(self, i: int) -> Article:
-        rng = random.Random(self.seed * 1_000_003 + i)
+    def _build_summary(self, i: int) -> Article:
+        """What listings need: everything but the body and comments (cheap)."""
+        rng = random.Random(f"{self.seed}:{i}")
         section = SLUGS[i % len(SLUGS)]
-        title = text.headline(rng, section)
         published = self.published(i)
-        comments: tuple[Comment, ...] = ()
-        if i % 4 == 1:
-            comments = tuple(sorted((
-                Comment(rng.choice(text.HANDLES), published + timedelta(minutes=rng.randrange(30, 3000)),
-                        text.comment_text(rng)) for _ in range(rng.randrange(3, 7))),
-                key=lambda c: c.posted))
-        art = Article(
-            idx=i, path=self.path(i), title=title, standfirst=text.sentence(rng, section),
+        return Article(
+            idx=i, path=self.path(i), title=self._title(i), standfirst=text.sentence(rng, section),
             section=section, published=published,
             modified=published + timedelta(hours=rng.randrange(2, 30)) if i % 3 == 0 else None,
             authors=tuple(rng.sample(self.authors, 2 if i % 6 == 0 else 1)), tags=(),
-            paragraphs=tuple(text.paragraphs(rng, section, rng.randrange(4, 9))),
-            caption=f"A view of {rng.choice(text.PLACES)}.", date_style=i % 5,
-            meta=(("jsonld",), ("meta",), ("time",), ())[i % 4] + (("time",) if i % 8 == 0 else ()),
-            comments=comments)
-        return art
+            paragraphs=(), caption=f"A view of {rng.choice(text.PLACES)}.", date_style=i % 5,
+            meta=(("jsonld",), ("meta",), ("time",), ())[i % 4] + (("time",) if i % 8 == 0 else ()))
 
-    def article_at(self, i: int, with_related: bool = False) -> Article:
-        art = self._article(i)
-        if with_related and not art.related:
-            near = [i + d for d in (-10, -5, 5, 10) if 0 <= i + d < self.n_articles]
-            art.related = tuple(self._article(j) for j in near)
-        return art
+    def _build_article(self, i: int) -> Article:
+        summary = self._summary(i)
+        rng = random.Random(f"{self.seed}:{i}:body")
+        paragraphs = tuple(text.paragraphs(rng, summary.section, rng.randrange(4, 9)))
+        comments: tuple[Comment, ...] = ()
+        if i % 4 == 1:
+            comments = tuple(sorted((
+                Comment(rng.choice(text.HANDLES), summary.published + timedelta(minutes=rng.randrange(30, 3000)),
+                        text.comment_text(rng)) for _ in range(rng.randrange(3, 7))),
+                key=lambda c: c.posted))
+        near = [i + d for d in (-10, -5, 5, 10) if 0 <= i + d < self.n_articles]
+        return replace(summary, paragraphs=paragraphs, comments=comments,
+                       related=tuple(self._summary(j) for j in near))
+
+    def article_at(self, i: int) -> Article:
+        """Article ``i`` with body, comments and related stories."""
+        return self._article(i)
 
     def index_of(self, path: str) -> int | None:
         """The article index behind ``path``, or None."""
@@ -145,6 +157,9 @@ class LargeSite(Site):
                 return i
         return None
 
+    def article_paths(self) -> list[str]:
+        return [self.path(i) for i in range(self.n_articles)]
+
     # -- pages ---------------------------------------------------------------------------------
     def section_page_paths(self) -> Iterator[str]:
         for slug, pages in zip(SLUGS, self.section_pages):
@@ -152,7 +167,7 @@ class LargeSite(Site):
                 yield f"/{slug}/" if n == 1 else f"/{slug}/page/{n}/"
 
     def ctx(self, base: str) -> render.Ctx:
-        most = tuple(self.article_at(i) for i in range(min(5, self.n_articles)))
+        most = tuple(self._summary(i) for i in range(min(5, self.n_articles)))
         extra = (("/newsletter/", "Newsletters"),) if "/newsletter/" in self.static else ()
         return render.Ctx(base=base, most_read=most, full=False, footer_links=extra)
 
@@ -166,7 +181,7 @@ class LargeSite(Site):
         if path == "/robots.txt":
             return ok(feeds.robots(base, sitemap=False), TEXT)
         if path == "/feed/":
-            items = [self.article_at(i) for i in range(min(20, self.n_articles))]
+            items = [self._summary(i) for i in range(min(20, self.n_articles))]
             return ok(feeds.rss(base, items, render.SITE_NAME), RSS)
         if path.endswith("/index.html"):
             path = path[: -len("index.html")]
@@ -194,9 +209,9 @@ class LargeSite(Site):
             return None
         ctx = self.ctx(base)
         if kind == "home":
-            blocks = [(slug, [self.article_at(i) for i in range(s + len(SLUGS), min(self.n_articles, s + 5 * len(SLUGS)), len(SLUGS))])
+            blocks = [(slug, [self._summary(i) for i in range(s or len(SLUGS), self.n_articles, len(SLUGS))[:4]])
                       for s, slug in enumerate(SLUGS)]
-            return render.home_page(ctx, self.article_at(0), blocks)
+            return render.home_page(ctx, self._summary(0), blocks)
         if kind == "static":
             title, paras = STATIC[path]
             return render.simple_page(ctx, path=path, title=title, kind="static", paragraphs=paras)
@@ -210,11 +225,11 @@ class LargeSite(Site):
             return render.listing_page(
                 ctx, path=path, title=name, kind="section", section=slug, page=n,
                 pages=self.section_pages[s], page_base=f"/{slug}/",
-                articles=[self.article_at(i) for i in ids],
+                articles=[self._summary(i) for i in ids],
                 intro=f"Every {name.lower()} story from the Ledger's archive.")
         i = self.index_of(path)
         assert i is not None
-        return render.article_page(ctx, self.article_at(i, with_related=True))
+        return render.article_page(ctx, self._article(i))
 
 
 class LargeTruth(Mapping[str, PageTruth]):

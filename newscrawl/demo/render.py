@@ -155,6 +155,7 @@ def layout(ctx: Ctx, *, path: str, title: str, kind: str, main: str,
                    if kind != "home" else "")
     article_link = '<link rel="stylesheet" href="/static/css/article.css">\n' if article_css else ""
     full_title = title if kind == "home" else f"{title} | {SITE_NAME}"
+    newsletter = '<a href="/newsletter/">Newsletters</a>' if ctx.full else ""
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{e(full_title)}</title>\n"
@@ -177,7 +178,7 @@ def layout(ctx: Ctx, *, path: str, title: str, kind: str, main: str,
         '<header class="site-header">'
         f'<div class="top-bar"><span class="masthead-date">{TODAY}</span> '
         '<span class="breaking" style="margin-left:12px">Road closures: check conditions</span> '
-        '<a href="/newsletter/">Newsletters</a></div>'
+        f'{newsletter}</div>'
         f'<div class="brand"><a class="logo" href="{base}/"><img src="/static/img/logo.svg" '
         f'alt="{SITE_NAME}"></a><p class="tagline">Independent news for the high plains since 1911</p></div>'
         f'<nav class="main-menu" aria-label="Sections">{_menu(section, ctx.full)}</nav>'
@@ -289,7 +290,10 @@ def listing_page(ctx: Ctx, *, path: str, title: str, kind: str, intro: str,
         if page > 1:
             prev = page_base if page == 2 else f"{page_base}page/{page - 1}/"
             parts.append(f'<a class="prev" href="{prev}">&lsaquo; Newer stories</a>')
-        for n in range(1, pages + 1):
+        shown = sorted({1, pages} | set(range(max(1, page - 2), min(pages, page + 2) + 1)))
+        for prev_n, n in zip([0] + shown, shown):
+            if n - prev_n > 1:
+                parts.append('<span class="dots">&hellip;</span>')
             href = page_base if n == 1 else f"{page_base}page/{n}/"
             parts.append(f'<span class="current">{n}</span>' if n == page else f'<a href="{href}">{n}</a>')
         if page < pages:

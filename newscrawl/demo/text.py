@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 import re
+import string
+from collections.abc import Callable
 
 FIRST_NAMES = (
     "Ada", "Ben", "Carla", "Dev", "Elena", "Frank", "Grace", "Hector", "Iris", "Jonah", "Kara",
@@ -134,18 +136,38 @@ def headline(rng: random.Random, section: str) -> str:
     return text[0].upper() + text[1:]
 
 
+_SIMPLE: dict[str, Callable[[random.Random, str], object]] = {
+    "past": lambda rng, section: rng.choice(PAST_VERBS),
+    "noun": lambda rng, section: rng.choice(NOUNS[section]),
+    "time": lambda rng, section: rng.choice(TIMES),
+    "place": lambda rng, section: rng.choice(PLACES),
+    "role": lambda rng, section: rng.choice(ROLES).format(place=rng.choice(PLACES)),
+    "quote": lambda rng, section: rng.choice(QUOTES),
+    "num": lambda rng, section: rng.randrange(40, 900),
+    "small": lambda rng, section: rng.randrange(3, 12),
+    "month": lambda rng, section: rng.choice(MONTHS),
+    "year": lambda rng, section: rng.randrange(2009, 2024),
+}
+# the fields each template uses, sorted so draws happen in the same order in every process
+_FIELDS = {t: sorted({f for _, f, _, _ in string.Formatter().parse(t) if f}) for t in SENTENCES}
+
+
 def sentence(rng: random.Random, section: str, template: str | None = None) -> str:
+    """One sentence; only the slots the template uses are drawn (the large site makes millions)."""
     template = template or rng.choice(SENTENCES)
-    name = person(rng)
-    org = rng.choice(ORGS[section])
-    text = template.format(
-        Org=org[0].upper() + org[1:], org=org, past=rng.choice(PAST_VERBS),
-        noun=rng.choice(NOUNS[section]), time=rng.choice(TIMES), place=rng.choice(PLACES),
-        Person=name, last=name.split()[1], role=rng.choice(ROLES).format(place=rng.choice(PLACES)),
-        quote=rng.choice(QUOTES), num=rng.randrange(40, 900), small=rng.randrange(3, 12),
-        month=rng.choice(MONTHS), year=rng.randrange(2009, 2024),
-    )
-    return text
+    values: dict[str, object] = {}
+    for name in _FIELDS[template]:
+        if name in values:
+            continue
+        if name in ("Org", "org"):
+            org = rng.choice(ORGS[section])
+            values.update(Org=org[0].upper() + org[1:], org=org)
+        elif name in ("Person", "last"):
+            full = person(rng)
+            values.update(Person=full, last=full.split()[1])
+        else:
+            values[name] = _SIMPLE[name](rng, section)
+    return template.format(**values)
 
 
 def paragraph(rng: random.Random, section: str) -> str:
