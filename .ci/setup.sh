@@ -3,6 +3,11 @@
 # installed in editable mode and its test extras. Idempotent; safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The distributed-crawl tests start their own redis-server (127.0.0.1, random port, temp dir):
+# install Debian's package when it is missing and we may (root).
+if ! command -v redis-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
