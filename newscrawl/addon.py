@@ -31,7 +31,7 @@ def _available(path: str) -> bool:
     module_name, _, attr = path.rpartition(".")
     try:
         return hasattr(import_module(module_name), attr)
-    except ModuleNotFoundError:
+    except ImportError:
         return False
 
 
@@ -51,3 +51,10 @@ class NewscrawlAddon:
         for path, priority in ITEM_PIPELINES.items():
             if _available(path):
                 settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", path, priority)
+        # scale and resilience (issue 7): Redis frontier, crash-safe JOBDIR journal, progress line
+        from newscrawl import journal, progress
+        from newscrawl.distributed import install as install_distributed
+
+        install_distributed(settings)
+        journal.install(settings)
+        progress.install(settings)

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
+    "crawl": "newscrawl.commands.crawl",
     "demo": "newscrawl.commands.demo",
     "extract": "newscrawl.commands.extract",
     "evaluate": "newscrawl.commands.evaluate",

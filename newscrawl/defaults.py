@@ -44,6 +44,11 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_HAND_OFF": "articles",
     # Path of a URL model to use instead of the shipped models/url_classifier.json.
     "NEWSCRAWL_URL_MODEL": None,
+    # --- pipelines (newscrawl.pipelines) ------------------------------------------------------
+    # Run title/date/body extraction on handed-off pages.
+    "NEWSCRAWL_EXTRACTION_ENABLED": True,
+    # Export every handed-off page, with is_article saying which are articles (default: articles only).
+    "NEWSCRAWL_EXPORT_ALL": False,
     # Keep the raw HTML in exported items (it is dropped after extraction by default).
     "NEWSCRAWL_KEEP_HTML": False,
     # --- stylesheets (newscrawl.css.middleware, newscrawl.css.store) -------------------------------
@@ -59,4 +64,21 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_CSS_TIMEOUT": 10.0,
     # @import nesting followed (1 = a linked sheet's imports, not theirs).
     "NEWSCRAWL_CSS_IMPORT_DEPTH": 4,
+    # --- scale and resilience (newscrawl.distributed, newscrawl.journal, newscrawl.progress) ----
+    # Share one frontier in Redis (scrapy-redis scheduler + dupefilter on REDIS_URL) between workers.
+    "NEWSCRAWL_DISTRIBUTED": False,
+    # Prefix of every Redis key of the crawl (use one per crawl to run several on one server).
+    "NEWSCRAWL_REDIS_PREFIX": "newscrawl",
+    # Distributed workers also take start URLs from the Redis list <prefix>:<spider>:start_urls.
+    "NEWSCRAWL_REDIS_START_URLS": True,
+    # A distributed worker with no work (empty shared frontier, no start URLs) for this long exits.
+    "NEWSCRAWL_IDLE_CLOSE_SECONDS": 30.0,
+    # >0: dupefilter is a fixed-size Redis Bloom filter for this many URLs instead of a set.
+    "NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY": 0,
+    # False-positive rate of that Bloom filter at capacity (about capacity * rate pages skipped).
+    "NEWSCRAWL_DUPEFILTER_BLOOM_ERROR": 1e-6,
+    # With JOBDIR: journal the frontier and exports so a crash (SIGKILL) loses no page.
+    "NEWSCRAWL_JOURNAL_ENABLED": True,
+    # Seconds between progress lines (LogStats convention); 0 turns them off.
+    "NEWSCRAWL_PROGRESS_INTERVAL": 60.0,
 }

@@ -1,0 +1,136 @@
+"""Item pipelines: thin Scrapy adapters over the plain-Python core.
+
+Order (priorities installed by the add-on; any project may re-order them):
+
+* 300 :class:`ExtractionPipeline` — title, dates, authors, body, is_article from the item's HTML
+  with :func:`newscrawl.extract`, using the stylesheets the CSS middleware fetched.
+* 350 :class:`TemplatePipeline` — learns each site's template and strips it from the body.
+* 800 :class:`ArticleFilterPipeline` — drops pages the page classifier calls non-articles
+  (``NEWSCRAWL_EXPORT_ALL = True`` keeps them, with ``is_article`` telling which they are).
+* 900 :class:`DropRawHtmlPipeline` — removes the raw HTML before export (``NEWSCRAWL_KEEP_HTML``).
+
+Extraction never raises into the crawl: a page that fails is exported with the error recorded in
+``extraction`` and counted in ``newscrawl/extraction/errors``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy.crawler import Crawler
+from scrapy.exceptions import DropItem, NotConfigured
+
+logger = logging.getLogger(__name__)
+
+ARTICLE_FIELDS = ("title", "published", "modified", "authors", "language", "body", "is_article", "probability")
+
+
+def _stylesheets_for(crawler: Crawler, urls: list[str]) -> list[Any]:
+    """The parsed stylesheets of a page from the crawl's CSS store (absent ones are skipped)."""
+    if not urls:
+        return []
+    try:
+        from newscrawl.css.store import stylesheet_store
+    except ImportError:
+        return []
+    store = stylesheet_store(crawler)
+    sheets = []
+    for url in urls:
+        sheet = store.get(url)
+        if sheet is None:
+            crawler.stats.inc_value("newscrawl/extraction/stylesheet_missing")
+        else:
+            sheets.append(sheet)
+    return sheets
+
+
+class ExtractionPipeline:
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED", True):
+            raise NotConfigured("NEWSCRAWL_EXTRACTION_ENABLED is off")
+        from newscrawl.extract import extract
+
+        self._extract = extract
+        self.crawler = crawler
+        self.method = settings.get("NEWSCRAWL_BODY_EXTRACTOR", "nce")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        html = adapter.get("html")
+        if not html:
+            return item
+        stats = self.crawler.stats
+        sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
+        try:
+            article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method)
+        except Exception as exc:  # the core must not raise; if it does, keep the page and say why
+            stats.inc_value("newscrawl/extraction/errors")
+            logger.error("Extraction failed for %s: %s: %s", adapter.get("url"), type(exc).__name__, exc)
+            adapter["extraction"] = {"error": f"{type(exc).__name__}: {exc}"}
+            return item
+        data = article.to_dict()
+        for name in ARTICLE_FIELDS:
+            value = data.get(name)
+            if value is not None and value != []:
+                adapter[name] = value
+        if data.get("body") is None:
+            adapter["body"] = None
+        adapter["extraction"] = {**(adapter.get("extraction") or {}), **data.get("provenance", {})}
+        if data.get("warnings"):
+            adapter["extraction"]["warnings"] = data["warnings"]
+        stats.inc_value("newscrawl/extraction/pages")
+        stats.inc_value("newscrawl/extraction/articles" if data.get("is_article") else "newscrawl/extraction/non_articles")
+        return item
+
+
+class ArticleFilterPipeline:
+    """Drops pages that the page classifier calls non-articles, unless NEWSCRAWL_EXPORT_ALL."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        if crawler.settings.getbool("NEWSCRAWL_EXPORT_ALL", False):
+            raise NotConfigured("NEWSCRAWL_EXPORT_ALL keeps every page")
+        self.crawler = crawler
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> ArticleFilterPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        adapter = ItemAdapter(item)
+        if adapter.get("is_article") is False:
+            self.crawler.stats.inc_value("newscrawl/export/non_articles_dropped")
+            raise DropItem(f"not an article: {adapter.get('url')}", log_level="DEBUG")
+        return item
+
+
+class DropRawHtmlPipeline:
+    """Removes the raw HTML from items before export, unless NEWSCRAWL_KEEP_HTML."""
+
+    def __init__(self, crawler: Crawler) -> None:
+        if crawler.settings.getbool("NEWSCRAWL_KEEP_HTML", False):
+            raise NotConfigured("NEWSCRAWL_KEEP_HTML keeps the raw HTML")
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DropRawHtmlPipeline:
+        return cls(crawler)
+
+    def process_item(self, item: Any) -> Any:
+        ItemAdapter(item).pop("html", None)
+        return item
+
+
+def __getattr__(name: str) -> Any:
+    # TemplatePipeline lives with the template core; imported lazily so this module loads
+    # without it.
+    if name == "TemplatePipeline":
+        from newscrawl.template.pipeline import TemplatePipeline
+
+        return TemplatePipeline
+    raise AttributeError(name)

@@ -1,0 +1,38 @@
+"""Run a ``news`` crawl from plain Python (no Scrapy project needed) and return its stats.
+
+Used by ``newscrawl crawl`` and ``newscrawl demo``. One crawl per process: Twisted's reactor
+cannot be restarted, so callers that need several crawls run them in subprocesses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from newscrawl.profiles import LOCAL, POLITE
+
+
+def crawl_settings(output: Path | None, *, local: bool = False, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    settings: dict[str, Any] = dict(LOCAL if local else POLITE)
+    settings["ADDONS"] = {"newscrawl.addon.NewscrawlAddon": 0}
+    settings["SPIDER_MODULES"] = ["newscrawl.spiders"]
+    if output is not None:
+        fmt = {".jsonl": "jsonlines", ".jl": "jsonlines", ".json": "json", ".csv": "csv", ".xml": "xml"}.get(output.suffix, "jsonlines")
+        settings["FEEDS"] = {str(output): {"format": fmt, "encoding": "utf8", "overwrite": True}}
+    settings.update(overrides or {})
+    return settings
+
+
+def run_crawl(start_urls: Sequence[str], output: Path | None, *, local: bool = False,
+              overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Crawl ``start_urls`` with the ``news`` spider, export items to ``output``; return stats."""
+    from scrapy.crawler import CrawlerProcess
+
+    from newscrawl.spiders.news import NewsSpider
+
+    process = CrawlerProcess(crawl_settings(output, local=local, overrides=overrides))
+    crawler = process.create_crawler(NewsSpider)
+    process.crawl(crawler, start=",".join(start_urls))
+    process.start()
+    return dict(crawler.stats.get_stats()) if crawler.stats else {}

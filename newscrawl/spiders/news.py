@@ -1,0 +1,297 @@
+"""The ``news`` spider: ``scrapy crawl news -a start=URL[,URL...]`` (or ``-a start_file=PATH``).
+
+It stays on the registrable domains of its start URLs, discovers pages through links, sitemaps
+(robots.txt ``Sitemap:`` lines and ``/sitemap.xml``) and the RSS/Atom feeds a start page links,
+scores every URL with the link-target classifier, fetches likely articles first, and hands
+article candidates to the item pipelines as :class:`~newscrawl.items.NewsArticle` items.
+
+Which pages go to the pipelines: when the page declares its type in structured data (a JSON-LD /
+microdata Article type or ``itemprop=articleBody``; or only page types such as WebPage,
+CollectionPage, ProfilePage), that declaration decides; otherwise the URL probability must reach
+``NEWSCRAWL_ARTICLE_THRESHOLD``. So a low URL score never hides a page that says it is an
+article. The other pages are counted in ``newscrawl/pages/not_candidate`` and logged at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page
+becomes an item.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Iterable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import scrapy
+from scrapy.crawler import Crawler
+from scrapy.http import HtmlResponse, Request, Response, TextResponse
+from twisted.python.failure import Failure
+
+from newscrawl.extract.metadata import read_metadata
+from newscrawl.items import NewsArticle
+from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sitemaps_from_robots
+from newscrawl.links.traps import TrapGuard
+from newscrawl.links.urls import Scope, UrlCanonicalizer, looks_like_html, registrable_domain
+
+logger = logging.getLogger(__name__)
+
+_ARTICLE_TYPE_RE = re.compile(r"(?:Article|BlogPosting|Report)$")
+# schema.org types that declare a page that is not an article (when no Article type is present)
+_NON_ARTICLE_PAGE_TYPES = frozenset({
+    "WebPage", "CollectionPage", "ProfilePage", "AboutPage", "ContactPage", "SearchResultsPage",
+    "FAQPage", "QAPage", "ItemPage", "CheckoutPage", "WebSite", "VideoGallery", "ImageGallery",
+    "MediaGallery", "Event", "Product", "Recipe",
+})
+
+
+def _looks_binary(body: bytes) -> bool:
+    """True for bodies that are plainly not text (NUL bytes, mostly control characters)."""
+    head = body[:2048]
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    if head[:3] == b"\xef\xbb\xbf" or head.lstrip()[:1] == b"<":
+        return False
+    control = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
+    return control / len(head) > 0.1
+
+
+def declared_article(root: Any) -> bool | None:
+    """What the page's own structured data says: True (an Article type or itemprop=articleBody),
+    False (only page types such as WebPage/CollectionPage/ProfilePage), None (nothing declared).
+
+    ``og:type`` is not used: CMSs (e.g. Yoast) set ``og:type=article`` on section and static
+    pages too (measured on the saved wyofile copy: 81 of 84 listing/static pages).
+    """
+    meta = read_metadata(root)
+    if meta.article_body_element is not None or any(_ARTICLE_TYPE_RE.search(t) for t in meta.schema_types):
+        return True
+    if meta.schema_types & _NON_ARTICLE_PAGE_TYPES:
+        return False
+    return None
+
+
+class NewsSpider(scrapy.Spider):
+    name = "news"
+
+    def __init__(self, start: str | None = None, start_file: str | None = None, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        urls = [u.strip() for u in (start or "").split(",") if u.strip()]
+        if start_file:
+            for line in Path(start_file).read_text(encoding="utf-8").splitlines():
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    urls.append(line)
+        self.start_urls = [u if "://" in u else f"https://{u}" for u in urls]
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        spider._configure(crawler)
+        return spider
+
+    @property
+    def stats(self) -> Any:
+        return self.crawler.stats
+
+    def _configure(self, crawler: Crawler) -> None:
+        from newscrawl.links.classifier import UrlClassifier  # loads the model once per crawl
+
+        s = crawler.settings
+        self.canonicalize = UrlCanonicalizer(s.getlist("NEWSCRAWL_STRIP_PARAMS"))
+        self.start_urls = [self.canonicalize(u) for u in self.start_urls]
+        self.scope = Scope(
+            self.start_urls,
+            allow_subdomains=s.getbool("NEWSCRAWL_ALLOW_SUBDOMAINS", True),
+            extra_domains=s.getlist("NEWSCRAWL_ALLOWED_DOMAINS"),
+        )
+        self.traps = TrapGuard(
+            max_url_length=s.getint("NEWSCRAWL_MAX_URL_LENGTH", 2000),
+            max_pagination=s.getint("NEWSCRAWL_MAX_PAGINATION", 50),
+            max_repeated_segments=s.getint("NEWSCRAWL_MAX_REPEATED_SEGMENTS", 3),
+        )
+        self.classifier = UrlClassifier.load(s.get("NEWSCRAWL_URL_MODEL") or None,
+                                             extra_reserved_words=s.getlist("NEWSCRAWL_RESERVED_WORDS"))
+        self.threshold = s.getfloat("NEWSCRAWL_ARTICLE_THRESHOLD", 0.5)
+        self.hand_off_all = s.get("NEWSCRAWL_HAND_OFF", "articles") == "all"
+        self.max_pages_per_domain = s.getint("NEWSCRAWL_MAX_PAGES_PER_DOMAIN", 0)
+        self.max_links = s.getint("NEWSCRAWL_MAX_LINKS_PER_PAGE", 2000)
+        self.discover_sitemaps = s.getbool("NEWSCRAWL_DISCOVER_SITEMAPS", True)
+        self.discover_feeds = s.getbool("NEWSCRAWL_DISCOVER_FEEDS", True)
+        self.pages_per_domain: Counter[str] = Counter()
+        self.handed_canonicals: set[str] = set()
+
+    # --- start --------------------------------------------------------------------------------
+    async def start(self) -> AsyncIterator[Request]:
+        if not self.start_urls:
+            if self.settings.getbool("NEWSCRAWL_DISTRIBUTED") and self.settings.getbool("NEWSCRAWL_REDIS_START_URLS"):
+                return  # a distributed worker fed from Redis (newscrawl.distributed.worker)
+            raise ValueError("the news spider needs start URLs: -a start=URL[,URL...] or -a start_file=PATH")
+        for url in self.start_urls:
+            yield Request(url, callback=self.parse_page, errback=self.on_error, priority=1000,
+                          meta={"newscrawl_source": "start"})
+        if self.discover_sitemaps:
+            for root in dict.fromkeys(urlunsplit((*urlsplit(u)[:2], "", "", "")) for u in self.start_urls):
+                yield Request(f"{root}/robots.txt", callback=self.parse_robots, errback=self.on_error,
+                              priority=900, meta={"dont_obey_robotstxt": True, "newscrawl_source": "robots"})
+                yield self._sitemap_request(f"{root}/sitemap.xml")
+
+    # --- pages --------------------------------------------------------------------------------
+    def parse_page(self, response: Response) -> Iterator[Request | NewsArticle]:
+        if not isinstance(response, HtmlResponse) or _looks_binary(response.body):
+            kind = "binary" if isinstance(response, HtmlResponse) or not isinstance(response, TextResponse) else "non_html"
+            self._skip(kind, response.url, "body is not HTML")
+            return
+        url = self.canonicalize(response.url)
+        domain = registrable_domain(url)
+        self.pages_per_domain[domain] += 1
+        self.stats.inc_value("newscrawl/pages/fetched")
+        depth = response.meta.get("depth", 0)
+
+        outlinks = self._outlinks(response)
+        yield from self._follow(outlinks, depth)
+        if self.discover_feeds and response.meta.get("newscrawl_source") == "start":
+            yield from self._feed_requests(response)
+
+        item = self._page_item(response, url, domain, depth, outlinks)
+        if item is not None:
+            yield item
+
+    def _page_item(self, response: HtmlResponse, url: str, domain: str, depth: int, outlinks: list[str]) -> NewsArticle | None:
+        probability = response.meta.get("url_probability")
+        if probability is None:
+            probability = self.classifier.probability(url)
+        declared = declared_article(response.selector.root)
+        candidate = probability >= self.threshold if declared is None else declared
+        if not (candidate or self.hand_off_all):
+            self.stats.inc_value("newscrawl/pages/not_candidate")
+            logger.debug("Not an article candidate (URL probability %.2f, declared %s): %s", probability, declared, url)
+            return None
+        canonical = self._canonical_url(response, url)
+        if canonical in self.handed_canonicals:
+            self.stats.inc_value("newscrawl/pages/duplicate_canonical")
+            logger.debug("Same canonical URL as a page already handed off: %s -> %s", url, canonical)
+            return None
+        self.handed_canonicals.add(canonical)
+        self.stats.inc_value("newscrawl/pages/handed_off")
+        return NewsArticle(
+            url=url,
+            canonical_url=canonical,
+            domain=domain,
+            fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            status=response.status,
+            depth=depth,
+            url_probability=round(float(probability), 4),
+            discovered_by=response.meta.get("newscrawl_source", "link"),
+            outlinks=outlinks,
+            stylesheets=list(response.meta.get("newscrawl_stylesheets", [])),
+            html=response.text,
+        )
+
+    def _canonical_url(self, response: HtmlResponse, url: str) -> str:
+        href = response.xpath("//link[@rel='canonical']/@href").get() or response.xpath("//meta[@property='og:url']/@content").get()
+        if href:
+            canonical = self.canonicalize(response.urljoin(href.strip()))
+            if canonical in self.scope:
+                return canonical
+        return url
+
+    def _outlinks(self, response: HtmlResponse) -> list[str]:
+        hrefs = response.xpath("//a/@href | //area/@href").getall()
+        if len(hrefs) > self.max_links:
+            self.stats.inc_value("newscrawl/links/truncated_pages")
+            hrefs = hrefs[: self.max_links]
+        seen: dict[str, None] = {}
+        for href in hrefs:
+            href = href.strip()
+            if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+                continue
+            try:
+                link = self.canonicalize(response.urljoin(href))
+            except ValueError:
+                self.stats.inc_value("newscrawl/links/invalid")
+                continue
+            if link in self.scope:
+                seen.setdefault(link, None)
+            else:
+                self.stats.inc_value("newscrawl/links/offsite")
+        return list(seen)
+
+    def _follow(self, links: Iterable[str], depth: int, source: str = "link") -> Iterator[Request]:
+        candidates = []
+        for link in links:
+            if not looks_like_html(link):
+                self.stats.inc_value("newscrawl/skipped/extension")
+                continue
+            rule = self.traps.check(link)
+            if rule:
+                self._skip(rule, link, "link trap guard")
+                continue
+            if self.max_pages_per_domain and self.pages_per_domain[registrable_domain(link)] >= self.max_pages_per_domain:
+                self.stats.inc_value("newscrawl/skipped/domain_page_limit")
+                continue
+            candidates.append(link)
+        if not candidates:
+            return
+        for link, probability in zip(candidates, self.classifier.probabilities(candidates)):
+            # likely articles first; section pages still come, for discovery
+            yield Request(link, callback=self.parse_page, errback=self.on_error,
+                          priority=int(round(probability * 100)) - depth,
+                          meta={"newscrawl_source": source, "url_probability": float(probability)})
+
+    # --- sitemaps and feeds -------------------------------------------------------------------
+    def _sitemap_request(self, url: str) -> Request:
+        return Request(url, callback=self.parse_sitemap, errback=self.on_error, priority=900,
+                       meta={"newscrawl_source": "sitemap"})
+
+    def parse_robots(self, response: Response) -> Iterator[Request]:
+        text = response.body.decode("utf-8", "replace") if response.status == 200 else ""
+        for url in sitemaps_from_robots(text):
+            url = self.canonicalize(response.urljoin(url))
+            if url in self.scope:
+                yield self._sitemap_request(url)
+
+    def parse_sitemap(self, response: Response) -> Iterator[Request]:
+        entries = parse_sitemap(response.body)
+        if not entries.kind:
+            self.stats.inc_value("newscrawl/sitemaps/invalid")
+            return
+        self.stats.inc_value(f"newscrawl/sitemaps/{entries.kind}")
+        urls = [self.canonicalize(response.urljoin(u)) for u in entries.urls]
+        in_scope = [u for u in urls if u in self.scope]
+        if entries.kind == "sitemapindex":
+            for url in in_scope:
+                yield self._sitemap_request(url)
+        else:
+            self.stats.inc_value("newscrawl/sitemaps/urls", len(in_scope))
+            yield from self._follow(in_scope, 0, source="sitemap")
+
+    def _feed_requests(self, response: HtmlResponse) -> Iterator[Request]:
+        for link in response.xpath("//link[@rel='alternate'][@href]"):
+            if (link.attrib.get("type") or "").lower() in FEED_TYPES:
+                url = self.canonicalize(response.urljoin(link.attrib["href"]))
+                if url in self.scope:
+                    yield Request(url, callback=self.parse_feed, errback=self.on_error, priority=900,
+                                  meta={"newscrawl_source": "feed"})
+
+    def parse_feed(self, response: Response) -> Iterator[Request]:
+        links = [self.canonicalize(response.urljoin(u)) for u in parse_feed(response.body)]
+        in_scope = [u for u in links if u in self.scope]
+        self.stats.inc_value("newscrawl/feeds/urls", len(in_scope))
+        yield from self._follow(in_scope, 0, source="feed")
+
+    # --- errors -------------------------------------------------------------------------------
+    def _skip(self, rule: str, url: str, why: str) -> None:
+        self.stats.inc_value(f"newscrawl/skipped/{rule}")
+        logger.info("Skipped %s (%s: %s)", url[:300], rule, why)
+
+    def on_error(self, failure: Failure) -> None:
+        request = getattr(failure, "request", None)
+        url = request.url if request is not None else "?"
+        kind = failure.type.__name__ if failure.type else "error"
+        self.stats.inc_value(f"newscrawl/errors/{kind}")
+        logger.info("Request failed: %s (%s: %s)", url[:300], kind, failure.getErrorMessage()[:200])
+

@@ -1,0 +1,90 @@
+"""The news spider on the demo site: discovery, scope, robots.txt, duplicates, hand-off."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.demo.server import serve_site
+from newscrawl.demo.site import build_demo_site
+
+SPIDER_ONLY = ("NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false")
+
+
+@pytest.fixture(scope="module")
+def demo_crawl(crawl, tmp_path_factory):
+    with serve_site(build_demo_site()) as offsite:
+        offsite_base = offsite.base_url.replace("127.0.0.1", "localhost")
+        site = build_demo_site(offsite_base=offsite_base)
+        with serve_site(site) as server:
+            result = crawl(tmp_path_factory.mktemp("demo"), [server.base_url + "/"], *SPIDER_ONLY)
+        return site, server, offsite, result
+
+
+def test_crawl_finishes_cleanly(demo_crawl):
+    _, _, _, result = demo_crawl
+    assert result.returncode == 0, result.log[-3000:]
+    assert "Traceback" not in result.log
+    assert result.stats["newscrawl/pages/fetched"] > 40
+
+
+def test_every_article_is_handed_off_including_sitemap_and_feed_only(demo_crawl):
+    site, server, _, result = demo_crawl
+    handed = result.by_path(server.base_url)
+    articles = site.article_paths()
+    assert len(articles) >= 40
+    missing = [p for p in articles if p not in handed]
+    assert missing == []
+    only_sitemap = [p for p in articles if site.article(p).only_in == "sitemap"]
+    only_feed = [p for p in articles if site.article(p).only_in == "feed"]
+    assert only_sitemap and only_feed
+    assert {handed[p]["discovered_by"] for p in only_sitemap} == {"sitemap"}
+    assert {handed[p]["discovered_by"] for p in only_feed} == {"feed"}
+
+
+def test_hand_off_precision(demo_crawl):
+    site, server, _, result = demo_crawl
+    kinds = {path: truth.kind for path, truth in site.truth.items()}
+    handed = result.by_path(server.base_url)
+    wrong = [p for p in handed if kinds.get(p) != "article"]
+    assert len(wrong) / len(handed) <= 0.10, wrong
+    assert result.stats.get("newscrawl/pages/not_candidate", 0) > 0
+
+
+def test_robots_disallowed_and_offsite_pages_are_never_fetched(demo_crawl):
+    site, server, offsite, result = demo_crawl
+    private = [p for p, t in site.truth.items() if t.kind == "private"]
+    assert private
+    assert not any(target.startswith("/private/") for target in server.hits)
+    assert sum(offsite.hits.values()) == 0
+    assert result.stats.get("newscrawl/links/offsite", 0) > 0
+
+
+def test_each_page_fetched_once_despite_duplicate_links(demo_crawl):
+    site, server, _, result = demo_crawl
+    html_hits = {t: n for t, n in server.hits.items() if t.split("?")[0] in site.truth}
+    assert html_hits and max(html_hits.values()) == 1, {t: n for t, n in html_hits.items() if n > 1}
+    assert not any(t.endswith("index.html") or "utm_" in t for t in server.hits)
+
+
+def test_item_fields(demo_crawl):
+    site, server, _, result = demo_crawl
+    item = result.by_path(server.base_url)[site.article_paths()[0]]
+    assert item["url"].startswith(server.base_url)
+    assert item["canonical_url"] == item["url"]
+    assert item["domain"] == server.base_url.split("//")[1]
+    assert item["status"] == 200 and isinstance(item["depth"], int)
+    assert 0.0 <= item["url_probability"] <= 1.0
+    assert item["fetched_at"].endswith("+00:00")
+    assert item["outlinks"] and all(link.startswith(server.base_url) for link in item["outlinks"])
+    assert "html" not in item
+
+
+def test_start_file_and_several_start_urls(crawl, tmp_path):
+    site = build_demo_site()
+    with serve_site(site) as one, serve_site(site) as two:
+        start_file = tmp_path / "starts.txt"
+        start_file.write_text(f"# two sites\n{one.base_url}/\n{two.base_url}/politics/\n")
+        result = crawl(tmp_path, [], *SPIDER_ONLY, "DEPTH_LIMIT=1", args=("--start-file", str(start_file)))
+    domains = {item["domain"] for item in result.items}
+    assert domains == {one.base_url.split("//")[1], two.base_url.split("//")[1]}
+    assert max(item["depth"] for item in result.items) <= 1

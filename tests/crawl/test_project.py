@@ -1,0 +1,58 @@
+"""`scrapy crawl news` works from this repository's project and, through the add-on, from any
+existing Scrapy project."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from newscrawl.demo.server import serve_site
+from newscrawl.demo.site import build_demo_site
+
+REPO = Path(__file__).resolve().parents[2]
+FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16",
+        "-s", "NEWSCRAWL_EXTRACTION_ENABLED=False", "-s", "NEWSCRAWL_EXPORT_ALL=True", "-s", "DEPTH_LIMIT=1"]
+
+
+def scrapy_crawl(cwd: Path, start: str, out: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "scrapy", "crawl", "news", "-a", f"start={start}", "-O", str(out), *FAST]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=180, env=env, check=False)
+
+
+def read_items(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def test_scrapy_crawl_news_in_this_repository(tmp_path):
+    with serve_site(build_demo_site()) as server:
+        out = tmp_path / "articles.jsonl"
+        proc = scrapy_crawl(REPO, server.base_url + "/", out)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    items = read_items(out)
+    assert items and all(item["url"].startswith(server.base_url) for item in items)
+    assert "'USER_AGENT': 'newscrawl/" in proc.stderr  # the polite project settings are in force
+
+
+def test_addon_in_an_existing_project(tmp_path):
+    project = tmp_path / "existing"
+    (project / "myproject" / "spiders").mkdir(parents=True)
+    (project / "scrapy.cfg").write_text("[settings]\ndefault = myproject.settings\n")
+    (project / "myproject" / "__init__.py").write_text("")
+    (project / "myproject" / "spiders" / "__init__.py").write_text("")
+    (project / "myproject" / "settings.py").write_text(textwrap.dedent("""
+        BOT_NAME = "myproject"
+        SPIDER_MODULES = ["myproject.spiders"]
+        ROBOTSTXT_OBEY = True
+        ADDONS = {"newscrawl.addon.NewscrawlAddon": 0}
+    """))
+    env = {**os.environ, "PYTHONPATH": str(project)}
+    with serve_site(build_demo_site()) as server:
+        out = tmp_path / "articles.jsonl"
+        proc = scrapy_crawl(project, server.base_url + "/", out, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    items = read_items(out)
+    assert items and {item["domain"] for item in items} == {server.base_url.split("//")[1]}
