@@ -12,6 +12,7 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v "is ignored" || true
-.venv/bin/python -m pip install -q -e '.[test]' 2>&1 | grep -v "is ignored" || true
+# (pip's "Location ... is ignored" warnings come from this machine's pip configuration: harmless)
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/python -c "import newscrawl, scrapy; print('newscrawl', newscrawl.__version__, 'scrapy', scrapy.__version__)"
