@@ -225,7 +225,9 @@ def article_page(ctx: Ctx, art: Article) -> str:
     updated = ""
     if art.modified:
         hours = max(1, int((art.modified - art.published).total_seconds() // 3600))
-        updated = f'<div class="updated">Updated {hours} hours after publication</div>'
+        when = (f"{hours} hours ago", f"{hours} hours after publication",
+                f"{short_date(art.modified)}, {art.modified:%H:%M}")[art.idx // 3 % 3]
+        updated = f'<div class="updated">Updated {when}</div>'
     body = list(f"<p>{e(p)}</p>" for p in art.paragraphs)
     if art.related:
         rel = art.related[0]
@@ -322,6 +324,7 @@ def home_page(ctx: Ctx, lead: Article, blocks: Sequence[tuple[str, Sequence[Arti
 
 def simple_page(ctx: Ctx, *, path: str, title: str, kind: str, paragraphs: Sequence[str],
                 crumbs: Sequence[tuple[str, str]] = (), extra: str = "") -> str:
+    """About/contact/privacy-like pages; ``extra`` is raw HTML appended after the text."""
     body = "".join(f"<p>{e(p)}</p>" for p in paragraphs)
     main = f'<div class="page"><h1 class="page-title">{e(title)}</h1>{body}{extra}</div>'
     return layout(ctx, path=path, title=title, kind=kind, main=main,

@@ -39,7 +39,13 @@ Site structure (decisions)
 - robots.txt disallows ``/private/`` (linked from the footer: "Staff login") and ``/search/``.
 - Tags are slugs (``ArticleTruth.tags``); tag pages ``/tag/<slug>/``, authors ``/author/<slug>/``,
   4 galleries ``/gallery/<slug>/``, 4 videos ``/video/<slug>/``; about, contact, privacy and
-  newsletter are ``static``.
+  newsletter are ``static``. The about page links a PDF (a non-HTML extension a crawler should
+  skip before fetching); images are ``<img>`` PNG/SVG and ``<video>`` MP4 placeholders.
+- Distractor dates on every page: the masthead's fixed "today" (Saturday, March 29, 2025), dates
+  of related and listed stories, comment timestamps.
+- Stable selectors for gold standards: ``HEADLINE_SELECTOR`` (``h1.headline``) and
+  ``BODY_SELECTOR`` (``div.article-body > p``; the inline "Read also" aside inside
+  ``div.article-body`` is not body).
 """
 
 from __future__ import annotations
@@ -59,11 +65,15 @@ from newscrawl.demo.base import DEFAULT_BASE, Site, split_target
 from newscrawl.demo.large import LargeSite
 from newscrawl.demo.traps import Traps
 
+HEADLINE_SELECTOR = "h1.headline"
+BODY_SELECTOR = "div.article-body > p"
 N_ARTICLES = 62
 PER_PAGE = 6
 SITEMAP_ONLY = (10, 31, 50)
 FEED_ONLY = (17, 38, 57)
 META_BY_IDX = (("jsonld",), ("meta",), ("time",), ())
+REPORT_PATH = "/static/docs/annual-report-2024.pdf"
+REPORT_LINK = f'<p class="download"><a href="{REPORT_PATH}">Annual report 2024 (PDF)</a></p>'
 STATIC_PAGES = {
     "/about/": ("About us", [
         "The Prairie Ledger is an independent newsroom covering the towns, farms and public lands "
@@ -141,7 +151,8 @@ class DemoSite(Site):
             for item in items:
                 add(item["path"], kind, _bind_media(kind, label, item))
         for path, (title, paras) in STATIC_PAGES.items():
-            add(path, "static", _bind_simple(path, title, "static", paras))
+            extra = REPORT_LINK if path == "/about/" else ""
+            add(path, "static", _bind_simple(path, title, "static", paras, extra))
         add("/private/staff/", "private", _bind_simple(
             "/private/staff/", "Staff login", "private",
             ["Newsroom staff sign in here to reach the publishing system."]))
@@ -165,6 +176,8 @@ class DemoSite(Site):
             return ok(LOGO_SVG, "image/svg+xml") if path.endswith(".svg") else ok(PLACEHOLDER_PNG, "image/png")
         if path.startswith("/static/video/"):
             return ok(b"\x00\x00\x00\x18ftypmp42", "video/mp4")
+        if path == REPORT_PATH:
+            return ok(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n", "application/pdf")
         if path == "/robots.txt":
             return ok(feeds.robots(base), TEXT)
         if path == "/sitemap.xml":
@@ -212,8 +225,9 @@ def _bind_article(art: Article) -> Callable[[Ctx], str]:
     return lambda ctx: render.article_page(ctx, art)
 
 
-def _bind_simple(path: str, title: str, kind: str, paras: list[str]) -> Callable[[Ctx], str]:
-    return lambda ctx: render.simple_page(ctx, path=path, title=title, kind=kind, paragraphs=paras)
+def _bind_simple(path: str, title: str, kind: str, paras: list[str], extra: str = "") -> Callable[[Ctx], str]:
+    return lambda ctx: render.simple_page(ctx, path=path, title=title, kind=kind, paragraphs=paras,
+                                          extra=extra)
 
 
 def _bind_media_index(kind: str, label: str, items: list[dict]) -> Callable[[Ctx], str]:
@@ -324,4 +338,5 @@ def build_large_site(n_pages: int = 2000, seed: int = 7) -> Site:
     return LargeSite(n_pages, seed)
 
 
-__all__ = ["DEFAULT_BASE", "DemoSite", "Site", "SECTION_NAMES", "build_demo_site", "build_large_site"]
+__all__ = ["BODY_SELECTOR", "DEFAULT_BASE", "HEADLINE_SELECTOR", "DemoSite", "Site", "SECTION_NAMES",
+           "build_demo_site", "build_large_site"]

@@ -10,7 +10,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
-from newscrawl.demo import DemoSite, Served, serve_directory
+from newscrawl.demo import DemoSite, Served, build_demo_site, serve_directory, serve_site
 
 FE56 = "\ufe56"
 
@@ -127,3 +127,24 @@ def test_command_line_serves_in_the_foreground() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+        proc.stdout.close()
+
+
+def test_client_hanging_up_mid_stream_does_not_hurt_the_server() -> None:
+    site = build_demo_site(traps=True, oversize_bytes=8 * 1024 * 1024)
+    with serve_site(site) as srv:
+        parts = urlsplit(srv.base_url)
+        for _ in range(3):
+            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+            conn.request("GET", "/trap/oversize/")
+            assert len(conn.getresponse().read(1000)) == 1000
+            conn.close()
+        assert fetch(srv.url("/"))[0] == 200
+        assert srv.hits["/trap/oversize/"] == 3
+
+
+def test_pdf_link_is_not_html(site: DemoSite, served: Served) -> None:
+    about = fetch(served.url("/about/"))[2]
+    assert b'href="/static/docs/annual-report-2024.pdf"' in about
+    status, headers, body = fetch(served.url("/static/docs/annual-report-2024.pdf"))
+    assert status == 200 and headers["Content-Type"] == "application/pdf" and body.startswith(b"%PDF")
