@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry
+from newscrawl.css.selectors import NodeRegistry, element_keys
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -145,6 +145,103 @@ def _inline_declarations(text: str) -> tuple:
     return parse_declarations(text)
 
 
+class _CombinedIndex:
+    """All sheets of a cascade in one index (rules whose @media fails already left out), and a
+    memo of which entries survive the ancestor-key test per element signature. Pages of a site
+    share their sheets, so one index serves the whole site."""
+
+    MAX_MEMO = 50_000
+
+    def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
+                 viewport: tuple[int, int]) -> None:
+        self.by_id: dict[str, list] = {}
+        self.by_class: dict[str, list] = {}
+        self.by_tag: dict[str, list] = {}
+        self.by_attr: dict[str, list] = {}
+        self.universal: list = []
+        tables = {"id": self.by_id, "class": self.by_class, "tag": self.by_tag,
+                  "attr": self.by_attr}
+        for position, sheet in enumerate(sheets):
+            origin = _ORIGIN_UA if position < ua_count else _ORIGIN_AUTHOR
+            groups = [*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
+                      sheet.universal]
+            for group in groups:
+                for selector, rule in group:
+                    if rule.media and not all(media_matches(m, viewport) for m in rule.media):
+                        continue
+                    kind, value = selector.key
+                    # (origin, source order across sheets): the cascade's tie-breakers
+                    entry = (selector, rule, (origin, position * 10_000_000 + rule.order))
+                    if kind == "*":
+                        self.universal.append(entry)
+                    else:
+                        tables[kind].setdefault(value, []).append(entry)
+        self._memo: dict[tuple, list] = {}
+        # Custom-property maps are interned (same parent map + same declarations -> same dict)
+        # so that var() substitutions can be memoised by map identity across the site's pages.
+        self.customs: dict[tuple, dict[str, str]] = {}
+        self.var_memo: dict[tuple, Any] = {}
+
+    def intern_customs(self, parent: Mapping[str, str], own: dict[str, str]) -> dict[str, str]:
+        key = (id(parent), tuple(own.items()))
+        found = self.customs.get(key)
+        if found is None:
+            if len(self.customs) >= self.MAX_MEMO:
+                self.customs.clear()
+                self.var_memo.clear()
+            found = {**parent, **own}
+            self.customs[key] = found
+            # keep the parent alive as long as the key that names it by id
+            self.customs[(id(found), "parent")] = parent  # type: ignore[assignment]
+        return found
+
+    def candidates(self, element: Any, ancestor_keys: frozenset[str]) -> _Candidates:
+        tag = element.tag.lower() if isinstance(element.tag, str) else ""
+        element_id = element.get("id")
+        class_attr = element.get("class")
+        attributes = tuple(element.attrib.keys())
+        signature = (tag, element_id, class_attr, attributes, ancestor_keys)
+        found = self._memo.get(signature)
+        if found is not None:
+            return found
+        entries: list[tuple] = []
+        if element_id is not None:
+            entries.extend(self.by_id.get(element_id, ()))
+        if class_attr:
+            for name in set(class_attr.split()):
+                entries.extend(self.by_class.get(name, ()))
+        entries.extend(self.by_tag.get(tag, ()))
+        for name in attributes:
+            entries.extend(self.by_attr.get(name.lower(), ()))
+        entries.extend(self.universal)
+        kept = [e for e in entries if not e[0].required or e[0].required <= ancestor_keys]
+        found = _Candidates([e for e in kept if e[0].implied],
+                            [e for e in kept if not e[0].implied])
+        if len(self._memo) >= self.MAX_MEMO:
+            self._memo.clear()
+        self._memo[signature] = found
+        return found
+
+
+class _Candidates:
+    """Rules that may match elements of one signature (tag, id, class, ancestor keys): those
+    the signature proves match, and those to test. The merged declarations are cached per
+    outcome of the tests, so most elements cost a few predicate calls and a dict copy."""
+
+    __slots__ = ("implied", "tested", "layers")
+
+    def __init__(self, implied: list[tuple], tested: list[tuple]) -> None:
+        self.implied = implied
+        self.tested = tested
+        self.layers: dict[tuple[bool, ...], tuple] = {}
+
+
+@lru_cache(maxsize=32)
+def _combined_index(ua: tuple[Stylesheet, ...], author: tuple[Stylesheet, ...],
+                    viewport: tuple[int, int]) -> _CombinedIndex:
+    return _CombinedIndex(ua + author, len(ua), viewport)
+
+
 def _norm_url(url: str) -> str:
     return url.split("#", 1)[0]
 
@@ -184,10 +281,11 @@ class StyleResolver:
         self._registry = NodeRegistry()
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
+        self._keys: dict[Any, frozenset[str]] = {}  # element_keys of the element and ancestors
+        self._shared: dict[tuple, _State] = {}
         self._root_font_size = _MEDIUM
-        self._cascade: list[tuple[Stylesheet, int]] = [
-            (sheet, _ORIGIN_UA) for sheet in _ua_sheet(self.quirks)]
-        self._cascade.extend((sheet, _ORIGIN_AUTHOR) for sheet in self._order(list(stylesheets)))
+        self._index = _combined_index(_ua_sheet(self.quirks),
+                                      tuple(self._order(list(stylesheets))), self.viewport)
 
     # --- stylesheet order ------------------------------------------------------------------------
     def _base(self, url: str | None) -> str | None:
@@ -266,54 +364,89 @@ class StyleResolver:
             return state
         chain = []
         current = element
-        parent_state = _INITIAL
+        parent_state, parent_keys = _INITIAL, frozenset()
         while current is not None:
             known = self._states.get(current)
             if known is not None:
-                parent_state = known
+                parent_state, parent_keys = known, self._keys[current]
                 break
             chain.append(current)
             current = current.getparent()
         for el in reversed(chain):
-            parent_state = self._compute(el, parent_state)
+            if isinstance(el.tag, str):  # not a comment or processing instruction
+                parent_state = self._compute(el, parent_state, parent_keys)
+                parent_keys = parent_keys | element_keys(el)
             self._states[el] = parent_state
+            self._keys[el] = parent_keys
         return parent_state
 
-    def _declared(self, element: Any) -> tuple[dict[str, Any], dict[str, str]]:
-        node = self._registry.node(element)
-        tag = node.local_name.lower() if isinstance(node.local_name, str) else ""
-        el_id = element.get("id")
-        classes = node.classes
-        matched: list[tuple] = []
-        for sheet_index, (sheet, origin) in enumerate(self._cascade):
-            best: dict[int, tuple] = {}
-            for selector, rule in sheet.candidates(el_id, classes, tag):
-                spec = selector.specificity
-                previous = best.get(rule.order)
-                if previous is not None and previous[0] >= spec:
-                    continue
-                if rule.media and not all(media_matches(m, self.viewport) for m in rule.media):
-                    continue
-                if selector.matches(node, self._memo):
-                    best[rule.order] = (spec, rule)
-            for order, (spec, rule) in best.items():
-                matched.append((origin, spec, sheet_index, order, rule))
-        matched.sort(key=lambda m: m[:4])
+    def _compute(self, element: Any, parent: _State, ancestor_keys: frozenset[str]) -> _State:
+        """The element's state; elements with the same parent state, matching rules and
+        inline style (list items, repeated teasers) share one."""
+        layers = self._matching_layers(element, ancestor_keys)
         inline_text = element.get("style")
+        is_root = element.getparent() is None
+        key = (id(parent), id(layers), inline_text, is_root)
+        state = self._shared.get(key)
+        if state is None:
+            state = self._shared[key] = self._compute_state(layers, inline_text, parent, is_root)
+        return state
+
+    def _matching_layers(self, element: Any, ancestor_keys: frozenset[str]) -> tuple:
+        """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
+        candidates = self._index.candidates(element, ancestor_keys)
+        outcome: tuple[bool, ...] = ()
+        if candidates.tested:
+            node = self._registry.node(element)
+            memo = self._memo
+            outcome = tuple(entry[0].matches(node, memo) for entry in candidates.tested)
+        layers = candidates.layers.get(outcome)
+        if layers is None:
+            matching = candidates.implied + [e for e, ok in zip(candidates.tested, outcome) if ok]
+            layers = candidates.layers[outcome] = self._layers(matching)
+        return layers
+
+    def _declared(self, layers: tuple, inline_text: str | None
+                  ) -> tuple[dict[str, Any], dict[str, str]]:
+        """Declared values: matching rules, then inline style, then the !important ones."""
+        normal, normal_customs, important, important_customs = layers
+        if not inline_text and not important and not important_customs:
+            return normal, normal_customs  # shared, read-only
+        declared, customs = dict(normal), dict(normal_customs)
         inline = _inline_declarations(inline_text) if inline_text else ()
-        declared: dict[str, Any] = {}
-        customs: dict[str, str] = {}
+        for declaration in inline:
+            if not declaration[2]:
+                self._put(declared, customs, declaration)
+        declared.update(important)
+        customs.update(important_customs)
+        for declaration in inline:
+            if declaration[2]:
+                self._put(declared, customs, declaration)
+        return declared, customs
+
+    def _layers(self, entries: list[tuple]) -> tuple:
+        """Declared values (and custom properties) of matching rules, normal and !important
+        apart, in cascade order: origin, specificity, source order."""
+        best: dict[tuple[int, int], tuple] = {}
+        for selector, rule, sheet_key in entries:
+            spec = selector.specificity
+            previous = best.get(sheet_key)
+            if previous is None or previous[0] < spec:
+                best[sheet_key] = (spec, rule)
+        # keys are unique, so sorting never compares rules
+        matched = sorted((key[0], spec, key[1], rule) for key, (spec, rule) in best.items())
+        layers: list[dict] = []
         for important in (False, True):
-            for origin, _spec, _si, _order, rule in matched:
+            declared: dict[str, Any] = {}
+            customs: dict[str, str] = {}
+            for origin, _spec, _order, rule in matched:
                 if important and origin == _ORIGIN_UA:
                     continue
                 for declaration in rule.declarations:
                     if declaration[2] == important:
                         self._put(declared, customs, declaration)
-            for declaration in inline:
-                if declaration[2] == important:
-                    self._put(declared, customs, declaration)
-        return declared, customs
+            layers += [declared, customs]
+        return tuple(layers)
 
     def _put(self, declared: dict, customs: dict, declaration: tuple) -> None:
         prop, value, _important, pending = declaration
@@ -331,6 +464,17 @@ class StyleResolver:
             declared[prop] = value
 
     def _resolve(self, prop: str, value: Any, customs: Mapping[str, str]) -> Any:
+        """Substitute var() in a pending value and parse it (memoised per interned map)."""
+        key = (prop, value, id(customs))
+        memo = self._index.var_memo
+        if key in memo:
+            return memo[key]
+        if len(memo) >= _CombinedIndex.MAX_MEMO:
+            memo.clear()
+        resolved = memo[key] = self._resolve_uncached(prop, value, customs)
+        return resolved
+
+    def _resolve_uncached(self, prop: str, value: Any, customs: Mapping[str, str]) -> Any:
         """Substitute var() in a pending value and parse it; invalid -> 'unset'."""
         _, source_prop, text = value
         substituted = _substitute(text, customs, 0)
@@ -344,17 +488,18 @@ class StyleResolver:
             return ("wide", "unset")
         return parsed
 
-    def _compute(self, element: Any, parent: _State) -> _State:
-        if not isinstance(element.tag, str):  # comments, processing instructions
-            return parent
-        declared, own_customs = self._declared(element)
+    def _compute_state(self, layers: tuple, inline_text: str | None, parent: _State,
+                       is_root: bool) -> _State:
+        declared, own_customs = self._declared(layers, inline_text)
         customs = parent.customs
         if own_customs:
-            customs = {**parent.customs, **own_customs}
-        for prop, value in declared.items():
-            if isinstance(value, tuple) and value and value[0] == "pending":
+            customs = self._index.intern_customs(parent.customs, own_customs)
+        pending = [(prop, value) for prop, value in declared.items()
+                   if type(value) is tuple and value and value[0] == "pending"]
+        if pending:
+            declared = dict(declared)
+            for prop, value in pending:
                 declared[prop] = self._resolve(prop, value, customs)
-        is_root = element.getparent() is None
 
         families = _inherited(declared.get("font-family"), parent.families, ("serif",))
         size_value = declared.get("font-size")

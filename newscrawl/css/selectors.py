@@ -131,12 +131,19 @@ class Selector:
     ("id", v), ("class", v), ("tag", v) or ("*", None).
     """
 
-    __slots__ = ("parts", "specificity", "key")
+    __slots__ = ("parts", "specificity", "key", "required", "implied")
 
-    def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple) -> None:
+    def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
+                 required: frozenset[str] = frozenset(), implied: bool = False) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
+        # True when passing the index key and the ancestor-key test already proves a match
+        # (".a", "h1", ".a p"): most rules of real sheets, matched without running a predicate.
+        self.implied = implied
+        # Ids ("#x"), classes (".x") and tags some ancestor must have: a set test rejects most
+        # descendant selectors before any matching (browsers use a Bloom filter the same way).
+        self.required = required
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -195,19 +202,64 @@ def _previous(node: Node) -> Node | None:
     return node.previous
 
 
+_KEY_RANK = {"id": 0, "class": 1, "tag": 2, "attr": 3, "*": 4}
+
+
 def _compound_key(compound: Any) -> tuple:
+    """Index key of a compound: its id, else a class, a tag, an attribute name, else "*".
+
+    ``:is(X)``/``:where(X)`` with a single selector lend X's key; ``:root`` counts as html.
+    """
     best: tuple = ("*", None)
     for simple in compound.simple_selectors:
         if isinstance(simple, css_parser.IDSelector):
-            return ("id", simple.ident)
-        if isinstance(simple, css_parser.ClassSelector) and best[0] != "class":
-            best = ("class", simple.class_name)
-        elif isinstance(simple, css_parser.LocalNameSelector) and best[0] == "*":
-            best = ("tag", simple.lower_local_name)
-        elif isinstance(simple, css_parser.PseudoClassSelector) and simple.name == "root" \
-                and best[0] == "*":
-            best = ("tag", "html")
+            key: tuple = ("id", simple.ident)
+        elif isinstance(simple, css_parser.ClassSelector):
+            key = ("class", simple.class_name)
+        elif isinstance(simple, css_parser.LocalNameSelector):
+            key = ("tag", simple.lower_local_name)
+        elif isinstance(simple, css_parser.AttributeSelector) and simple.namespace is not None:
+            key = ("attr", simple.lower_name)
+        elif isinstance(simple, css_parser.PseudoClassSelector) and simple.name == "root":
+            key = ("tag", "html")
+        elif isinstance(simple, (css_parser.MatchesAnySelector,
+                                 css_parser.SpecificityAdjustmentSelector)) \
+                and len(simple.selector_list) == 1:
+            tree = simple.selector_list[0].parsed_tree
+            if isinstance(tree, css_parser.CombinedSelector):
+                tree = tree.right
+            key = _compound_key(tree) if isinstance(tree, css_parser.CompoundSelector) \
+                else ("*", None)
+        else:
+            continue
+        if _KEY_RANK[key[0]] < _KEY_RANK[best[0]]:
+            best = key
     return best
+
+
+def compound_keys(compound: Any) -> set[str]:
+    """"#id", ".class" and "tag" keys an element must all have to match ``compound``."""
+    keys: set[str] = set()
+    for simple in compound.simple_selectors:
+        if isinstance(simple, css_parser.IDSelector):
+            keys.add("#" + simple.ident)
+        elif isinstance(simple, css_parser.ClassSelector):
+            keys.add("." + simple.class_name)
+        elif isinstance(simple, css_parser.LocalNameSelector):
+            keys.add(simple.lower_local_name)
+    return keys
+
+
+def element_keys(element: Any) -> set[str]:
+    """The keys ``compound_keys`` speaks of, for one lxml element."""
+    keys = {element.tag.lower()} if isinstance(element.tag, str) else set()
+    element_id = element.get("id")
+    if element_id is not None:
+        keys.add("#" + element_id)
+    classes = element.get("class")
+    if classes:
+        keys.update("." + c for c in classes.split())
+    return keys
 
 
 def _compile_compound(compound: Any) -> Test | None:
@@ -274,5 +326,11 @@ def _compile(selector: Any) -> Selector | None:
         return None
     if any(t is None for t in tests):
         return None
+    required: set[str] = set()
+    for k in range(1, len(compounds)):
+        if combinators[k - 1] in (" ", ">"):  # compound k is an ancestor of the subject
+            required.update(compound_keys(compounds[k]))
+    single = all(len(c.simple_selectors) == 1 and len(compound_keys(c)) == 1 for c in compounds)
+    implied = single and len(compounds) <= 2 and combinators[0] in (None, " ")
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
-                    _compound_key(compounds[0]))
+                    _compound_key(compounds[0]), frozenset(required), implied)

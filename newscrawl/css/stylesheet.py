@@ -47,34 +47,20 @@ class Import:
     media: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity equality and hash: sheets key shared caches
 class Stylesheet:
     url: str | None
     media: str | None
     rules: tuple[Rule, ...]
     imports: tuple[Import, ...]
     stats: Mapping[str, int]
-    # Index of (selector, rule) entries by the rightmost compound's id / class / tag, "*" else.
+    # (selector, rule) entries by the rightmost compound's id / class / tag; "universal" holds
+    # the rest (attribute-keyed ones included). The resolver merges these per cascade.
     by_id: Mapping[str, tuple] = field(repr=False)
     by_class: Mapping[str, tuple] = field(repr=False)
     by_tag: Mapping[str, tuple] = field(repr=False)
     universal: tuple = field(repr=False)
     size: int = 0
-
-    def candidates(self, element_id: str | None, classes: Any, tag: str) -> list[tuple]:
-        """Entries whose rightmost compound could match an element with these attributes."""
-        found: list[tuple] = []
-        if element_id is not None and element_id in self.by_id:
-            found.extend(self.by_id[element_id])
-        for name in classes:
-            entries = self.by_class.get(name)
-            if entries:
-                found.extend(entries)
-        entries = self.by_tag.get(tag)
-        if entries:
-            found.extend(entries)
-        found.extend(self.universal)
-        return found
 
 
 def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> list[Any]:
@@ -262,7 +248,7 @@ def _build(url: str | None, media: str | None, rules: list[Rule], imports: list[
                 by_class.setdefault(value, []).append(entry)
             elif kind == "tag":
                 by_tag.setdefault(value, []).append(entry)
-            else:
+            else:  # attribute-keyed entries count as universal for a single sheet
                 universal.append(entry)
     return Stylesheet(
         url=url, media=media, rules=tuple(rules), imports=tuple(imports),

@@ -1,0 +1,400 @@
+"""newscrawl's simplified cascade vs headless Chromium's getComputedStyle, on real pages.
+
+For every element with direct text (outside head/script/style/noscript/template/svg) it compares
+font-size (within 0.5px), font-weight (rounded to the hundred), colour (#rrggbb[aa]) and display,
+and prints agreement per property, time per page for both, and how much CSS the parser discards.
+
+Pages: the demo site (``newscrawl.demo``) and the saved site ``../shared/sites/wyofile``, both
+served from 127.0.0.1. Chromium only reaches 127.0.0.1 (every other host resolves to nothing).
+
+Setup (benchmark only; the test suite never needs a browser)::
+
+    apt-get update && apt-get install -y chromium     # or: python benchmarks/css_vs_browser.py --setup
+    .venv/bin/pip install -e '.[bench]'               # websocket-client for the DevTools protocol
+
+Run: ``.venv/bin/python benchmarks/css_vs_browser.py [--pages 30] [--site demo|wyofile|all]``.
+
+Timing: "ours" = lxml parse of the page + StyleResolver + styles of the compared elements, with
+the external stylesheets parsed once per site as in a crawl (the "cold" column adds parsing every
+stylesheet and <style> block for the page). "chromium" = navigate + load + getComputedStyle of the
+same elements, on a warm browser (its memory cache holds the CSS, like our store).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+
+from newscrawl.css import StyleResolver, parse_stylesheet
+from newscrawl.css import cascade as cascade_module
+from newscrawl.css.media import media_matches
+from newscrawl.demo import build_demo_site, serve_directory, serve_site
+from newscrawl.paths import shared_dir
+
+CHROMIUM = "/usr/bin/chromium"
+VIEWPORT = (1366, 768)
+SKIP_TAGS = {"head", "script", "style", "noscript", "template", "svg", "math", "title"}
+PROPS = ("font_size", "font_weight", "color", "display")
+
+# Walk the DOM in Chromium: elements with direct non-blank text, keyed by their tag/position path.
+JS_COLLECT = r"""
+(() => {
+  const skip = new Set(%s);
+  const out = [];
+  const walk = (el, path) => {
+    const name = el.localName;
+    if (skip.has(name)) return;
+    let direct = false;
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3 && n.nodeValue.trim()) { direct = true; break; }
+    }
+    if (direct) {
+      const cs = getComputedStyle(el);
+      out.push([path, cs.fontSize, cs.fontWeight, cs.color, cs.display]);
+    }
+    const counts = {};
+    for (const c of el.children) {
+      const t = c.localName;
+      counts[t] = (counts[t] || 0) + 1;
+      walk(c, path + '/' + t + '[' + counts[t] + ']');
+    }
+  };
+  walk(document.documentElement, 'html[1]');
+  return JSON.stringify(out);
+})()
+""" % json.dumps(sorted(SKIP_TAGS))
+
+
+def setup_chromium() -> None:
+    """Install Debian's chromium if it is missing (needs root and the Debian mirror)."""
+    if Path(CHROMIUM).exists():
+        return
+    subprocess.run(["apt-get", "update"], check=True)
+    subprocess.run(["apt-get", "install", "-y", "chromium"], check=True)
+
+
+class Chromium:
+    """A headless Chromium driven through the DevTools protocol (one tab)."""
+
+    def __init__(self) -> None:
+        import websocket  # websocket-client, in the bench extra
+
+        self.profile = tempfile.mkdtemp(prefix="newscrawl-chromium-")
+        self.proc = subprocess.Popen([
+            CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
+            "--disable-background-networking", "--disable-extensions", "--disable-sync",
+            "--no-first-run", "--no-default-browser-check", "--mute-audio",
+            "--disable-component-update", "--disable-default-apps",
+            f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}",
+            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+            "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank",
+        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = Path(self.profile) / "DevToolsActivePort"
+        deadline = time.time() + 30
+        while not port_file.exists() or not port_file.read_text().strip():
+            if time.time() > deadline:
+                raise RuntimeError("chromium did not start")
+            time.sleep(0.1)
+        port = int(port_file.read_text().split()[0])
+        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
+        page = next(t for t in targets if t["type"] == "page")
+        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60,
+                                              suppress_origin=True)
+        self._id = 0
+        self.send("Page.enable")
+        self.send("Emulation.setDeviceMetricsOverride", width=VIEWPORT[0], height=VIEWPORT[1],
+                  deviceScaleFactor=1, mobile=False)
+        # Our cascade reads the HTML as served; scripts would change the tree under comparison.
+        self.send("Emulation.setScriptExecutionDisabled", value=True)
+
+    def send(self, method: str, **params: Any) -> dict:
+        self._id += 1
+        my_id = self._id
+        self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.ws.recv())
+            if message.get("id") == my_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def wait_event(self, name: str, timeout: float = 60) -> None:
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            message = json.loads(self.ws.recv())
+            if message.get("method") == name:
+                return
+        raise TimeoutError(name)
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the whole browser (all its processes), to compare on a busy machine."""
+        import psutil
+
+        total = 0.0
+        try:
+            root = psutil.Process(self.proc.pid)
+            for proc in [root, *root.children(recursive=True)]:
+                try:
+                    times = proc.cpu_times()
+                    total += times.user + times.system
+                except psutil.Error:
+                    pass
+        except psutil.Error:
+            pass
+        return total
+
+    def computed(self, url: str) -> tuple[list, float, float]:
+        """(elements, wall seconds, browser CPU seconds) for load + getComputedStyle."""
+        cpu = self.cpu_seconds()
+        started = time.perf_counter()
+        self.send("Page.navigate", url=url)
+        self.wait_event("Page.loadEventFired")
+        # Runtime.evaluate runs in the page even with scripts disabled for the page itself.
+        result = self.send("Runtime.evaluate", expression=JS_COLLECT, returnByValue=True)
+        elapsed = time.perf_counter() - started
+        return json.loads(result["result"]["value"]), elapsed, self.cpu_seconds() - cpu
+
+    def close(self) -> None:
+        try:
+            self.send("Browser.close")
+        except Exception:
+            pass
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# --- our side ------------------------------------------------------------------------------------
+class SheetFetcher:
+    """Fetch and parse each stylesheet URL once (what the middleware does in a crawl)."""
+
+    def __init__(self) -> None:
+        self.sheets: dict[str, Any] = {}
+        self.texts: dict[str, bytes] = {}
+        self.stats: Counter[str] = Counter()
+
+    def get(self, url: str) -> Any:
+        if url not in self.sheets:
+            try:
+                with urllib.request.urlopen(url, timeout=30) as resp:
+                    body = resp.read()
+                    ok = "css" in (resp.headers.get("Content-Type") or "")
+            except Exception:
+                body, ok = b"", False
+            self.texts[url] = body
+            self.sheets[url] = parse_stylesheet(body, url=url) if ok else None
+            if ok:
+                self.stats.update(self.sheets[url].stats)
+        return self.sheets[url]
+
+    def for_page(self, root: Any, base: str, depth: int = 4) -> list[Any]:
+        out: list[Any] = []
+        seen: set[str] = set()
+
+        def add(url: str, level: int) -> None:
+            if url in seen:
+                return
+            seen.add(url)
+            sheet = self.get(url)
+            if sheet is None:
+                return
+            if level < depth:
+                for imp in sheet.imports:
+                    if media_matches(imp.media, VIEWPORT):
+                        add(imp.url, level + 1)
+            out.append(sheet)
+
+        for el in root.iter("link", "style"):
+            if el.tag == "link":
+                rel = (el.get("rel") or "").lower().split()
+                href = (el.get("href") or "").strip()
+                if "stylesheet" in rel and "alternate" not in rel and href \
+                        and media_matches(el.get("media"), VIEWPORT):
+                    add(urllib.parse.urljoin(base, href).split("#")[0], 0)
+            else:
+                sheet = parse_stylesheet(el.text or "", url=base)
+                for imp in sheet.imports:
+                    add(imp.url, 1)
+        return out
+
+
+def our_styles(html: bytes, url: str, sheets: list[Any]
+               ) -> tuple[dict[str, tuple], float, float]:
+    """(styles by path, wall seconds, CPU seconds) for parse + resolver + compared elements."""
+    started, cpu = time.perf_counter(), time.process_time()
+    root = lxml.html.document_fromstring(html, base_url=url)
+    resolver = StyleResolver(root, sheets, viewport=VIEWPORT)
+    out: dict[str, tuple] = {}
+    stack: list[tuple[Any, str]] = [(root, "html[1]")]
+    while stack:
+        el, path = stack.pop()
+        if not isinstance(el.tag, str) or el.tag in SKIP_TAGS:
+            continue
+        if (el.text and el.text.strip()) or any(c.tail and c.tail.strip() for c in el):
+            style = resolver.style(el)
+            out[path] = (style.font_size, style.font_weight, style.color, style.display)
+        counts: dict[str, int] = {}
+        children = []
+        for child in el:
+            if isinstance(child.tag, str):
+                counts[child.tag] = counts.get(child.tag, 0) + 1
+                children.append((child, f"{path}/{child.tag}[{counts[child.tag]}]"))
+        stack.extend(reversed(children))
+    return out, time.perf_counter() - started, time.process_time() - cpu
+
+
+def chrome_color(text: str) -> str:
+    text = text.strip()
+    if text.startswith("rgb"):
+        inner = text[text.index("(") + 1:text.rindex(")")].replace("/", ",")
+        parts = [p.strip() for p in inner.replace(" ", ",").split(",") if p.strip()]
+        r, g, b = (round(float(p)) for p in parts[:3])
+        alpha = float(parts[3]) if len(parts) > 3 else 1.0
+        out = f"#{r:02x}{g:02x}{b:02x}"
+        return out + f"{round(alpha * 255):02x}" if alpha < 1 else out
+    return text  # color(srgb ...) etc: compared as-is (counts as disagreement)
+
+
+def agree(prop: str, ours: Any, theirs: Any) -> bool:
+    if prop == "font_size":
+        return abs(ours - float(theirs.rstrip("px"))) <= 0.5
+    if prop == "font_weight":
+        return ours == min(900, max(100, round(float(theirs) / 100) * 100))
+    if prop == "color":
+        return ours == chrome_color(theirs)
+    return ours == theirs
+
+
+def pages_of(site: str, base: str, limit: int, rng: random.Random) -> list[str]:
+    if site == "demo":
+        demo = build_demo_site()
+        paths = sorted(demo.html_paths())
+    else:
+        tsv = (shared_dir() / "sites" / "wyofile" / "_check" / "pages.tsv").read_text()
+        paths = ["/" + line.split("\t")[0].removesuffix("index.html")
+                 for line in tsv.splitlines()[1:] if line.split("\t")[1] != "other"]
+    rng.shuffle(paths)
+    return [base + p for p in sorted(paths[:limit])]
+
+
+def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict) -> None:
+    rng = random.Random(1)
+    fetcher = SheetFetcher()
+    counts: Counter[str] = Counter()
+    mismatches: Counter[tuple] = Counter()
+    ours_t, ours_cold_t, chrome_t, ours_cpu, chrome_cpu = [], [], [], [], []
+    matched = total = 0
+    for url in pages_of(site, served.base_url, limit, rng):
+        html = urllib.request.urlopen(url, timeout=30).read()
+        root = lxml.html.document_fromstring(html, base_url=url)
+        sheets = fetcher.for_page(root, url)
+        cascade_module._style_block.cache_clear()
+        # cold: every stylesheet parsed for this page alone
+        cold_start = time.perf_counter()
+        for sheet in sheets:
+            parse_stylesheet(fetcher.texts.get(sheet.url, b""), url=sheet.url)
+        cold_parse = time.perf_counter() - cold_start
+        ours, elapsed_cold, _ = our_styles(html, url, sheets)
+        ours_cold_t.append(cold_parse + elapsed_cold)
+        ours, elapsed, cpu = our_styles(html, url, sheets)  # <style> blocks cached, as in a crawl
+        ours_t.append(elapsed)
+        ours_cpu.append(cpu)
+        theirs, chrome_elapsed, chrome_cpu_s = browser.computed(url)
+        chrome_t.append(chrome_elapsed)
+        chrome_cpu.append(chrome_cpu_s)
+        for path, *values in theirs:
+            total += 1
+            if path not in ours:
+                continue
+            matched += 1
+            for prop, mine, their in zip(PROPS, ours[path], values):
+                ok = agree(prop, mine, their)
+                counts[prop] += ok
+                if not ok:
+                    mismatches[(prop, path.rsplit("/", 1)[-1].split("[")[0], str(mine),
+                                their)] += 1
+    kept = fetcher.stats
+    report[site] = {
+        "pages": len(ours_t), "elements": total, "aligned": matched,
+        "agreement": {p: counts[p] / matched if matched else 0.0 for p in PROPS},
+        "ours_ms": 1000 * statistics.mean(ours_t), "ours_cold_ms": 1000 * statistics.mean(
+            ours_cold_t), "chromium_ms": 1000 * statistics.mean(chrome_t),
+        "ours_cpu_ms": 1000 * statistics.mean(ours_cpu),
+        "chromium_cpu_ms": 1000 * statistics.mean(chrome_cpu),
+        "rules_discarded": 1 - kept["rules_kept"] / max(1, kept["rules_total"]),
+        "declarations_discarded": 1 - kept["declarations_kept"] / max(
+            1, kept["declarations_total"]),
+        "declarations_discarded_excluding_custom": 1 - (
+            kept["declarations_kept"] - kept["custom_properties"]) / max(
+            1, kept["declarations_total"] - kept["custom_properties"]),
+        "top_mismatches": [list(k) + [v] for k, v in mismatches.most_common(12)],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=30, help="pages per site")
+    parser.add_argument("--site", choices=("demo", "wyofile", "all"), default="all")
+    parser.add_argument("--setup", action="store_true", help="apt-get install chromium first")
+    parser.add_argument("--json", help="also write the report here")
+    args = parser.parse_args(argv)
+    if args.setup:
+        setup_chromium()
+    if not Path(CHROMIUM).exists():
+        print("chromium missing: run with --setup (apt-get install -y chromium)", file=sys.stderr)
+        return 2
+    report: dict = {}
+    browser = Chromium()
+    try:
+        if args.site in ("demo", "all"):
+            with serve_site(build_demo_site()) as served:
+                run_site("demo", served, args.pages, browser, report)
+        wyofile = shared_dir() / "sites" / "wyofile"
+        if args.site in ("wyofile", "all") and wyofile.is_dir():
+            with serve_directory(wyofile) as served:
+                run_site("wyofile", served, args.pages, browser, report)
+    finally:
+        browser.close()
+    print(f"{'site':8} {'pages':>5} {'elems':>6} {'aligned':>7}  "
+          + "  ".join(f"{p:>11}" for p in PROPS)
+          + f"  {'ours ms':>8} {'cold ms':>8} {'chrome ms':>9} {'speedup':>7}"
+          + f"  {'ours cpu':>8} {'chrome cpu':>10} {'cpu speedup':>11}"
+          + f"  {'rules disc.':>11} {'decl disc.':>10}")
+    for site, r in report.items():
+        print(f"{site:8} {r['pages']:5d} {r['elements']:6d} {r['aligned']:7d}  "
+              + "  ".join(f"{100 * r['agreement'][p]:10.1f}%" for p in PROPS)
+              + f"  {r['ours_ms']:8.1f} {r['ours_cold_ms']:8.1f} {r['chromium_ms']:9.1f}"
+              + f" {r['chromium_ms'] / r['ours_ms']:6.1f}x"
+              + f"  {r['ours_cpu_ms']:8.1f} {r['chromium_cpu_ms']:10.1f}"
+              + f" {r['chromium_cpu_ms'] / max(r['ours_cpu_ms'], 1e-9):10.1f}x"
+              + f"  {100 * r['rules_discarded']:10.1f}% {100 * r['declarations_discarded']:9.1f}%")
+    for site, r in report.items():
+        print(f"\n{site}: declarations discarded excluding custom properties: "
+              f"{100 * r['declarations_discarded_excluding_custom']:.1f}%")
+        print(f"{site}: most frequent disagreements (property, tag, ours, chromium, count):")
+        for row in r["top_mismatches"]:
+            print("   ", row)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
