@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import asdict
+from typing import Any
 from urllib.parse import unquote
 
 from newscrawl.demo.model import ArticleTruth, PageTruth
@@ -24,6 +26,11 @@ class Site:
 
     def article_paths(self) -> list[str]:
         return [p for p, t in self.truth.items() if t.kind == "article"]
+
+    def truth_records(self) -> Iterator[dict[str, Any]]:
+        """The truth as JSON-ready dicts (one per page), e.g. for benchmark gold files."""
+        for page in self.truth.values():
+            yield asdict(page)
 
     def article(self, path: str) -> ArticleTruth:
         page = self.truth[path]

@@ -2,17 +2,20 @@
 
 API
 ---
-``serve_site(site, host="127.0.0.1", port=0)`` (context manager) -> ``Served``
+``serve_site(site, host="127.0.0.1", port=0, *, log=True)`` (context manager) -> ``Served``
     Serves any ``Site`` (``newscrawl.demo.site``) from a ``ThreadingHTTPServer`` in a daemon
     thread. Pages are rendered per request with the server's real ``base_url``.
-``serve_directory(path, host="127.0.0.1", port=0)`` -> ``Served``
+``serve_directory(path, host="127.0.0.1", port=0, *, log=True)`` -> ``Served``
     Same for a saved site folder: ``/x/`` serves ``/x/index.html``; a request ``/p?q`` serves the
     file ``p﹖q`` (U+FE56, how site downloaders store query URLs; also ``p﹖q.<ext>`` with the
     extension the downloader appended, and ``stem﹖q.ext`` for ``stem.ext?q``) when it exists,
     else ``p`` with the query ignored. Percent-encoded names (``%EF%B9%96``) are decoded.
 ``Served``: ``.base_url`` ("http://127.0.0.1:54321"), ``.url(path)``, and a thread-safe request log:
     ``.hits`` (Counter of request targets, path + query as sent), ``.requests`` (list of
-    ``Hit(method, target, status)``), ``.reset()``.
+    ``Hit(method, target, status)``), ``.reset()``; ``.site``. ``log=False`` records nothing (long
+    benchmarks). For off-site tests run a second server on ``host="127.0.0.2"`` (all of 127/8 is
+    loopback on Linux) and pass its ``base_url`` as ``build_demo_site(offsite_base=...)``: another
+    host, so another site, whose ``hits`` show whether anything was fetched from it.
 
 ``python -m newscrawl.demo.server [--dir PATH | --large N] [--traps] [--port N] [--host H]``
 serves in the foreground.
@@ -55,11 +58,16 @@ class Hit:
 
 
 class Served:
-    """A running server: its base URL and the log of what was requested."""
+    """A running server: its base URL, its site and the log of what was requested.
 
-    def __init__(self, httpd: ThreadingHTTPServer) -> None:
+    With ``log=False`` nothing is recorded (long benchmarks: the log would grow with the crawl).
+    """
+
+    def __init__(self, httpd: ThreadingHTTPServer, site: Site, log: bool = True) -> None:
         host, port = httpd.server_address[:2]
         self.base_url = f"http://{host}:{port}"
+        self.site = site
+        self.log = log
         self.hits: Counter[str] = Counter()
         self.requests: list[Hit] = []
         self._lock = threading.Lock()
@@ -68,6 +76,8 @@ class Served:
         return self.base_url + path
 
     def record(self, method: str, target: str, status: int) -> None:
+        if not self.log:
+            return
         with self._lock:
             self.hits[target] += 1
             self.requests.append(Hit(method, target, status))
@@ -127,18 +137,19 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
 
-    def __init__(self, address: tuple[str, int], site: Site) -> None:
+    def __init__(self, address: tuple[str, int], site: Site, log: bool) -> None:
         super().__init__(address, _Handler)
         self.site = site
-        self.served = Served(self)
+        self.served = Served(self, site, log)
 
     def handle_error(self, request: object, client_address: object) -> None:
         """Clients that hang up mid-answer (timeouts, max size) are normal here."""
 
 
 @contextmanager
-def serve_site(site: Site, host: str = "127.0.0.1", port: int = 0) -> Iterator[Served]:
-    httpd = _Server((host, port), site)
+def serve_site(site: Site, host: str = "127.0.0.1", port: int = 0, *,
+               log: bool = True) -> Iterator[Served]:
+    httpd = _Server((host, port), site, log)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True, name="newscrawl-demo-server")
     thread.start()
@@ -190,8 +201,9 @@ class DirectorySite(Site):
 
 
 @contextmanager
-def serve_directory(path: str | Path, host: str = "127.0.0.1", port: int = 0) -> Iterator[Served]:
-    with serve_site(DirectorySite(path), host, port) as served:
+def serve_directory(path: str | Path, host: str = "127.0.0.1", port: int = 0, *,
+                    log: bool = True) -> Iterator[Served]:
+    with serve_site(DirectorySite(path), host, port, log=log) as served:
         yield served
 
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from datetime import datetime, timedelta
 
 from newscrawl.demo import feeds, render, text
@@ -59,10 +60,10 @@ from newscrawl.demo.assets import LOGO_SVG, PLACEHOLDER_PNG, STYLESHEETS
 from newscrawl.demo.model import (
     SECTIONS, SECTION_NAMES, TZ, Article, Author, Comment, PageTruth,
 )
-from newscrawl.demo.render import Ctx
-from newscrawl.demo.response import CSS, RSS, TEXT, XML, Response, not_found, ok, redirect
 from newscrawl.demo.base import DEFAULT_BASE, Site, split_target
 from newscrawl.demo.large import LargeSite
+from newscrawl.demo.render import Ctx
+from newscrawl.demo.response import CSS, RSS, TEXT, XML, Response, not_found, ok, redirect
 from newscrawl.demo.traps import Traps
 
 HEADLINE_SELECTOR = "h1.headline"
@@ -128,21 +129,21 @@ class DemoSite(Site):
             pages = -(-len(arts) // PER_PAGE)
             for n in range(1, pages + 1):
                 path = f"/{slug}/" if n == 1 else f"/{slug}/page/{n}/"
-                add(path, "section", _bind_listing(
+                add(path, "section", partial(render.listing_page,
                     path=path, title=name, kind="section", section=slug, page=n, pages=pages,
                     page_base=f"/{slug}/", articles=arts[(n - 1) * PER_PAGE: n * PER_PAGE],
                     intro=f"The latest {name.lower()} news from across the high plains."))
         for art in self.articles:
-            add(art.path, "article", _bind_article(art), art)
+            add(art.path, "article", partial(render.article_page, art=art), art)
         for tag in sorted({t for a in self.articles for t in a.tags}):
             arts = [a for a in by_date if tag in a.tags]
-            add(f"/tag/{tag}/", "tag", _bind_listing(
+            add(f"/tag/{tag}/", "tag", partial(render.listing_page,
                 path=f"/tag/{tag}/", title=f"Tag: {tag.replace('-', ' ').title()}", kind="tag",
                 articles=arts, intro="Stories filed under this topic.",
                 crumbs=[("", tag.replace("-", " ").title())]))
         for author in self.authors:
             arts = [a for a in by_date if author in a.authors]
-            add(author.path, "author", _bind_listing(
+            add(author.path, "author", partial(render.listing_page,
                 path=author.path, title=author.name, kind="author", articles=arts,
                 intro=author.bio, crumbs=[("", author.name)]))
         for kind, items in (("gallery", self.galleries), ("video", self.videos)):
@@ -152,10 +153,11 @@ class DemoSite(Site):
                 add(item["path"], kind, _bind_media(kind, label, item))
         for path, (title, paras) in STATIC_PAGES.items():
             extra = REPORT_LINK if path == "/about/" else ""
-            add(path, "static", _bind_simple(path, title, "static", paras, extra))
-        add("/private/staff/", "private", _bind_simple(
-            "/private/staff/", "Staff login", "private",
-            ["Newsroom staff sign in here to reach the publishing system."]))
+            add(path, "static", partial(render.simple_page, path=path, title=title, kind="static",
+                                        paragraphs=paras, extra=extra))
+        add("/private/staff/", "private", partial(
+            render.simple_page, path="/private/staff/", title="Staff login", kind="private",
+            paragraphs=["Newsroom staff sign in here to reach the publishing system."]))
         self.truth = truth
 
     def linked_paths(self) -> list[str]:
@@ -215,19 +217,6 @@ class DemoSite(Site):
             for kind, label, items in (("video", "Video", self.videos), ("gallery", "Galleries", self.galleries))
         )
         return render.home_page(ctx, lead, blocks, media)
-
-
-def _bind_listing(**kw: object) -> Callable[[Ctx], str]:
-    return lambda ctx: render.listing_page(ctx, **kw)  # type: ignore[arg-type]
-
-
-def _bind_article(art: Article) -> Callable[[Ctx], str]:
-    return lambda ctx: render.article_page(ctx, art)
-
-
-def _bind_simple(path: str, title: str, kind: str, paras: list[str], extra: str = "") -> Callable[[Ctx], str]:
-    return lambda ctx: render.simple_page(ctx, path=path, title=title, kind=kind, paragraphs=paras,
-                                          extra=extra)
 
 
 def _bind_media_index(kind: str, label: str, items: list[dict]) -> Callable[[Ctx], str]:

@@ -148,3 +148,15 @@ def test_pdf_link_is_not_html(site: DemoSite, served: Served) -> None:
     assert b'href="/static/docs/annual-report-2024.pdf"' in about
     status, headers, body = fetch(served.url("/static/docs/annual-report-2024.pdf"))
     assert status == 200 and headers["Content-Type"] == "application/pdf" and body.startswith(b"%PDF")
+
+
+def test_offsite_server_on_another_loopback_host(links) -> None:
+    with serve_site(build_demo_site(seed=8), host="127.0.0.2") as other:
+        site = build_demo_site(offsite_base=other.base_url)
+        with serve_site(site, log=False) as srv:
+            home = fetch(srv.url("/"))[2]
+            offsite = [u for u in links(home, srv.url("/")) if u.startswith(other.base_url)]
+            assert offsite and srv.requests == []
+            assert urlsplit(other.base_url).hostname == "127.0.0.2"
+            fetch(offsite[0])
+            assert sum(other.hits.values()) == 1 and srv.site is site
