@@ -47,9 +47,9 @@ class Detection:
 
 def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int, params: Params,
                           atypical: float = 0.5) -> Detection:
-    """Map the key page onto the first ``n`` candidates; a used page that matches fewer than
-    ``atypical`` times the median of the others is atypical and is replaced by the next unused
-    candidate (or dropped when none is left)."""
+    """Map the key page onto the first ``n`` candidates. A used page is atypical (seed 003
+    chapter 8) when it misses more than ``atypical`` of the key-page nodes that every other used
+    page maps; it is replaced by the next unused candidate while there is one."""
     mappings: dict[int, dict[int, int]] = {}
 
     def mapping(k: int) -> dict[int, int]:
@@ -60,16 +60,16 @@ def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int,
     used = list(range(min(n, len(candidates))))
     spare = list(range(len(used), len(candidates)))
     replaced: list[int] = []
-    while len(used) >= 2:
-        counts = {k: len(mapping(k)) for k in used}
-        worst = min(used, key=lambda k: counts[k])
-        median = statistics.median(counts[k] for k in used if k != worst)
-        if counts[worst] >= atypical * median:
+    while len(used) >= 3 and spare:
+        misses = {}
+        for k in used:
+            consensus = set.intersection(*(set(mapping(o)) for o in used if o != k))
+            misses[k] = len(consensus - set(mapping(k))) / max(1, len(consensus))
+        worst = max(used, key=lambda k: misses[k])
+        if misses[worst] <= atypical:
             break
-        used.remove(worst)
+        used[used.index(worst)] = spare.pop(0)
         replaced.append(worst)
-        if spare:
-            used.append(spare.pop(0))
     votes = [0] * len(key)
     for k in used:
         for x in mapping(k):

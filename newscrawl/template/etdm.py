@@ -38,7 +38,7 @@ class Params:
     not_children: float = 1.0
     threshold: float = 0.8
     ordered: bool = True  # activatePosition: mapped children keep their order
-    text_mismatch: float = 1.0  # factor when the nodes' own texts differ (1 = the seed: ignore text)
+    text_mismatch: float = 0.0  # factor when the nodes' own texts differ (1.0 = the seed: text ignored)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,0 +1,213 @@
+"""``TemplatePipeline``: learn each site's template once, strip it from every article's body.
+
+A thin Scrapy adapter over :mod:`newscrawl.template`. While a domain has no template, the HTML
+of the pages the crawl downloads (every response, not only items) is kept, a bounded number per
+domain; the first item of the domain becomes the key page, and the n-CS search reads its linked
+pages from that store, downloading only the missing ones through the engine
+(``download_async``). The template goes to the :class:`~newscrawl.template.cache.TemplateCache`
+(memory, and disk under ``NEWSCRAWL_TEMPLATE_CACHE_DIR`` or ``JOBDIR``) and is applied to every
+item of the domain: the template is removed from the parsed page and the body is extracted again
+from what is left. A page that matches less than ``NEWSCRAWL_TEMPLATE_MIN_COVERAGE`` of the
+domain's template belongs to a section with its own template, learned the same way and cached
+under ``domain/section``. The item's ``extraction["template"]`` records the template id, its
+key and how many elements were removed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from itemadapter import ItemAdapter
+from scrapy import Request, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import NotConfigured
+from scrapy.http import TextResponse
+from scrapy.http.request import NO_CALLBACK
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+
+from newscrawl.links.urls import canonicalize, registrable_domain
+from newscrawl.page import Page
+from newscrawl.template.cache import TemplateCache, cache_key
+from newscrawl.template.detect import template_from_search
+from newscrawl.template.etdm import Params
+from newscrawl.template.extraction import strip_page
+from newscrawl.template.model import Template
+from newscrawl.template.topology import CompleteSubdigraphSearch, page_links
+
+logger = logging.getLogger(__name__)
+STATS = "newscrawl/template"
+
+
+def params_from_settings(settings: Any) -> Params:
+    weights = settings.getdict("NEWSCRAWL_TEMPLATE_WEIGHTS")
+    missing = settings.getdict("NEWSCRAWL_TEMPLATE_NOT_PROBABILITIES")
+    base = Params()
+    return Params(
+        w_classes=float(weights.get("classes", base.w_classes)),
+        w_position=float(weights.get("position", base.w_position)),
+        w_attributes=float(weights.get("attributes", base.w_attributes)),
+        w_children=float(weights.get("children", base.w_children)),
+        not_classes=float(missing.get("classes", base.not_classes)),
+        not_attributes=float(missing.get("attributes", base.not_attributes)),
+        not_children=float(missing.get("children", base.not_children)),
+        threshold=settings.getfloat("NEWSCRAWL_TEMPLATE_THRESHOLD", base.threshold),
+        ordered=settings.getbool("NEWSCRAWL_TEMPLATE_ORDERED", base.ordered),
+        text_mismatch=settings.getfloat("NEWSCRAWL_TEMPLATE_TEXT_MISMATCH", base.text_mismatch),
+    )
+
+
+class TemplatePipeline:
+    def __init__(self, crawler: Crawler) -> None:
+        s = crawler.settings
+        if not s.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True):
+            raise NotConfigured("NEWSCRAWL_TEMPLATE_ENABLED is off")
+        self.crawler = crawler
+        self.stats = crawler.stats
+        self.params = params_from_settings(s)
+        self.n = s.getint("NEWSCRAWL_TEMPLATE_N", 3)
+        self.t = s.getint("NEWSCRAWL_TEMPLATE_T", 2)
+        self.max_fetch = s.getint("NEWSCRAWL_TEMPLATE_MAX_FETCH", 15)
+        self.max_pages = s.getint("NEWSCRAWL_TEMPLATE_MAX_PAGES", 30)
+        self.max_attempts = s.getint("NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS", 3)
+        self.min_coverage = s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5)
+        self.atypical = s.getfloat("NEWSCRAWL_TEMPLATE_ATYPICAL", 0.5)
+        directory = s.get("NEWSCRAWL_TEMPLATE_CACHE_DIR")
+        if not directory and s.get("JOBDIR"):
+            directory = str(Path(s.get("JOBDIR")) / "newscrawl-templates")
+        self.cache = TemplateCache(s.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512), directory,
+                                   s.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or None)
+        self.recent: OrderedDict[str, OrderedDict[str, str]] = OrderedDict()  # domain -> url -> html
+        self.learning: dict[str, list[Deferred[None]]] = {}
+        self.attempts: dict[str, int] = {}
+        self.known: set[str] = set()  # keys with a template: their pages are no longer kept
+        crawler.signals.connect(self.response_received, signal=signals.response_received)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> TemplatePipeline:
+        return cls(crawler)
+
+    # --- page store ----------------------------------------------------------------------------
+    def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
+        """Keep the HTML of recent pages of domains that still need a template."""
+        if not isinstance(response, TextResponse) or b"html" not in (response.headers.get("Content-Type") or b"html"):
+            return
+        domain = registrable_domain(response.url)
+        if domain in self.known:
+            return
+        pages = self.recent.setdefault(domain, OrderedDict())
+        self.recent.move_to_end(domain)
+        pages[canonicalize(response.url)] = response.text
+        while len(pages) > self.max_pages:
+            pages.popitem(last=False)
+        while len(self.recent) > 8:  # domains waiting for a template
+            self.recent.popitem(last=False)
+
+    async def _html(self, url: str) -> str | None:
+        stored = self.recent.get(registrable_domain(url), {}).get(url)
+        if stored is not None:
+            self.stats.inc_value(f"{STATS}/pages_from_store")
+            return stored
+        request = Request(url, callback=NO_CALLBACK, dont_filter=True, meta={"newscrawl_template": True})
+        try:
+            response = await self.crawler.engine.download_async(request)
+        except Exception as exc:  # a missing page only shrinks the search
+            logger.debug("template: could not fetch %s: %s", url, exc)
+            self.stats.inc_value(f"{STATS}/fetch_errors")
+            return None
+        self.stats.inc_value(f"{STATS}/pages_fetched")
+        if not isinstance(response, TextResponse) or response.status != 200:
+            return None
+        return response.text
+
+    def _known(self, key: str) -> None:
+        if "/" not in key:
+            self.known.add(key)
+            self.recent.pop(key, None)
+
+    # --- learning ------------------------------------------------------------------------------
+    async def _learn(self, key: str, url: str, page: Page) -> Template | None:
+        search = CompleteSubdigraphSearch(url, page_links(page.root, url), self.n)
+        roots: dict[str, Any] = {}
+        while len(search.processed) < self.max_fetch and (link := search.next_url()) is not None:
+            html = await self._html(link)
+            links = None
+            if html is not None:
+                roots[link] = Page.from_html(html, link).root
+                links = [lk.url for lk in page_links(roots[link], link)]
+            search.record(link, links)
+        template = template_from_search(page.root, url, search.best, search.processed, roots, n=self.n, t=self.t,
+                                        params=self.params, atypical=self.atypical)
+        if template is None:
+            self.stats.inc_value(f"{STATS}/no_cs")
+            logger.info("template: no complete subdigraph from %s (%d pages loaded)", url, len(search.processed))
+            return None
+        self.cache.put(key, template)
+        self._known(key)
+        self.stats.inc_value(f"{STATS}/learned")
+        logger.info("template %s for %s: %d nodes from %s + %s", template.id, key, template.size, url, template.pages)
+        return template
+
+    async def _template(self, key: str, url: str, page: Page) -> Template | None:
+        """The cached template of ``key``, or learn it with this page as the key page (once:
+        concurrent items of the same key wait for the same learning)."""
+        template = self.cache.get(key)
+        if template is not None:
+            self._known(key)
+            return template
+        if key in self.learning:
+            waiter: Deferred[None] = Deferred()
+            self.learning[key].append(waiter)
+            await maybe_deferred_to_future(waiter)
+            return self.cache.get(key)
+        if self.attempts.get(key, 0) >= self.max_attempts:
+            return None
+        self.attempts[key] = self.attempts.get(key, 0) + 1
+        self.learning[key] = []
+        try:
+            return await self._learn(key, url, page)
+        except Exception:
+            logger.exception("template: learning failed for %s", key)
+            self.stats.inc_value(f"{STATS}/errors")
+            return None
+        finally:
+            for waiter in self.learning.pop(key):
+                waiter.callback(None)
+
+    # --- items ---------------------------------------------------------------------------------
+    async def process_item(self, item: Any, spider: Any = None) -> Any:
+        adapter = ItemAdapter(item)
+        html, url = adapter.get("html"), adapter.get("url")
+        if not html or not url:
+            return item
+        page = Page.from_html(html, url)
+        key = cache_key(url)
+        template = await self._template(key, url, page)
+        if template is not None and template.coverage(page.root) < self.min_coverage:
+            section = cache_key(url, section=True)
+            if section != key:
+                self.stats.inc_value(f"{STATS}/low_coverage")
+                section_template = await self._template(section, url, page)
+                if section_template is not None:
+                    template, key = section_template, section
+        if template is None:
+            self.stats.inc_value(f"{STATS}/items_without_template")
+            return item
+        from newscrawl.extract.api import extract_page
+        from newscrawl.pipelines import _stylesheets_for
+
+        sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
+        stripped, removed = strip_page(page, template, sheets)
+        self.stats.inc_value(f"{STATS}/items")
+        self.stats.inc_value(f"{STATS}/nodes_removed", removed)
+        extraction = dict(adapter.get("extraction") or {})
+        extraction["template"] = {"id": template.id, "key": key, "removed": removed}
+        adapter["extraction"] = extraction
+        if removed and adapter.get("body", "") is not None:
+            body = extract_page(stripped).body
+            if body:
+                adapter["body"] = body
+        return item
