@@ -64,7 +64,8 @@ PAST_VERBS = ("approved", "rejected", "delayed", "expanded", "unveiled", "questi
 PRESENT_VERBS = ("approves", "rejects", "delays", "expands", "unveils", "questions", "funds",
                  "revives", "defends", "weighs")
 TIMES = ("on Tuesday", "last week", "this spring", "after a long hearing", "late Thursday",
-         "earlier this month", "before the deadline", "over the weekend")
+         "earlier this month", "before the deadline", "over the weekend", "on Monday night",
+         "during a special session", "in a 3-2 vote", "without debate", "on Friday morning")
 ROLES = ("has farmed near {place} for three decades", "chairs the local board",
          "runs a hardware store on Main Street", "moved to {place} in 2009",
          "coached in {place} for twelve years", "volunteers at the food pantry")
@@ -76,6 +77,11 @@ QUOTES = (
     "I would rather get it right than get it done fast",
     "Folks out here are patient, but that patience has limits",
     "This is the best news we have had since the flood",
+    "My family has been here four generations and we have never seen anything like it",
+    "If the state wants to help, it can start by listening",
+    "You cannot run a county on promises",
+    "We asked for a plan and we got a press release",
+    "There is more agreement in this room than people think",
 )
 SENTENCES = (
     "{Org} {past} the {noun} {time}, a decision that surprised several residents of {place}.",
@@ -91,7 +97,27 @@ SENTENCES = (
     "Neighbours in {place} have started a petition, and organisers say it has {num} signatures.",
     "The state will review the {noun} before any money changes hands, according to a spokesperson.",
     "For now, {org} says it will keep residents informed through its website and weekly meetings.",
-    "Weather has complicated the timeline, with late snow closing roads near {place} twice in March.",
+    "Weather has complicated the timeline, with late snow closing roads near {place} twice in {month}.",
+    "{Person} has lived in {place} long enough to remember when the {noun} was first proposed.",
+    "The vote came {time} after nearly {small} hours of testimony from ranchers, teachers and business owners.",
+    "A similar plan in {place} cost roughly ${num},000 more than expected, a consultant told {org}.",
+    "Asked whether the {noun} would survive another year, {last} paused before answering.",
+    "\u201c{quote}. We will see what happens in {month},\u201d said {Person}, who {role}.",
+    "The {noun} is one of {small} items on the agenda, but it drew the largest crowd by far.",
+    "Several people who spoke {time} asked {org} to slow down and hold a second hearing in {place}.",
+    "Numbers released by {org} show {num} households could be affected by the {noun}.",
+    "Not everyone is convinced: a group of residents from {place} plans to challenge the {noun} in court.",
+    "Local radio carried the meeting live, and callers lit up the phone lines for {small} hours.",
+    "{Org} first took up the {noun} in {year}, when grain prices were higher and budgets looser.",
+    "Officials in {place} said they had not been consulted before {org} {past} the {noun}.",
+    "The closest comparison may be {place}, where a {noun} of the same size opened in {year}.",
+    "By {month}, {org} hopes to have a final answer on the {noun}, {last} said.",
+    "Drivers on the county road past {place} will notice survey crews through the end of {month}.",
+    "{Person} said {num} letters had arrived at the office about the {noun}, most of them handwritten.",
+    "Reporters from the Ledger visited {place} {time} and found opinions split almost evenly.",
+    "Even supporters admit the {noun} will not fix everything, but they call it a start.",
+    "Whatever the outcome, {org} has promised to publish the full minutes within {small} days.",
+    "Schools in {place} may close early on the day of the hearing so families can attend.",
 )
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December")
