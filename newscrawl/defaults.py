@@ -81,4 +81,33 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_JOURNAL_ENABLED": True,
     # Seconds between progress lines (LogStats convention); 0 turns them off.
     "NEWSCRAWL_PROGRESS_INTERVAL": 60.0,
+    # --- site templates (newscrawl.template; values measured in docs/decisions.md) ---------------
+    # Learn each site's template (n-CS + exact top-down mapping) and strip it from article bodies.
+    "NEWSCRAWL_TEMPLATE_ENABLED": True,
+    # Size n of the complete subdigraph of menu-linked pages, and votes t a node needs (seed 003).
+    "NEWSCRAWL_TEMPLATE_N": 3,
+    "NEWSCRAWL_TEMPLATE_T": 2,
+    # Equality probability: weights, probabilities when both nodes lack classes/attributes/children,
+    # mapping threshold, order-preserving mapping (activatePosition), and the factor applied when
+    # the two nodes' own texts differ (1.0 = ignore text, as the seed; 0.0 = text must agree).
+    "NEWSCRAWL_TEMPLATE_WEIGHTS": {"classes": 0.5, "position": 0.2, "attributes": 0.2, "children": 0.1},
+    "NEWSCRAWL_TEMPLATE_NOT_PROBABILITIES": {"classes": 0.9, "attributes": 0.25, "children": 1.0},
+    "NEWSCRAWL_TEMPLATE_THRESHOLD": 0.8,
+    "NEWSCRAWL_TEMPLATE_ORDERED": True,
+    "NEWSCRAWL_TEMPLATE_TEXT_MISMATCH": 0.0,
+    # A CS page missing more than this share of the nodes the other CS pages map is atypical.
+    "NEWSCRAWL_TEMPLATE_ATYPICAL": 0.5,
+    # Pages loaded at most by one n-CS search (from the crawl's recent pages or downloaded).
+    "NEWSCRAWL_TEMPLATE_MAX_FETCH": 15,
+    # Recent pages kept per domain (8 domains at most) until the domain has a template.
+    "NEWSCRAWL_TEMPLATE_MAX_PAGES": 20,
+    # Key pages tried per domain (or section) before giving up on its template.
+    "NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS": 3,
+    # A page matching less than this share of its domain's template gets a section template.
+    "NEWSCRAWL_TEMPLATE_MIN_COVERAGE": 0.5,
+    # Templates kept in memory; directory of the JSON template cache (default: JOBDIR/newscrawl-
+    # templates when JOBDIR is set, else memory only); age in seconds after which one is relearned.
+    "NEWSCRAWL_TEMPLATE_CACHE_SIZE": 512,
+    "NEWSCRAWL_TEMPLATE_CACHE_DIR": None,
+    "NEWSCRAWL_TEMPLATE_EXPIRY": 7 * 24 * 3600,
 }
