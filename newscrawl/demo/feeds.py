@@ -1,4 +1,5 @@
-"""robots.txt, sitemaps (index, articles, Google News) and the RSS feed of the demo site.
+"""robots.txt, sitemaps (index, articles, Google News), the RSS feed and the per-section Atom
+feeds of the demo site.
 
 All URLs in them are absolute, built from the requesting server's base URL.
 """
@@ -66,4 +67,22 @@ def rss(base: str, articles: Sequence[Article], site_name: str) -> str:
         f'<atom:link href="{base}/feed/" rel="self" type="application/rss+xml"/>'
         "<description>News from the high plains</description><language>en-us</language>\n"
         f"{items}</channel>\n</rss>\n"
+    )
+
+
+def atom(base: str, path: str, title: str, articles: Sequence[Article]) -> str:
+    updated = max((a.modified or a.published) for a in articles).isoformat() if articles else ""
+    entries = "".join(
+        f"<entry><title>{escape(a.title)}</title>"
+        f'<link rel="alternate" type="text/html" href="{base}{a.path}"/>'
+        f"<id>{base}{a.path}</id><published>{a.published.isoformat()}</published>"
+        f"<updated>{(a.modified or a.published).isoformat()}</updated>"
+        + "".join(f"<author><name>{escape(x.name)}</name></author>" for x in a.authors)
+        + f"<summary>{escape(a.standfirst)}</summary></entry>\n"
+        for a in articles
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
+        f"<title>{escape(title)}</title><id>{base}{path}</id>"
+        f'<link rel="self" href="{base}{path}"/><updated>{updated}</updated>\n{entries}</feed>\n'
     )

@@ -304,8 +304,12 @@ def listing_page(ctx: Ctx, *, path: str, title: str, kind: str, intro: str,
     heading = title if page == 1 else f"{title} &ndash; page {page}"
     main = (f'<div class="section-title">{heading}</div><p class="section-intro">{e(intro)}</p>'
             f'<div class="story-list">{cards}</div>{nav}')
+    head = ""
+    if kind == "section" and section and ctx.full:
+        head = (f'<link rel="alternate" type="application/atom+xml" title="{title} &raquo; Atom" '
+                f'href="{ctx.base}/{section}/feed/atom/">\n')
     return layout(ctx, path=path, title=title if page == 1 else f"{title} - Page {page}",
-                  kind=kind, main=main, crumbs=crumbs, section=section)
+                  kind=kind, main=main, crumbs=crumbs, section=section, head=head)
 
 
 def home_page(ctx: Ctx, lead: Article, blocks: Sequence[tuple[str, Sequence[Article]]],

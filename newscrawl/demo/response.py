@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 HTML = "text/html; charset=utf-8"
 CSS = "text/css; charset=utf-8"
 RSS = "application/rss+xml; charset=utf-8"
+ATOM = "application/atom+xml; charset=utf-8"
 XML = "application/xml; charset=utf-8"
 TEXT = "text/plain; charset=utf-8"
 

@@ -28,7 +28,8 @@ Site structure (decisions)
 - 3 articles are only in the sitemaps, 3 only in the RSS feed (``only_in``); no HTML page links
   them. All other articles are in ``/sitemaps/articles.xml``; the 10 newest non-feed-only ones are
   in the Google News sitemap ``/sitemaps/news.xml``; the feed lists the 15 newest linked ones
-  plus the feed-only ones.
+  plus the feed-only ones. Each section page also links an Atom feed of its 10 newest stories
+  (``/politics/feed/atom/``, ``<link rel=alternate type=application/atom+xml>``).
 - Dates: visible text in 5 formats (``visible_date``); metadata on some pages only:
   idx % 4 == 0 JSON-LD NewsArticle (+ ``<time>`` when idx % 8 == 0), 1 ``article:published_time``,
   2 ``<time datetime>``, 3 visible text only. idx % 3 == 0 has a later "Updated ..." line
@@ -51,6 +52,7 @@ Site structure (decisions)
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from functools import partial
 from datetime import datetime, timedelta
@@ -63,9 +65,10 @@ from newscrawl.demo.model import (
 from newscrawl.demo.base import DEFAULT_BASE, Site, split_target
 from newscrawl.demo.large import LargeSite
 from newscrawl.demo.render import Ctx
-from newscrawl.demo.response import CSS, RSS, TEXT, XML, Response, not_found, ok, redirect
+from newscrawl.demo.response import ATOM, CSS, RSS, TEXT, XML, Response, not_found, ok, redirect
 from newscrawl.demo.traps import Traps
 
+_ATOM = re.compile(r"^/([a-z]+)/feed/atom/$")
 HEADLINE_SELECTOR = "h1.headline"
 BODY_SELECTOR = "div.article-body > p"
 N_ARTICLES = 62
@@ -194,6 +197,9 @@ class DemoSite(Site):
             items = self.newest[:15] + [a for a in self.articles if a.only_in == "feed"]
             items.sort(key=lambda a: a.published, reverse=True)
             return ok(feeds.rss(base, items, render.SITE_NAME), RSS)
+        if (m := _ATOM.match(path)) and m.group(1) in SECTION_NAMES:
+            arts = [a for a in self.newest if a.section == m.group(1)][:10]
+            return ok(feeds.atom(base, path, f"{render.SITE_NAME}: {SECTION_NAMES[m.group(1)]}", arts), ATOM)
         if self.traps and (trap := self.traps.resolve(path, query)) is not None:
             return trap
         if path.endswith("/index.html"):

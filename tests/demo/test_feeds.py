@@ -5,6 +5,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 
+import lxml.html
+
 from newscrawl.demo import DemoSite
 
 BASE = "http://127.0.0.1:8123"
@@ -81,3 +83,22 @@ def test_sitemap_only_articles_are_in_no_feed_and_feed_only_in_no_sitemap(site: 
             assert BASE + path in sitemaps and BASE + path not in feed
         elif where == "feed":
             assert BASE + path in feed and BASE + path not in sitemaps
+
+
+def test_section_pages_link_an_atom_feed_of_their_newest_stories(site: DemoSite) -> None:
+    atom = "{http://www.w3.org/2005/Atom}"
+    page = lxml.html.fromstring(site.resolve("/sports/", BASE).body)
+    (link,) = page.cssselect('link[rel=alternate][type="application/atom+xml"]')
+    assert link.get("href") == f"{BASE}/sports/feed/atom/"
+    root = xml(site, "/sports/feed/atom/", "application/atom+xml")
+    entries = root.findall(f"{atom}entry")
+    paths = [e.find(f"{atom}link").get("href").removeprefix(BASE) for e in entries]
+    assert len(paths) == 10
+    for entry, path in zip(entries, paths):
+        art = site.article(path)
+        assert art.section == "sports" and art.only_in is None
+        assert entry.findtext(f"{atom}published").startswith(art.published)
+    dates = [site.article(p).published_at for p in paths]
+    assert dates == sorted(dates, reverse=True)
+    assert not lxml.html.fromstring(site.resolve("/", BASE).body).cssselect('link[type="application/atom+xml"]')
+    assert site.resolve("/nosuch/feed/atom/", BASE).status == 404
