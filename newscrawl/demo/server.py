@@ -171,12 +171,17 @@ class DirectorySite(Site):
         self.truth: dict[str, PageTruth] = {}
 
     def _file(self, rel: str) -> Path | None:
-        candidate = (self.root / rel.lstrip("/")).resolve()
-        if not candidate.is_relative_to(self.root):
+        """The file behind ``rel`` inside the root; None for misses, escapes and names the OS
+        refuses (too long, NUL bytes)."""
+        try:
+            candidate = (self.root / rel.lstrip("/")).resolve()
+            if not candidate.is_relative_to(self.root):
+                return None
+            if candidate.is_dir():
+                candidate = candidate / "index.html"
+            return candidate if candidate.is_file() else None
+        except (OSError, ValueError):
             return None
-        if candidate.is_dir():
-            candidate = candidate / "index.html"
-        return candidate if candidate.is_file() else None
 
     def find(self, path: str, query: str) -> Path | None:
         if query:

@@ -113,6 +113,9 @@ def test_serve_directory(tmp_path) -> None:
         assert fetch(srv.url("/robots.txt"))[1]["Content-Type"].startswith("text/plain")
         assert fetch(srv.url("/../secret.txt"))[0] == 404
         assert fetch(srv.url("/%2e%2e/secret.txt"))[0] == 404
+        assert fetch(srv.url("/sub/index.html?" + "q" * 400))[0] == 200  # name too long for the OS
+        assert fetch(srv.url("/" + "x" * 300 + "/"))[0] == 404
+        assert fetch(srv.url("/a%00b"))[0] == 404
         assert srv.hits["/style.css?ver=2"] == 1
 
 
