@@ -322,7 +322,7 @@ def _media(rng: random.Random, kind: str, count: int) -> list[dict]:
 
 
 def build_demo_site(seed: int = 7, *, traps: bool = False, offsite_base: str | None = None,
-                    oversize_bytes: int = 12 * 1024 * 1024, slow_seconds: float = 3.0) -> DemoSite:
+                    oversize_bytes: int = 20 * 1024 * 1024, slow_seconds: float = 3.0) -> DemoSite:
     """The embedded default site (see the module docstring)."""
     trap_set = Traps(oversize_bytes=oversize_bytes, slow_seconds=slow_seconds) if traps else None
     return DemoSite(seed, traps=trap_set, offsite_base=offsite_base)

@@ -8,8 +8,10 @@
 | ``/session/?sid=<hex>`` | each page links fresh session ids (``sid`` = sha1 of the previous one) |
 | ``/loop/a`` | 302 to ``/loop/b``, which 302s back to ``/loop/a`` |
 | ``/trap/binary.html`` | 64 KiB of random bytes served as ``text/html`` |
-| ``/trap/oversize/`` | an HTML page of ``oversize_bytes``, streamed (never held in memory) |
-| ``/trap/slow/`` | a small page trickled in ``slow_chunks`` pieces over ``slow_seconds`` |
+| ``/trap/oversize/`` | an HTML page of ``oversize_bytes`` (default 20 MiB, above the 16 MiB
+  ``DOWNLOAD_MAXSIZE`` of ``newscrawl.profiles``), streamed, never held in memory |
+| ``/trap/slow/`` | a small page trickled in ``slow_chunks`` pieces over ``slow_seconds`` (default 3 s;
+  pass more than the crawl's ``DOWNLOAD_TIMEOUT`` to exercise the timeout) |
 | ``/trap/long/?q=...`` | the link's URL is ``long_url_bytes`` long; answered 414 like real servers |
 | ``/a/b/`` | a relative link ``a/b/`` that resolves to ``/a/b/a/b/``, ``/a/b/a/b/a/b/``, ... |
 
@@ -48,7 +50,7 @@ def next_sid(sid: str) -> str:
 
 @dataclass(frozen=True)
 class Traps:
-    oversize_bytes: int = 12 * 1024 * 1024
+    oversize_bytes: int = 20 * 1024 * 1024
     slow_seconds: float = 3.0
     slow_chunks: int = 12
     long_url_bytes: int = 100_000
