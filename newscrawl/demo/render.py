@@ -125,8 +125,9 @@ def _footer(ctx: Ctx) -> str:
     own = "".join(f'<li><a href="{href}">{text}</a></li>' for href, text in links + list(ctx.footer_links))
     tools = ""
     if ctx.trap_links:
-        links = "".join(f'<li><a href="{e(href)}">{e(text)}</a></li>' for href, text in ctx.trap_links)
-        tools = f'<div class="footer-col archive-tools"><p class="footer-title">Archive tools</p><ul>{links}</ul></div>'
+        items = "".join(f'<li><a href="{e(href)}">{e(text)}</a></li>' for href, text in ctx.trap_links)
+        tools = (f'<div class="footer-col archive-tools"><p class="footer-title">Archive tools</p>'
+                 f'<ul>{items}</ul></div>')
     partners = ""
     if ctx.offsite_base:
         partners = (f'<div class="footer-col"><p class="footer-title">Network</p><ul>'
