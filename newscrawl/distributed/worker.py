@@ -1,0 +1,102 @@
+"""The distributed worker extension: Redis start URLs, shared scope and hand-off, idle close.
+
+Installed by the add-on when ``NEWSCRAWL_DISTRIBUTED`` is on. scrapy-redis's ``RedisSpider`` is
+not used (it only defines ``start_requests()``, which Scrapy 2.16+ no longer calls); the
+``news`` spider's own ``start()`` builds the requests for URLs popped from Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from scrapy import Spider, signals
+from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured
+from scrapy.utils.defer import deferred_from_coro
+
+from newscrawl.distributed import key_prefix
+from newscrawl.distributed.state import ClaimSet, SharedScope
+
+logger = logging.getLogger(__name__)
+
+START_BATCH = 16
+
+
+class DistributedWorker:
+    def __init__(self, crawler: Crawler) -> None:
+        settings = crawler.settings
+        if not settings.getbool("NEWSCRAWL_DISTRIBUTED"):
+            raise NotConfigured("NEWSCRAWL_DISTRIBUTED is off")
+        from scrapy_redis.connection import get_redis_from_settings
+
+        self.crawler = crawler
+        self.client = get_redis_from_settings(settings)
+        self.idle_seconds = settings.getfloat("NEWSCRAWL_IDLE_CLOSE_SECONDS", 30.0)
+        self.read_starts = settings.getbool("NEWSCRAWL_REDIS_START_URLS", True)
+        self.idle_since: float | None = None
+        self.prefix = ""
+        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
+        crawler.signals.connect(self.active, signal=signals.response_received)
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DistributedWorker:
+        return cls(crawler)
+
+    def spider_opened(self, spider: Spider) -> None:
+        self.prefix = key_prefix(self.crawler.settings, spider.name)
+        scope = getattr(spider, "scope", None)
+        if scope is not None:
+            spider.scope = SharedScope(scope, self.client, f"{self.prefix}:scope")
+            for url in spider.start_urls:
+                spider.scope.add(url)
+            spider.scope.refresh()
+        if hasattr(spider, "handed_canonicals"):
+            spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed")
+
+    def active(self, *args: Any, **kwargs: Any) -> None:
+        self.idle_since = None
+
+    def spider_idle(self, spider: Spider) -> None:
+        if self.read_starts and self._pop_starts(spider):
+            self.idle_since = None
+            raise DontCloseSpider
+        now = time.monotonic()
+        if self.idle_since is None:
+            self.idle_since = now
+        if now - self.idle_since < self.idle_seconds:
+            raise DontCloseSpider
+        logger.info("No work for %.0f s (shared frontier empty): closing this worker", now - self.idle_since)
+        raise CloseSpider("idle")
+
+    def _pop_starts(self, spider: Spider) -> list[str]:
+        raw = self.client.lpop(f"{self.prefix}:start_urls", START_BATCH) or []
+        urls = []
+        canonicalize = getattr(spider, "canonicalize", None)
+        for value in raw:
+            url = (value.decode() if isinstance(value, bytes) else value).strip()
+            if not url:
+                continue
+            url = url if "://" in url else f"https://{url}"
+            urls.append(canonicalize(url) if canonicalize else url)
+        if urls:
+            self.crawler.stats.inc_value("newscrawl/distributed/start_urls", len(urls))
+            logger.info("Start URLs from Redis: %s", ", ".join(u[:200] for u in urls))
+            if hasattr(spider, "scope"):
+                for url in urls:
+                    spider.scope.add(url)
+            deferred_from_coro(self._schedule_starts(spider, urls))
+        return urls
+
+    async def _schedule_starts(self, spider: Spider, urls: list[str]) -> None:
+        """Build the spider's own start requests for ``urls`` (robots.txt, sitemaps included)."""
+        saved = list(spider.start_urls)
+        spider.start_urls = urls
+        try:
+            requests = [request async for request in spider.start()]
+        finally:
+            spider.start_urls = saved + urls
+        for request in requests:
+            self.crawler.engine.crawl(request)
