@@ -1,0 +1,274 @@
+"""newscrawl vs trafilatura, readability-lxml and newspaper4k on the same pages, in one process.
+
+For each development dataset under ../shared/datasets (those with pages) and each system, prints
+body precision/recall/F1 (article-extraction-benchmark shingles), with/without snippet F1
+(trafilatura's counting), title and date accuracy, pages/s, and the pages/s of lxml parsing alone,
+plus the ratios the issue sets goals on: our speed / trafilatura's (goal >= 2) and our time per
+page / lxml's parse time (goal <= 8). Metric definitions: newscrawl/evaluate.py.
+
+Fairness: pages are read and gunzipped outside the timers. newscrawl gets the raw bytes (its
+browser-like decoding is inside its timer); the peers get the text decoded once by
+newscrawl.encoding (so no peer loses points to a charset mistake), and their timers cover only
+their own call. Systems run interleaved page by page, so machine load drifts hit all alike.
+Each peer uses its best documented settings:
+- trafilatura: ``bare_extraction(text, url, with_metadata=True, include_comments=False,
+  include_tables=True)`` (its evaluation's canonical options, default precision/recall balance,
+  fallback extractors on); body ``.text``, title ``.title``, date ``.date``.
+- readability-lxml: ``Document(text, url=url)``; body = text of ``summary()`` with block
+  elements on their own lines; title ``title()``; it has no date.
+- newspaper4k: ``Article(url, fetch_images=False)``, ``download(input_html=text)``, ``parse()``;
+  body ``.text``, title ``.title``, date ``.publish_date``. The HTML is passed in: it never
+  downloads anything.
+The process refuses every network connection except to 127.0.0.1 (socket.connect is guarded),
+so a peer that tries to fetch something fails loudly instead of leaving the machine.
+
+Usage: .venv/bin/python benchmarks/extraction.py [--limit N] [--datasets a,b] [--systems x,y] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import socket
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import lxml.html
+
+from newscrawl.encoding import decode_html
+from newscrawl.evaluate import load_dataset, read_page, score
+from newscrawl.paths import datasets_dir
+
+PAGE_TIMEOUT = 60  # seconds; a call that takes longer counts as an error for that page
+
+
+def guard_network() -> None:
+    """Refuse connections to anything but the loopback address."""
+    original = socket.socket.connect
+
+    def connect(self: socket.socket, address: Any) -> Any:
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in ("127.0.0.1", "::1", "localhost") and self.family != socket.AF_UNIX:
+            raise ConnectionRefusedError(f"benchmark: network access to {host!r} refused")
+        return original(self, address)
+
+    socket.socket.connect = connect  # type: ignore[method-assign]
+
+
+class PageTimeout(Exception):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise PageTimeout(f"no result within {PAGE_TIMEOUT}s")
+
+
+_BLOCK_TAGS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "pre", "tr", "br",
+               "section", "article", "td", "th", "dd", "dt", "figcaption", "ul", "ol", "table"}
+
+
+def html_to_text(fragment: str) -> str:
+    """Plain text of an HTML fragment with block elements on their own lines (iterative)."""
+    if not fragment or not fragment.strip():
+        return ""
+    root = lxml.html.fromstring(fragment)
+    parts: list[str] = []
+    for event, element in lxml.html.etree.iterwalk(root, events=("start", "end")):
+        tag = element.tag if isinstance(element.tag, str) else ""
+        if event == "start":
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if element.text and tag not in ("script", "style"):
+                parts.append(element.text)
+        else:
+            if tag in _BLOCK_TAGS:
+                parts.append("\n")
+            if element.tail and element is not root:
+                parts.append(element.tail)
+    lines = (" ".join(line.split()) for line in "".join(parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+# --- systems: each takes (raw bytes, decoded text, url) and returns a prediction dict ----------------
+def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
+    from newscrawl.extract import extract
+
+    def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
+        article = extract(data, url)
+        return {"title": article.title, "published": article.published, "body": article.body,
+                "is_article": article.is_article}
+
+    return run
+
+
+def trafilatura_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
+    from trafilatura import bare_extraction
+
+    def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
+        doc = bare_extraction(text, url=url, with_metadata=True, include_comments=False, include_tables=True)
+        if doc is None:
+            return {"title": None, "published": None, "body": None}
+        return {"title": doc.title, "published": doc.date, "body": doc.text}
+
+    return run
+
+
+def readability_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
+    from readability import Document
+
+    def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
+        doc = Document(text, url=url)
+        return {"title": doc.title(), "published": None, "body": html_to_text(doc.summary())}
+
+    return run
+
+
+def newspaper_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from newspaper import Article
+
+    def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
+        article = Article(url or "http://fakehost/test/page.html", fetch_images=False)
+        article.download(input_html=text)
+        article.parse()
+        date = article.publish_date
+        return {"title": article.title or None,
+                "published": date.isoformat() if date is not None else None,
+                "body": article.text or None}
+
+    return run
+
+
+SYSTEMS: dict[str, Callable[[], Callable[[bytes, str, str | None], dict[str, Any]]]] = {
+    "newscrawl": newscrawl_system,
+    "trafilatura": trafilatura_system,
+    "readability": readability_system,
+    "newspaper4k": newspaper_system,
+}
+HAS_DATE = {"newscrawl", "trafilatura", "newspaper4k"}
+HAS_CLASS = {"newscrawl"}
+
+
+def page_datasets(names: list[str] | None) -> list[Path]:
+    folders = sorted(p for p in datasets_dir().iterdir() if (p / "truth.jsonl").is_file() and (p / "pages").is_dir())
+    if names:
+        wanted = set(names)
+        folders = [p for p in folders if p.name in wanted]
+        missing = wanted - {p.name for p in folders}
+        if missing:
+            raise SystemExit(f"unknown datasets: {', '.join(sorted(missing))}")
+    return folders
+
+
+def run_dataset(folder: Path, systems: dict[str, Callable[..., dict[str, Any]]], limit: int | None) -> dict[str, Any]:
+    records = [r for r in load_dataset(folder, limit=limit) if r.path is not None]
+    predictions: dict[str, dict[str, Any]] = {name: {} for name in systems}
+    seconds = dict.fromkeys(systems, 0.0)
+    errors: dict[str, list[str]] = {name: [] for name in systems}
+    parse_seconds = 0.0
+    for record in records:
+        data = read_page(record.path)  # type: ignore[arg-type]
+        text, _ = decode_html(data)
+        start = time.perf_counter()
+        try:
+            lxml.html.document_fromstring(text)
+        except Exception:  # lxml refuses some inputs (e.g. empty); parsing time still counts
+            pass
+        parse_seconds += time.perf_counter() - start
+        for name, system in systems.items():
+            signal.alarm(PAGE_TIMEOUT)
+            start = time.perf_counter()
+            try:
+                predictions[name][record.id] = system(data, text, record.url)
+            except Exception as exc:  # a crash is scored as an empty result, as trafilatura's eval does
+                predictions[name][record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
+                errors[name].append(record.id)
+            finally:
+                seconds[name] += time.perf_counter() - start
+                signal.alarm(0)
+    n = len(records)
+    result: dict[str, Any] = {"pages": n, "lxml_parse_pages_per_second": n / parse_seconds if parse_seconds else None,
+                              "systems": {}}
+    for name in systems:
+        scores = score(records, predictions[name])
+        if name not in HAS_DATE:
+            scores["published"] = None
+        if name not in HAS_CLASS:
+            scores["is_article"] = None
+        scores["seconds"] = seconds[name]
+        scores["pages_per_second"] = n / seconds[name] if seconds[name] else None
+        scores["error_ids"] = errors[name][:20]
+        result["systems"][name] = scores
+    ours = result["systems"].get("newscrawl")
+    traf = result["systems"].get("trafilatura")
+    if ours and traf and ours["seconds"]:
+        result["speed_vs_trafilatura"] = traf["seconds"] / ours["seconds"]
+    if ours and parse_seconds:
+        result["time_vs_lxml_parse"] = ours["seconds"] / parse_seconds
+    return result
+
+
+def _cell(block: dict[str, Any] | None, key: str) -> str:
+    return f"{block[key]:.3f}" if block else "   -"
+
+
+def print_dataset(name: str, result: dict[str, Any], out: Any = sys.stdout) -> None:
+    out.write(f"\n== {name} ({result['pages']} pages)\n")
+    header = (f"{'system':<12} {'body P':>7} {'body R':>7} {'body F1':>7} {'snip F1':>7} {'title':>6} "
+              f"{'date':>6} {'art F1':>6} {'pages/s':>8} {'err':>4}")
+    out.write(header + "\n" + "-" * len(header) + "\n")
+    for system, s in result["systems"].items():
+        out.write(
+            f"{system:<12} {_cell(s['body'], 'precision'):>7} {_cell(s['body'], 'recall'):>7} "
+            f"{_cell(s['body'], 'f1'):>7} {_cell(s['snippets'], 'f1'):>7} {_cell(s['title'], 'accuracy'):>6} "
+            f"{_cell(s['published'], 'accuracy'):>6} {_cell(s['is_article'], 'f1'):>6} "
+            f"{s['pages_per_second'] or 0:>8.1f} {s['errors']:>4}\n"
+        )
+    if result["lxml_parse_pages_per_second"]:
+        out.write(f"{'lxml parse':<12} {'':>7} {'':>7} {'':>7} {'':>7} {'':>6} {'':>6} {'':>6} "
+                  f"{result['lxml_parse_pages_per_second']:>8.1f}\n")
+    if "speed_vs_trafilatura" in result:
+        out.write(f"newscrawl speed / trafilatura speed: {result['speed_vs_trafilatura']:.2f}x (goal >= 2)\n")
+    if "time_vs_lxml_parse" in result:
+        out.write(f"newscrawl time / lxml parse time: {result['time_vs_lxml_parse']:.2f}x (goal <= 8)\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, help="first N pages of each dataset")
+    parser.add_argument("--datasets", help="comma-separated dataset names (default: all with pages)")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated systems")
+    parser.add_argument("--json", type=Path, help="also write all numbers to this JSON file")
+    args = parser.parse_args(argv)
+    guard_network()
+    signal.signal(signal.SIGALRM, _alarm)
+    names = [s.strip() for s in args.systems.split(",") if s.strip()]
+    unknown = [n for n in names if n not in SYSTEMS]
+    if unknown:
+        raise SystemExit(f"unknown systems: {', '.join(unknown)} (choose from {', '.join(SYSTEMS)})")
+    systems = {}
+    warmup = b"<html><head><title>Warm up</title></head><body><article><h1>Warm up</h1><p>" + b"Text. " * 200 + b"</p></article></body></html>"
+    for name in names:
+        try:
+            systems[name] = SYSTEMS[name]()
+        except ImportError as exc:
+            raise SystemExit(f"{name} is not installed ({exc}); run .venv/bin/pip install -e '.[bench]'") from None
+        systems[name](warmup, warmup.decode(), "http://127.0.0.1/warmup")  # imports, models, caches
+    results = {}
+    for folder in page_datasets(args.datasets.split(",") if args.datasets else None):
+        results[folder.name] = run_dataset(folder, systems, args.limit)
+        print_dataset(folder.name, results[folder.name])
+        sys.stdout.flush()
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

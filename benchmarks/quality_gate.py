@@ -1,0 +1,119 @@
+"""CI quality gate: run newscrawl's extraction on every development dataset and fail (exit 1)
+when a score drops below its floor in ``benchmarks/quality_floors.json``.
+
+Floors are per dataset and metric (``body_f1``, ``snippet_f1``, ``title``, ``published``,
+``is_article_f1``), set a little under values measured on the same pages (see the floors
+file's ``_measured`` block for what was measured and when). All pages of each dataset are used
+unless the floors file gives a ``sample`` (every k-th page, deterministic), so the gate is
+reproducible; pages are spread over ``--workers`` processes (default 2).
+
+Usage: .venv/bin/python benchmarks/quality_gate.py [--workers N] [--datasets a,b]
+       .venv/bin/python benchmarks/quality_gate.py --record   # print floors for measured values
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from newscrawl.evaluate import Record, format_table, load_dataset, read_page, score
+from newscrawl.paths import datasets_dir
+
+FLOORS = Path(__file__).with_name("quality_floors.json")
+METRICS: dict[str, tuple[str, str]] = {  # floor name -> (score block, key)
+    "body_f1": ("body", "f1"),
+    "snippet_f1": ("snippets", "f1"),
+    "title": ("title", "accuracy"),
+    "published": ("published", "accuracy"),
+    "is_article_f1": ("is_article", "f1"),
+}
+RECORD_MARGIN = 0.02  # floors are written this far under the measured value
+
+
+def _extract(job: tuple[str, str, str | None]) -> tuple[str, dict[str, Any]]:
+    from newscrawl.extract import extract
+
+    record_id, path, url = job
+    try:
+        article = extract(read_page(path), url)
+    except Exception as exc:  # scored as an empty page; the error count shows it
+        return record_id, {"error": f"{exc.__class__.__name__}: {exc}"}
+    return record_id, {"title": article.title, "published": article.published, "body": article.body,
+                       "is_article": article.is_article}
+
+
+def sample(records: list[Record], every: int) -> list[Record]:
+    return records if every <= 1 else records[::every]
+
+
+def measure(folder: Path, every: int, pool: ProcessPoolExecutor | None) -> tuple[dict[str, Any], float]:
+    records = sample([r for r in load_dataset(folder) if r.path is not None], every)
+    jobs = [(r.id, str(r.path), r.url) for r in records]
+    start = time.perf_counter()
+    results = pool.map(_extract, jobs, chunksize=8) if pool else map(_extract, jobs)
+    predictions = dict(results)
+    return score(records, predictions), time.perf_counter() - start
+
+
+def value(scores: dict[str, Any], metric: str) -> float | None:
+    block, key = METRICS[metric]
+    return scores[block][key] if scores.get(block) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("--datasets", help="comma-separated subset of the floors file's datasets")
+    parser.add_argument("--floors", type=Path, default=FLOORS)
+    parser.add_argument("--record", action="store_true",
+                        help=f"print a floors file for the measured values minus {RECORD_MARGIN} (does not gate)")
+    args = parser.parse_args(argv)
+    config = json.loads(args.floors.read_text(encoding="utf-8"))
+    floors: dict[str, dict[str, Any]] = {k: v for k, v in config.items() if not k.startswith("_")}
+    names = args.datasets.split(",") if args.datasets else list(floors)
+    failures: list[str] = []
+    table: dict[str, dict[str, Any]] = {}
+    recorded: dict[str, dict[str, Any]] = {}
+    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    try:
+        for name in names:
+            folder = datasets_dir() / name
+            if not (folder / "truth.jsonl").is_file():
+                failures.append(f"{name}: dataset not found at {folder}")
+                continue
+            every = int(floors.get(name, {}).get("sample", 1))
+            scores, seconds = measure(folder, every, pool)
+            label = name if every <= 1 else f"{name} (1/{every})"
+            table[label] = scores
+            print(f"{label}: {scores['pages']} pages in {seconds:.1f}s", file=sys.stderr)
+            recorded[name] = {"sample": every} if every > 1 else {}
+            for metric in METRICS:
+                measured = value(scores, metric)
+                if measured is None:
+                    continue
+                recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
+                floor = floors.get(name, {}).get(metric)
+                if floor is not None and measured < floor:
+                    failures.append(f"{name}: {metric} {measured:.3f} < floor {floor:.3f}")
+    finally:
+        if pool:
+            pool.shutdown()
+    print(format_table(table))
+    if args.record:
+        print(json.dumps(recorded, indent=2))
+        return 0
+    if failures:
+        print("\nQUALITY GATE FAILED:\n  " + "\n  ".join(failures))
+        return 1
+    print("\nquality gate passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
