@@ -31,7 +31,13 @@ strong, b { font-weight: bold; }
 MAIN_CSS = """\
 @import url("/static/css/base.css");
 /* main.css: layout and the shared site template */
-.container { display: flex; max-width: 1180px; margin: 0 auto; gap: 32px; }
+.container { display: flex; max-width: 1180px; margin: 0 auto; gap: 32px; padding: 0 16px; }
+.site-header { max-width: 1180px; margin: 0 auto; }
+.main-menu ul, .mobile-menu ul { display: flex; flex-wrap: wrap; gap: 18px; list-style: none;
+                                 margin: 0; padding: 10px 16px; }
+figure img { width: 100%; height: auto; background: #cccccc; }
+.site-footer ul { list-style: none; padding: 0; }
+.footer-col { display: inline-block; vertical-align: top; margin: 16px; }
 .content { flex: 3; }
 .sidebar { flex: 1; font-size: 0.9375rem; }
 .top-bar { font-size: 12px; color: #666666; font-family: Arial, sans-serif; }
@@ -44,7 +50,8 @@ MAIN_CSS = """\
 .main-menu .current a { color: #f2c14e; }
 .mobile-menu { display: none; }
 .skip-link { position: absolute; left: -10000px; }
-.breadcrumbs { font-size: 13px; color: #777777; font-family: Arial, sans-serif; }
+.breadcrumbs { font-size: 13px; color: #777777; font-family: Arial, sans-serif;
+               max-width: 1180px; margin: 12px auto; padding: 0 16px; }
 .section-title { font-family: "Helvetica Neue", Arial, sans-serif; font-size: 30px;
                  font-weight: 700; color: #111111; }
 .section-intro { font-size: 17px; color: #444444; }

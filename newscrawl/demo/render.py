@@ -187,7 +187,7 @@ def layout(ctx: Ctx, *, path: str, title: str, kind: str, main: str,
         '<input type="search" name="q" placeholder="Search"><button>Search</button></form>'
         '</header>\n'
         f'<nav class="mobile-menu" aria-label="Mobile">{_menu(section, ctx.full)}</nav>\n'
-        f'<div class="container">\n{crumbs_html}\n<main id="main" class="content">\n{main}\n</main>\n'
+        f'{crumbs_html}\n<div class="container">\n<main id="main" class="content">\n{main}\n</main>\n'
         f"{_sidebar(ctx, sidebar_extra)}\n</div>\n{_footer(ctx)}\n</body>\n</html>\n"
     )
 

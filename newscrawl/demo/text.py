@@ -36,11 +36,12 @@ ORGS = {
     ),
     "environment": (
         "the regional water district", "the Game and Fish department", "the conservation district",
-        "the Stony Creek watershed council", "state wildlife biologists", "the county weed board",
+        "the Stony Creek watershed council", "the state wildlife division", "the county weed board",
     ),
     "sports": (
-        "the Harlan Falls Hawks", "the Cedar Bluff Coyotes", "Larkin Community College",
-        "the Millbrook rodeo club", "the North Fork Wranglers", "the state activities association",
+        "the Harlan Falls Hawks booster club", "Cedar Bluff High School", "Larkin Community College",
+        "the Millbrook rodeo club", "the North Fork Wranglers' front office",
+        "the state activities association",
     ),
     "culture": (
         "the Bellmont library", "the county historical society", "the Prairie Junction opera house",
