@@ -269,16 +269,16 @@ def _articles(rng: random.Random, authors: list[Author]) -> list[Article]:
     span = int((datetime(2025, 3, 28, 20, 0, tzinfo=TZ) - start).total_seconds() // 60)
     minutes = sorted(rng.sample(range(0, span, 7), N_ARTICLES))
     tags = [text.slugify(t) for t in text.TAGS]
-    titles: set[str] = set()
+    slugs: set[str] = set()  # unique slugs, hence unique titles and paths
     out: list[Article] = []
     for idx in range(N_ARTICLES):
         section = SECTIONS[idx % len(SECTIONS)][0]
         title = text.headline(rng, section)
-        while title in titles:
+        while text.slugify(title) in slugs:
             title = text.headline(rng, section)
-        titles.add(title)
-        published = start + timedelta(minutes=minutes[idx])
         slug = text.slugify(title)
+        slugs.add(slug)
+        published = start + timedelta(minutes=minutes[idx])
         if idx % 9 == 4:
             path = f"/story/{rng.randrange(100000, 1000000)}/{slug}/"
         else:

@@ -190,3 +190,13 @@ def test_same_seed_same_bytes_across_processes(site: DemoSite) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONHASHSEED": "12345", "PATH": ""})
     assert out.stdout.strip() == _digest(site)
+
+
+def test_structure_holds_for_other_seeds() -> None:
+    for seed in range(1, 16):
+        other = build_demo_site(seed)
+        arts = other.article_paths()
+        assert len(arts) == 62 and len({other.article(p).title for p in arts}) == 62
+        for slug, _ in SECTIONS:
+            assert other.truth[f"/{slug}/page/2/"].kind == "section"
+        assert all(other.resolve(p).status == 200 for p in other.truth)
