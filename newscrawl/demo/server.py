@@ -17,8 +17,9 @@ API
     loopback on Linux) and pass its ``base_url`` as ``build_demo_site(offsite_base=...)``: another
     host, so another site, whose ``hits`` show whether anything was fetched from it.
 
-``python -m newscrawl.demo.server [--dir PATH | --large N] [--traps] [--port N] [--host H]``
-serves in the foreground.
+``python -m newscrawl.demo.server [--dir PATH | --large N] [--traps] [--seed S] [--port N]
+[--host H] [--truth FILE]`` serves in the foreground (``--port 0`` picks a free port; the first
+line printed names the URL); ``--truth`` writes the gold truth as JSON Lines first.
 
 Decisions: HTTP/1.1 with Content-Length on every answer, so Scrapy keeps connections alive; a
 listen backlog of 128 and one thread per connection handle Scrapy's 16 concurrent requests;
@@ -28,6 +29,7 @@ streamed answers (oversize, slow trap pages) are written chunk by chunk; request
 from __future__ import annotations
 
 import argparse
+import json
 import mimetypes
 import threading
 import time
@@ -221,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--truth", type=Path, metavar="FILE",
+                        help="also write the site's truth as JSON Lines (one page a line)")
     args = parser.parse_args(argv)
     if args.dir:
         site: Site = DirectorySite(args.dir)
@@ -228,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
         site = build_large_site(args.large, seed=args.seed)
     else:
         site = build_demo_site(args.seed, traps=args.traps)
-    with serve_site(site, args.host, args.port) as served:
+    if args.truth:
+        with args.truth.open("w", encoding="utf-8") as fh:
+            for record in site.truth_records():
+                fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+    with serve_site(site, args.host, args.port, log=False) as served:
         print(f"Serving on {served.base_url}/ (Ctrl-C to stop)", flush=True)
         try:
             threading.Event().wait()

@@ -4,6 +4,7 @@ concurrency, saved-folder serving and the command line."""
 from __future__ import annotations
 
 import http.client
+import json
 import subprocess
 import sys
 import urllib.request
@@ -119,14 +120,17 @@ def test_serve_directory(tmp_path) -> None:
         assert srv.hits["/style.css?ver=2"] == 1
 
 
-def test_command_line_serves_in_the_foreground() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "newscrawl.demo.server", "--port", "0", "--traps"],
-                            stdout=subprocess.PIPE, text=True)
+def test_command_line_serves_in_the_foreground(tmp_path) -> None:
+    truth = tmp_path / "truth.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "newscrawl.demo.server", "--port", "0", "--traps",
+                             "--truth", str(truth)], stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         base = line.split("Serving on ", 1)[1].split("/ ", 1)[0]
         status, _, body = fetch(base + "/")
         assert status == 200 and b"archive-tools" in body
+        records = [json.loads(x) for x in truth.read_text().splitlines()]
+        assert len(records) == 110 and sum(r["kind"] == "article" for r in records) == 62
     finally:
         proc.terminate()
         proc.wait(timeout=10)
