@@ -130,7 +130,9 @@ def test_command_line_serves_in_the_foreground(tmp_path) -> None:
         status, _, body = fetch(base + "/")
         assert status == 200 and b"archive-tools" in body
         records = [json.loads(x) for x in truth.read_text().splitlines()]
-        assert len(records) == 110 and sum(r["kind"] == "article" for r in records) == 62
+        demo = build_demo_site()
+        assert [r["path"] for r in records] == list(demo.truth)
+        assert sum(r["kind"] == "article" for r in records) == len(demo.article_paths())
     finally:
         proc.terminate()
         proc.wait(timeout=10)
