@@ -56,8 +56,8 @@ def _count(n_articles: int) -> int:
 
 class LargeSite(Site):
     def __init__(self, n_pages: int = 2000, seed: int = 7) -> None:
-        if n_pages < 10:
-            raise ValueError("a large site needs at least 10 pages")
+        if not 10 <= n_pages <= 900_000:
+            raise ValueError("a large site has 10 to 900,000 pages (story ids have 6 digits)")
         self.seed = seed
         self.n_pages = n_pages
         lo, hi = 0, n_pages
