@@ -37,8 +37,9 @@ DEFAULTS: dict[str, Any] = {
     ],
     # Extra reserved words for the link-target features (added to newscrawl.links.features).
     "NEWSCRAWL_RESERVED_WORDS": [],
-    # Pages whose URL article probability reaches this go to the extraction pipelines; pages
-    # below it still do when the page itself says "article" (og:type, JSON-LD, articleBody).
+    # Pages whose URL article probability reaches this go to the extraction pipelines, unless the
+    # page declares its type in structured data (JSON-LD/microdata Article type or articleBody:
+    # handed on; only WebPage-like types: not), which then decides.
     "NEWSCRAWL_ARTICLE_THRESHOLD": 0.5,
     # "articles": hand article candidates to the pipelines (default); "all": every HTML page.
     "NEWSCRAWL_HAND_OFF": "articles",
