@@ -64,9 +64,9 @@ class Article:
     def truth(self) -> ArticleTruth:
         return ArticleTruth(
             path=self.path, title=self.title, published=self.published.date().isoformat(),
-            published_at=self.published.isoformat(), authors=tuple(a.name for a in self.authors),
-            section=self.section, paragraphs=self.paragraphs, has_comments=bool(self.comments),
-            only_in=self.only_in, date_metadata=self.meta, tags=self.tags,
+            published_at=self.published.isoformat(), authors=[a.name for a in self.authors],
+            section=self.section, paragraphs=list(self.paragraphs), has_comments=bool(self.comments),
+            only_in=self.only_in, date_metadata=list(self.meta), tags=list(self.tags),
         )
 
 
@@ -78,20 +78,21 @@ class ArticleTruth:
     shown in ``div.article-body`` (the inline "Read also" box and the comments are not body);
     only_in: ``"sitemap"`` or ``"feed"`` when no HTML page links the article; date_metadata: which
     machine-readable sources carry the date (subset of ``jsonld``, ``meta``, ``time``; empty means
-    the date is only in visible text).
+    the date is only in visible text). Sequences are lists, to compare equal with extracted
+    values and JSON; tags are slugs (``/tag/<slug>/``).
     """
 
     path: str
     title: str
     published: str
     published_at: str
-    authors: tuple[str, ...]
+    authors: list[str]
     section: str
-    paragraphs: tuple[str, ...]
+    paragraphs: list[str]
     has_comments: bool
     only_in: str | None
-    date_metadata: tuple[str, ...]
-    tags: tuple[str, ...]
+    date_metadata: list[str]
+    tags: list[str]
 
     @property
     def body(self) -> str:
