@@ -67,6 +67,7 @@ class Article:
             published_at=self.published.isoformat(), authors=[a.name for a in self.authors],
             section=self.section, paragraphs=list(self.paragraphs), has_comments=bool(self.comments),
             only_in=self.only_in, date_metadata=list(self.meta), tags=list(self.tags),
+            modified_at=self.modified.isoformat() if self.modified else None,
         )
 
 
@@ -74,7 +75,9 @@ class Article:
 class ArticleTruth:
     """Gold values for one article page.
 
-    published: ``YYYY-MM-DD``; published_at: full ISO 8601 with offset; paragraphs: the body as
+    published: ``YYYY-MM-DD``; published_at: full ISO 8601 with offset; modified_at: the later
+    "Updated" time (ISO, in dateModified/article:modified_time where the page has that metadata)
+    or None; paragraphs: the body as
     shown in ``div.article-body`` (the inline "Read also" box and the comments are not body);
     only_in: ``"sitemap"`` or ``"feed"`` when no HTML page links the article; date_metadata: which
     machine-readable sources carry the date (subset of ``jsonld``, ``meta``, ``time``; empty means
@@ -93,6 +96,7 @@ class ArticleTruth:
     only_in: str | None
     date_metadata: list[str]
     tags: list[str]
+    modified_at: str | None = None
 
     @property
     def body(self) -> str:

@@ -200,3 +200,15 @@ def test_structure_holds_for_other_seeds() -> None:
         for slug, _ in SECTIONS:
             assert other.truth[f"/{slug}/page/2/"].kind == "section"
         assert all(other.resolve(p).status == 200 for p in other.truth)
+
+
+def test_modified_time_matches_the_page(site: DemoSite) -> None:
+    modified = [p for p in site.article_paths() if site.article(p).modified_at]
+    assert 0 < len(modified) < len(site.article_paths())
+    for path in modified:
+        art = site.article(path)
+        assert art.modified_at > art.published_at
+        page = doc(site, path)
+        assert page.cssselect(".updated")
+        for data in (json.loads(s.text) for s in page.cssselect('script[type="application/ld+json"]')):
+            assert data["dateModified"] == art.modified_at
