@@ -77,8 +77,8 @@ class ArticleTruth:
 
     published: ``YYYY-MM-DD``; published_at: full ISO 8601 with offset; modified_at: the later
     "Updated" time (ISO, in dateModified/article:modified_time where the page has that metadata)
-    or None; paragraphs: the body as
-    shown in ``div.article-body`` (the inline "Read also" box and the comments are not body);
+    or None; paragraphs: the body as shown in ``div.article-body`` (the inline "Read also" box
+    and the comments are not body);
     only_in: ``"sitemap"`` or ``"feed"`` when no HTML page links the article; date_metadata: which
     machine-readable sources carry the date (subset of ``jsonld``, ``meta``, ``time``; empty means
     the date is only in visible text). Sequences are lists, to compare equal with extracted
