@@ -15,7 +15,9 @@ Each peer uses its best documented settings:
   include_tables=True)`` (its evaluation's canonical options, default precision/recall balance,
   fallback extractors on); body ``.text``, title ``.title``, date ``.date``.
 - readability-lxml: ``Document(text, url=url)``; body = text of ``summary()`` with block
-  elements on their own lines; title ``title()``; it has no date.
+  elements on their own lines; title ``short_title()`` (its public site-name-stripping variant of
+  ``title()``; measured on the dev titles: readability 0.72 vs 0.47, trafilatura-eval 0.57 vs
+  0.13, wcxb-dev 0.62 vs 0.19); it has no date.
 - newspaper4k: ``Article(url, fetch_images=False)``, ``download(input_html=text)``, ``parse()``;
   body ``.text``, title ``.title``, date ``.publish_date``. The HTML is passed in: it never
   downloads anything.
@@ -123,7 +125,7 @@ def readability_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
 
     def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
         doc = Document(text, url=url)
-        return {"title": doc.title(), "published": None, "body": html_to_text(doc.summary())}
+        return {"title": doc.short_title(), "published": None, "body": html_to_text(doc.summary())}
 
     return run
 
