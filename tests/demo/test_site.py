@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from html.parser import HTMLParser
 
 import lxml.html
 
@@ -212,3 +213,33 @@ def test_modified_time_matches_the_page(site: DemoSite) -> None:
         assert page.cssselect(".updated")
         for data in (json.loads(s.text) for s in page.cssselect('script[type="application/ld+json"]')):
             assert data["dateModified"] == art.modified_at
+
+
+class _Balance(HTMLParser):
+    """Records end tags that do not close the innermost open element."""
+
+    VOID = {"meta", "link", "img", "input", "br", "hr", "source", "area", "base", "col", "embed", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self.stack and self.stack[-1] == tag:
+            self.stack.pop()
+        else:
+            self.errors.append(tag)
+
+
+def test_pages_are_well_nested_so_browsers_and_lxml_build_the_same_tree() -> None:
+    demo = build_demo_site(traps=True, offsite_base="http://127.0.0.2:1")
+    for path in list(demo.truth) + ["/calendar/?month=2025-01", "/archive/page/3/", "/a/b/a/b/"]:
+        checker = _Balance()
+        checker.feed(demo.resolve(path).text())
+        checker.close()
+        assert checker.errors == [] and checker.stack == [], path
