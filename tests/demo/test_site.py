@@ -225,7 +225,12 @@ class _Balance(HTMLParser):
         self.stack: list[str] = []
         self.errors: list[str] = []
 
+    BLOCK = {"div", "p", "ul", "ol", "section", "article", "aside", "figure", "h1", "h2", "h3",
+             "nav", "form", "table", "header", "footer", "main"}
+
     def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag in self.BLOCK and self.stack and self.stack[-1] == "p":
+            self.errors.append(f"<{tag}> in <p>")  # a browser would close the <p> here
         if tag not in self.VOID:
             self.stack.append(tag)
 
