@@ -113,7 +113,9 @@ _UPDATE_WORDS = re.compile(
     r"(updated|update|aktualisiert|geandert|modifi|mis a jour|actualiza|aggiornat|zaktualizowan|"
     r"bijgewerkt|atualizad|aktualizovan|edited|revised|last)[^\d]{0,25}$"
 )
-_DIGIT = re.compile(r"\d")
+# Every pattern above needs a four-digit 19xx/20xx year or a numeric d.m.yy-like group: a cheap
+# test that turns away most candidate text (prices, counts, clock times) before the full scan.
+_QUICK = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 
 _RELATIVE = re.compile(
     r"(?:(?:vor|hace|il y a|ha|pred)\s+)?(?P<n>\d+|an?|one|ein(?:em|er)?)\s*"
@@ -234,9 +236,10 @@ def parse_date(text: str, *, today: date | datetime | None = None, dayfirst: boo
         limit = date.today()
     else:
         limit = today.date() if isinstance(today, datetime) else today
-    folded = _fold(text[:_MAX_SCAN])
-    if not _DIGIT.search(folded):
-        return _relative(folded, anchor) if anchor is not None else None
+    head = text[:_MAX_SCAN]
+    if not _QUICK.search(head):
+        return _relative(_fold(head), anchor) if anchor is not None else None
+    folded = _fold(head)
     found = sorted(_candidates(folded, limit, dayfirst), key=lambda c: (c[0], -c[1]))
     if not found:
         return _relative(folded, anchor) if anchor is not None else None
