@@ -95,6 +95,7 @@ class _Handler(BaseHTTPRequestHandler):
     # headers and body are separate writes: without TCP_NODELAY, Nagle + delayed ACK add ~40 ms
     # to every keep-alive request
     disable_nagle_algorithm = True
+    timeout = 60  # idle keep-alive connections free their thread after a minute
     server: _Server
 
     def do_GET(self) -> None:  # noqa: N802 (http.server naming)
