@@ -1,19 +1,18 @@
 """Crawler traps of the demo site (``build_demo_site(traps=True)``), linked from the footer's
 "Archive tools" block on every page.
 
-| link | behaviour |
-|---|---|
-| ``/calendar/?month=YYYY-MM`` | links the previous and next month, forever (any year) |
-| ``/archive/page/N/`` | endless pagination: every page links ``N+1`` |
-| ``/session/?sid=<hex>`` | each page links fresh session ids (``sid`` = sha1 of the previous one) |
-| ``/loop/a`` | 302 to ``/loop/b``, which 302s back to ``/loop/a`` |
-| ``/trap/binary.html`` | 64 KiB of random bytes served as ``text/html`` |
-| ``/trap/oversize/`` | an HTML page of ``oversize_bytes`` (default 20 MiB, above the 16 MiB
-  ``DOWNLOAD_MAXSIZE`` of ``newscrawl.profiles``), streamed, never held in memory |
-| ``/trap/slow/`` | a small page trickled in ``slow_chunks`` pieces over ``slow_seconds`` (default 3 s;
-  pass more than the crawl's ``DOWNLOAD_TIMEOUT`` to exercise the timeout) |
-| ``/trap/long/?q=...`` | the link's URL is ``long_url_bytes`` long; answered 414 like real servers |
-| ``/a/b/`` | a relative link ``a/b/`` that resolves to ``/a/b/a/b/``, ``/a/b/a/b/a/b/``, ... |
+- ``/calendar/?month=YYYY-MM``: links the previous and next month, forever (any year).
+- ``/archive/page/N/``: endless pagination, every page links ``N+1``.
+- ``/session/?sid=<hex>``: each page links fresh session ids (``sid`` = sha1 of the previous one).
+- ``/loop/a``: 302 to ``/loop/b``, which 302s back to ``/loop/a``.
+- ``/trap/binary.html``: 64 KiB of random bytes served as ``text/html``.
+- ``/trap/oversize/``: an HTML page of ``oversize_bytes`` (default 20 MiB, above the 16 MiB
+  ``DOWNLOAD_MAXSIZE`` of ``newscrawl.profiles``), streamed, never held in memory.
+- ``/trap/slow/``: a small page trickled in ``slow_chunks`` pieces over ``slow_seconds`` (default
+  3 s; pass more than the crawl's ``DOWNLOAD_TIMEOUT`` to exercise the timeout).
+- ``/trap/long/?q=...``: the link's URL is ``long_url_bytes`` long; answered 414 like real servers
+  (``http.server`` itself refuses request lines over 64 KiB with 414).
+- ``/a/b/``: a relative link ``a/b/`` that resolves to ``/a/b/a/b/``, ``/a/b/a/b/a/b/``, ...
 
 Each trap is deterministic (same request, same bytes) except for the wall-clock pacing of the slow
 page. None of these paths is in ``Site.truth``: the truth lists the finite site only.
