@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import signal
 import socket
 import sys
@@ -43,7 +44,7 @@ from typing import Any
 import lxml.html
 
 from newscrawl.encoding import decode_html
-from newscrawl.evaluate import load_dataset, read_page, score
+from newscrawl.evaluate import load_dataset, prediction, read_page, score
 from newscrawl.paths import datasets_dir
 
 PAGE_TIMEOUT = 60  # seconds; a call that takes longer counts as an error for that page
@@ -100,10 +101,10 @@ def html_to_text(fragment: str) -> str:
 def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
     from newscrawl.extract import extract
 
+    logging.getLogger("newscrawl").setLevel(logging.CRITICAL)  # failures show in the err column
+
     def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
-        article = extract(data, url)
-        return {"title": article.title, "published": article.published, "body": article.body,
-                "is_article": article.is_article}
+        return prediction(extract(data, url))
 
     return run
 
@@ -190,10 +191,11 @@ def run_dataset(folder: Path, systems: dict[str, Callable[..., dict[str, Any]]],
                 predictions[name][record.id] = system(data, text, record.url)
             except Exception as exc:  # a crash is scored as an empty result, as trafilatura's eval does
                 predictions[name][record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
-                errors[name].append(record.id)
             finally:
                 seconds[name] += time.perf_counter() - start
                 signal.alarm(0)
+            if predictions[name][record.id].get("error"):
+                errors[name].append(record.id)
     n = len(records)
     result: dict[str, Any] = {"pages": n, "lxml_parse_pages_per_second": n / parse_seconds if parse_seconds else None,
                               "systems": {}}

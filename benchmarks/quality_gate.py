@@ -2,7 +2,7 @@
 when a score drops below its floor in ``benchmarks/quality_floors.json``.
 
 Floors are per dataset and metric (``body_f1``, ``snippet_f1``, ``title``, ``published``,
-``is_article_f1``), set a little under values measured on the same pages (see the floors
+``is_article_f1``; ``max_errors`` pages whose extraction reported a failure, default 0), set a little under values measured on the same pages (see the floors
 file's ``_measured`` block for what was measured and when). All pages of each dataset are used
 unless the floors file gives a ``sample`` (every k-th page, deterministic), so the gate is
 reproducible; pages are spread over ``--workers`` processes (default 2).
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import time
@@ -22,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from newscrawl.evaluate import Record, format_table, load_dataset, read_page, score
+from newscrawl.evaluate import Record, format_table, load_dataset, prediction, read_page, score
 from newscrawl.paths import datasets_dir
 
 FLOORS = Path(__file__).with_name("quality_floors.json")
@@ -39,13 +40,14 @@ RECORD_MARGIN = 0.02  # floors are written this far under the measured value
 def _extract(job: tuple[str, str, str | None]) -> tuple[str, dict[str, Any]]:
     from newscrawl.extract import extract
 
+    logging.getLogger("newscrawl").setLevel(logging.CRITICAL)  # failures are counted, not logged
+
     record_id, path, url = job
     try:
         article = extract(read_page(path), url)
     except Exception as exc:  # scored as an empty page; the error count shows it
         return record_id, {"error": f"{exc.__class__.__name__}: {exc}"}
-    return record_id, {"title": article.title, "published": article.published, "body": article.body,
-                       "is_article": article.is_article}
+    return record_id, prediction(article)
 
 
 def sample(records: list[Record], every: int) -> list[Record]:
@@ -93,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
             table[label] = scores
             print(f"{label}: {scores['pages']} pages in {seconds:.1f}s", file=sys.stderr)
             recorded[name] = {"sample": every} if every > 1 else {}
+            allowed = int(floors.get(name, {}).get("max_errors", 0))
+            if scores["errors"] > allowed:
+                failures.append(f"{name}: {scores['errors']} pages failed to extract (allowed {allowed})")
             for metric in METRICS:
                 measured = value(scores, metric)
                 if measured is None:

@@ -38,7 +38,7 @@ from typing import Any
 __all__ = [
     "shingles", "shingle_counts", "page_precision", "page_recall", "body_scores",
     "snippet_counts", "snippet_scores", "normalize_title", "title_match", "date_match",
-    "class_scores", "load_dataset", "read_page", "score",
+    "class_scores", "load_dataset", "read_page", "score", "prediction",
 ]
 
 SHINGLE_SIZE = 4
@@ -205,6 +205,19 @@ def read_page(path: str | Path) -> bytes:
     if str(path).endswith(".gz") or data[:2] == b"\x1f\x8b":
         return gzip.decompress(data)
     return data
+
+
+# Warnings with which newscrawl.extract reports a page it could not process (it never raises).
+FAILURE_WARNINGS = ("extraction failed", "page could not be parsed")
+
+
+def prediction(article: Any) -> dict[str, Any]:
+    """The scored fields of an Article; ``error`` when the core reported a failure in its warnings."""
+    out = {name: getattr(article, name, None) for name in ("title", "published", "body", "is_article", "probability")}
+    failures = [w for w in getattr(article, "warnings", None) or () if str(w).startswith(FAILURE_WARNINGS)]
+    if failures:
+        out["error"] = failures[0]
+    return out
 
 
 def _field(prediction: Any, name: str) -> Any:

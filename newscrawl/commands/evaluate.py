@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from newscrawl.evaluate import Record, format_table, load_dataset, read_page, score
+from newscrawl.evaluate import Record, format_table, load_dataset, prediction, read_page, score
 from newscrawl.paths import datasets_dir
 
 HELP = "score the extraction against a dataset's truth.jsonl (body, snippets, title, date, is_article)"
@@ -53,7 +53,7 @@ def predict(records: Sequence[Record], run: Callable[[bytes, str | None], Any]) 
             continue
         start = time.perf_counter()
         try:
-            predictions[record.id] = run(data, record.url)
+            predictions[record.id] = prediction(run(data, record.url))
         except Exception as exc:  # the core should not raise; if it does, score the page as empty
             predictions[record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
         seconds += time.perf_counter() - start

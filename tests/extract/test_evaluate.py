@@ -154,3 +154,16 @@ def test_score_on_generated_dataset(tmp_path: Path) -> None:
     assert result["title"] == {"accuracy": 0.5, "correct": 1, "pages": 2}
     assert result["published"]["accuracy"] == 1.0  # p2 gold null matched by null
     assert result["is_article"]["precision"] == 0.5 and result["is_article"]["recall"] == 1.0
+
+
+def test_prediction_marks_reported_failures() -> None:
+    from types import SimpleNamespace
+
+    from newscrawl.evaluate import prediction
+
+    ok = SimpleNamespace(title="T", published=None, body="b", is_article=True, probability=0.9,
+                         warnings=["too little relevant text"])
+    assert prediction(ok) == {"title": "T", "published": None, "body": "b", "is_article": True, "probability": 0.9}
+    failed = SimpleNamespace(title=None, published=None, body=None, is_article=False, probability=0.0,
+                             warnings=["extraction failed: KeyError: 'x'"])
+    assert prediction(failed)["error"].startswith("extraction failed")
