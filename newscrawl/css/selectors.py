@@ -9,9 +9,11 @@ stack). With memoisation a selector costs O(parts x depth) per page at worst.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable
 
+import tinycss2
 from cssselect2 import ElementWrapper
 from cssselect2 import parser as css_parser
 from cssselect2.compiler import CompiledSelector
@@ -262,6 +264,20 @@ def element_keys(element: Any) -> set[str]:
     return keys
 
 
+_COMPOUNDS: dict[tuple, Test | None] = {}
+
+
+def _compile_compound_cached(compound: Any) -> Test | None:
+    """Compounds repeat across selectors (".entry-content", "a"): compile each one once."""
+    key = tuple((type(simple).__name__, repr(simple)) for simple in compound.simple_selectors)
+    if key in _COMPOUNDS:
+        return _COMPOUNDS[key]
+    if len(_COMPOUNDS) >= 8192:
+        _COMPOUNDS.clear()
+    test = _COMPOUNDS[key] = _compile_compound(compound)
+    return test
+
+
 def _compile_compound(compound: Any) -> Test | None:
     compiled = CompiledSelector(SimpleNamespace(parsed_tree=compound, specificity=(0, 0, 0),
                                                 pseudo_element=None))
@@ -276,6 +292,18 @@ def _split_selector_list(prelude: list[Any]) -> list[list[Any]]:
         else:
             parts[-1].append(token)
     return parts
+
+
+@lru_cache(maxsize=8192)
+def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
+    """compile_selector_list for a prelude given as text; cached, since real stylesheets
+    repeat selectors (in each @media block, in every page's <style>). None when invalid."""
+    try:
+        selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude,
+                                                                                   True))
+    except ValueError:
+        return None
+    return tuple(selectors), dropped
 
 
 def compile_selector_list(prelude: list[Any]) -> tuple[list[Selector], int]:
@@ -320,7 +348,7 @@ def _compile(selector: Any) -> Selector | None:
     if len(compounds) > MAX_COMPOUNDS:
         return None
     try:
-        tests = [_compile_compound(c) for c in compounds]
+        tests = [_compile_compound_cached(c) for c in compounds]
     except (css_parser.SelectorError, RecursionError, SyntaxError, MemoryError,
             NotImplementedError, TypeError, ValueError, AttributeError):
         return None

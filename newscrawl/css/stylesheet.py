@@ -15,16 +15,23 @@ from urllib.parse import urljoin
 
 import tinycss2
 
+from tinycss2.bytes import decode_stylesheet_bytes
+
 from newscrawl.css.media import supports_matches
-from newscrawl.css.selectors import Selector, compile_selector_list
+from newscrawl.css.scan import count_declarations, relevant, split_rules, strip_comments
+from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
 
 # Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
 # at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
-DEFAULT_MAX_BYTES = 4 * 1024 * 1024
-DEFAULT_MAX_RULES = 50_000
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024
+DEFAULT_MAX_RULES = 20_000
 MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
+# At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
+# evaluated; container queries, layers and scopes are assumed to apply).
+_GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
+                                "-moz-document"})
 
 # A declaration: (property, value, important, pending). ``pending`` is the raw text when the
 # value uses var() and can only be parsed per element; ``value`` is then None.
@@ -63,19 +70,14 @@ class Stylesheet:
     size: int = 0
 
 
-def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> list[Any]:
-    if isinstance(css, bytes):
-        if len(css) > max_bytes:
-            stats["truncated"] = 1
-            css = css[:max_bytes]
-        # tinycss2 honours a BOM / @charset and decodes invalid bytes as U+FFFD.
-        rules, _encoding = tinycss2.parse_stylesheet_bytes(css, skip_comments=True,
-                                                            skip_whitespace=True)
-        return rules
+def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> str:
     if len(css) > max_bytes:
         stats["truncated"] = 1
         css = css[:max_bytes]
-    return tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    if isinstance(css, bytes):
+        # BOM, then @charset, then UTF-8; invalid bytes become U+FFFD (never an exception).
+        css, _encoding = decode_stylesheet_bytes(css)
+    return css
 
 
 def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
@@ -126,8 +128,8 @@ def parse_declarations(text: str) -> tuple[Declaration, ...]:
     return tuple(_declarations(text, stats))
 
 
-def _import(rule: Any, base: str | None) -> Import | None:
-    toks = significant(rule.prelude)
+def _import(prelude: list[Any], base: str | None) -> Import | None:
+    toks = significant(prelude)
     if not toks:
         return None
     first = toks[0]
@@ -140,7 +142,7 @@ def _import(rule: Any, base: str | None) -> Import | None:
         href = args[0].value
     else:
         return None
-    rest = rule.prelude[rule.prelude.index(first) + 1:]
+    rest = prelude[prelude.index(first) + 1:]
     media = tinycss2.serialize(rest).strip() or None
     if media and (media.lower().startswith("layer") or media.lower().startswith("supports")):
         media = None  # layer(...)/supports(...) before the media list: treated as unconditional
@@ -165,64 +167,59 @@ def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | N
     rules: list[Rule] = []
     imports: list[Import] = []
     imports_allowed = True
-    # (rule iterator, enclosing media conditions, nesting depth), iteratively for deep nesting.
-    stack: list[tuple[Any, tuple[str, ...], int]] = [(iter(_decode(css, max_bytes, stats)), (),
-                                                      0)]
+    # (raw rules, enclosing media conditions, nesting depth): iterative, for deep nesting.
+    stack: list[tuple[Any, tuple[str, ...], int]] = [
+        (iter(split_rules(_decode(css, max_bytes, stats))), (), 0)]
     order = 0
     while stack:
-        items, media_stack, depth = stack[-1]
-        item = next(items, None)
-        if item is None:
+        raw_rules, media_stack, depth = stack[-1]
+        raw = next(raw_rules, None)
+        if raw is None:
             stack.pop()
             continue
-        if item.type == "at-rule":
-            keyword = item.lower_at_keyword
+        if raw.keyword is not None:
+            keyword = raw.keyword
             if keyword == "import":
                 if imports_allowed and depth == 0:
-                    found = _import(item, url)
+                    found = _import(tinycss2.parse_component_value_list(raw.prelude, True), url)
                     if found is not None:
                         imports.append(found)
                 continue
-            if keyword in ("charset", "layer") and item.content is None:
+            if keyword == "charset" or (keyword == "layer" and raw.block is None):
                 continue
             imports_allowed = False
-            if item.content is None or depth + 1 > MAX_NESTING:
+            if raw.block is None or depth + 1 > MAX_NESTING:
                 stats["at_rules_ignored"] += 1
                 continue
             if keyword == "media":
-                condition = tinycss2.serialize(item.prelude).strip()
-                inner = tinycss2.parse_rule_list(item.content, skip_comments=True,
-                                                 skip_whitespace=True)
-                stack.append((iter(inner), media_stack + (condition,), depth + 1))
-            elif keyword in ("supports", "layer", "container", "scope", "document",
-                             "-moz-document", "starting-style"):
-                if keyword == "supports" and not supports_matches(item.prelude):
+                condition = strip_comments(raw.prelude).strip()
+                stack.append((iter(split_rules(raw.block)), media_stack + (condition,), depth + 1))
+            elif keyword in _GROUPING_AT_RULES:
+                if keyword == "supports" and not supports_matches(
+                        tinycss2.parse_component_value_list(raw.prelude, True)):
                     stats["at_rules_ignored"] += 1
                     continue
-                if keyword == "starting-style":
-                    stats["at_rules_ignored"] += 1
-                    continue
-                inner = tinycss2.parse_rule_list(item.content, skip_comments=True,
-                                                 skip_whitespace=True)
-                stack.append((iter(inner), media_stack, depth + 1))
+                stack.append((iter(split_rules(raw.block)), media_stack, depth + 1))
             else:
                 stats["at_rules_ignored"] += 1  # @font-face, @keyframes, @page, ...
             continue
-        if item.type != "qualified-rule":
-            continue
         imports_allowed = False
         stats["rules_total"] += 1
+        block = raw.block or ""
         if len(rules) >= max_rules:
             stats["rules_over_limit"] += 1
             continue
-        declarations = _declarations(item.content, stats)
+        if not relevant(block):
+            stats["declarations_total"] += count_declarations(block)
+            continue
+        declarations = _declarations(block, stats)
         if not declarations:
             continue
-        try:
-            selectors, dropped = compile_selector_list(item.prelude)
-        except ValueError:
+        compiled = compile_selector_text(raw.prelude.strip())
+        if compiled is None:
             stats["rules_invalid_selector"] += 1
             continue
+        selectors, dropped = compiled
         stats["selectors_dropped"] += dropped
         if not selectors:
             continue

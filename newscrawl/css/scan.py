@@ -1,0 +1,150 @@
+"""A fast pre-scan of CSS text into rules, so irrelevant rules are never tokenised.
+
+tinycss2 tokenises every byte in pure Python; most rules of a real stylesheet set nothing we
+compute (margins, backgrounds, transitions). The scanner finds rule boundaries with a regular
+expression, honouring comments, strings and escapes, and hands only the rules whose block
+mentions one of our properties to tinycss2. Its error recovery follows CSS Syntax where it
+matters for boundaries: comments and blocks left open run to the end of the text, a string ends
+at an unescaped newline, a stray ``}`` at the top level becomes part of the next rule's prelude
+(which then fails to parse, as in browsers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# The next character that matters for nesting, at the top level and inside blocks.
+_TOP = re.compile(r"""[{};"'\\]|/\*""")
+_INNER = re.compile(r"""[{}"'\\]|/\*""")
+_STRING_END = {'"': re.compile(r'"|\\.|\\\n|\n', re.S), "'": re.compile(r"'|\\.|\\\n|\n", re.S)}
+_RELEVANT = re.compile(r"font|color|display|visib|float|position|--", re.I)
+_AT_KEYWORD = re.compile(r"@(-?[A-Za-z_][\w-]*)")
+
+
+@dataclass(slots=True)
+class RawRule:
+    """One rule as text: at-rules have a keyword; ``block`` is None for statements (;)."""
+
+    keyword: str | None
+    prelude: str
+    block: str | None
+
+
+def _skip_string(text: str, pos: int, quote: str) -> int:
+    """Position after the string opened at ``pos`` (ends at the quote or a bare newline)."""
+    pattern = _STRING_END[quote]
+    while True:
+        match = pattern.search(text, pos + 1)
+        if match is None:
+            return len(text)
+        if match.group() in (quote, "\n"):
+            return match.end()
+        pos = match.end() - 1
+
+
+def _block_end(text: str, start: int) -> tuple[int, int]:
+    """(end of block content, position after the closing brace) for a block opened before
+    ``start``; an unclosed block runs to the end of the text."""
+    depth = 1
+    pos = start
+    while True:
+        match = _INNER.search(text, pos)
+        if match is None:
+            return len(text), len(text)
+        token = match.group()
+        pos = match.end()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth == 0:
+                return match.start(), pos
+        elif token == "/*":
+            close = text.find("*/", pos)
+            pos = len(text) if close < 0 else close + 2
+        elif token == "\\":
+            pos += 1
+        else:
+            pos = _skip_string(text, match.start(), token)
+
+
+def strip_comments(text: str) -> str:
+    """The text without comments (strings kept intact)."""
+    if "/*" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    pattern = re.compile(r"""["'\\]|/\*""")
+    while True:
+        match = pattern.search(text, pos)
+        if match is None:
+            out.append(text[pos:])
+            return "".join(out)
+        token = match.group()
+        if token == "/*":
+            out.append(text[pos:match.start()])
+            close = text.find("*/", match.end())
+            pos = len(text) if close < 0 else close + 2
+            out.append(" ")
+        elif token == "\\":
+            out.append(text[pos:match.end() + 1])
+            pos = match.end() + 1
+        else:
+            end = _skip_string(text, match.start(), token)
+            out.append(text[pos:end])
+            pos = end
+
+
+def split_rules(text: str) -> list[RawRule]:
+    """The rules of a rule list (a stylesheet or an at-rule's block), as text."""
+    rules: list[RawRule] = []
+    pos = 0
+    start = 0
+    length = len(text)
+    while pos < length:
+        match = _TOP.search(text, pos)
+        if match is None:
+            break
+        token = match.group()
+        if token == "/*":
+            close = text.find("*/", match.end())
+            pos = length if close < 0 else close + 2
+        elif token == "\\":
+            pos = match.end() + 1
+        elif token in ('"', "'"):
+            pos = _skip_string(text, match.start(), token)
+        elif token == ";":
+            prelude = text[start:match.start()]
+            at = _AT_KEYWORD.match(prelude.lstrip())
+            if at is not None:  # a statement at-rule (@import, @charset, @layer a, b;)
+                rules.append(RawRule(at.group(1).lower(), prelude.lstrip()[at.end():], None))
+                start = pos = match.end()
+            else:  # ';' in a qualified rule's prelude: part of it (the rule fails later)
+                pos = match.end()
+        elif token == "{":
+            content_end, after = _block_end(text, match.end())
+            prelude = text[start:match.start()].strip()
+            at = _AT_KEYWORD.match(prelude)
+            if at is not None:
+                rules.append(RawRule(at.group(1).lower(), prelude[at.end():],
+                                     text[match.end():content_end]))
+            else:
+                rules.append(RawRule(None, prelude, text[match.end():content_end]))
+            start = pos = after
+        else:  # a stray '}' at this level: it stays in the next rule's prelude
+            pos = match.end()
+    return rules
+
+
+def relevant(block: str) -> bool:
+    """Whether a declaration block may set a property the cascade computes."""
+    return _RELEVANT.search(block) is not None
+
+
+def count_declarations(block: str) -> int:
+    """Approximate declaration count of a block that is not parsed (for statistics)."""
+    stripped = block.strip()
+    if not stripped:
+        return 0
+    return stripped.count(";") + (0 if stripped.endswith(";") else 1)
