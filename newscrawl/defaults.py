@@ -111,4 +111,10 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_TEMPLATE_CACHE_SIZE": 512,
     "NEWSCRAWL_TEMPLATE_CACHE_DIR": None,
     "NEWSCRAWL_TEMPLATE_EXPIRY": 7 * 24 * 3600,
+    # --- body extractor and page classifier (newscrawl.classify) -----------------------------------
+    # Body extractor: "nce" (default pipeline), "mss", "coreex", "newsfeed" or "wang" (needs the
+    # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
+    "NEWSCRAWL_BODY_EXTRACTOR": "nce",
+    # Path of a page model to use instead of the shipped models/page_classifier.json.
+    "NEWSCRAWL_PAGE_MODEL": None,
 }
