@@ -115,6 +115,4 @@ DEFAULTS: dict[str, Any] = {
     # Body extractor: "nce" (default pipeline), "mss", "coreex", "newsfeed" or "wang" (needs the
     # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
     "NEWSCRAWL_BODY_EXTRACTOR": "nce",
-    # Path of a page model to use instead of the shipped models/page_classifier.json.
-    "NEWSCRAWL_PAGE_MODEL": None,
 }
