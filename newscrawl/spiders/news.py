@@ -152,9 +152,11 @@ class NewsSpider(scrapy.Spider):
         depth = response.meta.get("depth", 0)
 
         outlinks = self._outlinks(response)
-        yield from self._follow(outlinks, depth)
+        # feeds first: a start page that also links its feed with <a> must not have the feed
+        # URL queued as a page (the dupefilter would then drop the feed request)
         if self.discover_feeds and response.meta.get("newscrawl_source") == "start":
             yield from self._feed_requests(response)
+        yield from self._follow(outlinks, depth)
 
         item = self._page_item(response, url, domain, depth, outlinks)
         if item is not None:
