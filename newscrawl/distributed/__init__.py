@@ -36,7 +36,7 @@ def key_prefix(settings: Any, spider_name: str = "news") -> str:
 def distributed_settings(prefix: str = "newscrawl") -> dict[str, Any]:
     """Scrapy settings that put the scheduler and dupefilter on Redis (installed by the add-on)."""
     settings: dict[str, Any] = {
-        "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
+        "SCHEDULER": "newscrawl.distributed.scheduler.Scheduler",  # scrapy-redis, adapted
         "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter",
         "SCHEDULER_QUEUE_CLASS": "scrapy_redis.queue.PriorityQueue",
         "SCHEDULER_SERIALIZER": "newscrawl.distributed.codec",
