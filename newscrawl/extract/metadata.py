@@ -7,7 +7,8 @@ first or as features and records the source of each field in ``Metadata.sources`
 
 Source priority per field (first that yields a valid value wins):
 - title: JSON-LD article headline > ``og:title`` > ``twitter:title``/``parsely``/``dc.title`` >
-  microdata ``headline``. (``<title>`` is left to the extractor, which strips the site name.)
+  microdata ``headline``, without a leading/trailing site name when the page declares one
+  (``og:site_name``, JSON-LD publisher). (``<title>`` is left to the extractor.)
 - published: JSON-LD article ``datePublished`` > ``article:published_time`` & co. > named ``<meta>``
   dates > microdata ``datePublished`` > JSON-LD ``datePublished`` of a non-article node (WebPage)
   > ``<time datetime>`` (weak: may be any date on the page, so it is marked ``"time"``).
@@ -17,6 +18,7 @@ Dates are validated by :func:`newscrawl.extract.dates.parse_machine_date` (1990.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable, Iterator
@@ -28,7 +30,7 @@ from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
 
-__all__ = ["Metadata", "read_metadata", "ARTICLE_TYPES"]
+__all__ = ["Metadata", "read_metadata", "strip_site_name", "ARTICLE_TYPES"]
 
 ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
@@ -58,6 +60,7 @@ _LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language"
 _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
 
 _WS = re.compile(r"\s+")
+_SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " / ", " » ")
 _BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _MICRODATA = etree.XPath("//@itemprop|//@itemtype")
@@ -83,12 +86,28 @@ class Metadata:
 
 
 def _clean(value: Any) -> str | None:
+    """Collapsed text of a metadata value; entities decoded (CMSs often escape JSON-LD strings twice)."""
     if isinstance(value, list):
         value = next((v for v in value if isinstance(v, str) and v.strip()), None)
     if not isinstance(value, str):
         return None
+    if "&" in value:
+        value = html.unescape(value)
     value = _WS.sub(" ", value).strip()
     return value or None
+
+
+def strip_site_name(title: str | None, site_name: str | None) -> str | None:
+    """``title`` without a leading or trailing ``site_name`` joined by a separator (|, -, –, —, ·, :)."""
+    if not title or not site_name:
+        return title
+    low, site = title.casefold(), site_name.casefold()
+    for sep in _SEPARATORS:
+        if low.endswith(sep + site) and len(title) > len(sep) + len(site):
+            return title[: len(title) - len(sep) - len(site)].strip() or title
+        if low.startswith(site + sep) and len(title) > len(sep) + len(site):
+            return title[len(site) + len(sep):].strip() or title
+    return title
 
 
 def _type_names(node: dict[str, Any]) -> list[str]:
@@ -304,13 +323,14 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     if canonical and url:
         canonical = urljoin(url, canonical)
     values = got.values
+    site_name = _clean(values.get("site_name"))
     return Metadata(
-        title=values.get("title"),
+        title=strip_site_name(values.get("title"), site_name),
         published=values.get("published"),
         modified=values.get("modified"),
         authors=_dedupe(values.get("authors", [])),
         language=values.get("language"),
-        site_name=_clean(values.get("site_name")),
+        site_name=site_name,
         og_type=og_type,
         description=values.get("description"),
         schema_types=frozenset(schema_types),

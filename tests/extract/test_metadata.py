@@ -186,3 +186,28 @@ def test_wide_jsonld_walk_is_bounded() -> None:
     items = [{"@type": "Thing", "name": str(i)} for i in range(50_000)]
     md = read_metadata(root_of(ld([{"@type": "Article", "headline": "First"}] + items)))
     assert md.title == "First"
+
+
+def test_entities_in_jsonld_are_decoded() -> None:
+    md = read_metadata(root_of(ld({"@type": "Article", "headline": "M&#038;A roundup &#8211; Q3 &amp; more"})))
+    assert md.title == "M&A roundup – Q3 & more"
+
+
+@pytest.mark.parametrize(("title", "site", "expected"), [
+    ("Rain in Spain | Daily Planet", "Daily Planet", "Rain in Spain"),
+    ("Rain in Spain - daily planet", "Daily Planet", "Rain in Spain"),
+    ("Daily Planet: Rain in Spain", "Daily Planet", "Rain in Spain"),
+    ("Rain in Spain", "Daily Planet", "Rain in Spain"),
+    ("Daily Planet", "Daily Planet", "Daily Planet"),
+    ("Rain in Spain | Daily Planet", None, "Rain in Spain | Daily Planet"),
+    ("Planet news | Planet", "Planet", "Planet news"),
+])
+def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
+    from newscrawl.extract.metadata import strip_site_name
+
+    assert strip_site_name(title, site) == expected
+
+
+def test_og_title_loses_declared_site_name() -> None:
+    head = '<meta property="og:title" content="Rain in Spain — Daily Planet"><meta property="og:site_name" content="Daily Planet">'
+    assert read_metadata(root_of(head)).title == "Rain in Spain"
