@@ -18,7 +18,6 @@ read as windows-1252. Invalid bytes become U+FFFD.
 from __future__ import annotations
 
 import codecs
-import re
 
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
 
@@ -26,13 +25,6 @@ __all__ = ["decode_html", "resolve_label"]
 
 _FALLBACK = "cp1252"
 _UNICODE_WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
-_ASCII = bytes(range(128))
-# One well-formed UTF-8 multi-byte sequence (RFC 3629 table, no surrogates or overlongs).
-_UTF8_MULTIBYTE = re.compile(
-    rb"[\xc2-\xdf][\x80-\xbf]"
-    rb"|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}|\xed[\x80-\x9f][\x80-\xbf]"
-    rb"|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}|\xf4[\x80-\x8f][\x80-\xbf]{2}"
-)
 
 
 def resolve_label(label: str | None) -> str | None:
@@ -51,19 +43,19 @@ def _is_utf8(name: str) -> bool:
     return codecs.lookup(name).name == "utf-8"
 
 
-def _utf8_verdict(data: bytes) -> str:
-    """'valid' (strict UTF-8 with non-ASCII), 'ascii', 'mostly' (more valid than invalid) or 'no'."""
-    high = len(data.translate(None, _ASCII))
-    if high == 0:
-        return "ascii"
+def _utf8_reading(data: bytes) -> tuple[str, str | None]:
+    """How the bytes read as UTF-8: ('ascii', None), ('valid', text), ('mostly', text) when valid
+    multi-byte characters outnumber invalid sequences, else ('no', None). All work is in C."""
+    if data.isascii():
+        return "ascii", None
     try:
-        data.decode("utf-8")
+        return "valid", data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    else:
-        return "valid"
-    valid = sum(len(m) for m in _UTF8_MULTIBYTE.findall(data))
-    return "mostly" if valid > high - valid else "no"
+    text = data.decode("utf-8", "replace")
+    invalid = text.count("\ufffd")
+    multibyte = len(text) - len(text.encode("ascii", "ignore")) - invalid
+    return ("mostly", text) if multibyte > invalid else ("no", None)
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -95,11 +87,11 @@ def decode_html(data: bytes | bytearray | memoryview | str, http_charset: str | 
     if declared is not None and codecs.lookup(declared).name in _UNICODE_WIDE:
         return _decode(data, declared), declared
 
-    verdict = _utf8_verdict(data)
-    if declared is None:
-        name = "utf-8" if verdict in ("valid", "ascii", "mostly") else _FALLBACK
-    elif _is_utf8(declared):
+    verdict, utf8_text = _utf8_reading(data)
+    if declared is None or _is_utf8(declared):
         name = _FALLBACK if verdict == "no" else "utf-8"
     else:
         name = "utf-8" if verdict == "valid" else declared
+    if name == "utf-8" and utf8_text is not None:
+        return utf8_text, name
     return _decode(data, name), name
