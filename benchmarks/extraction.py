@@ -37,6 +37,8 @@ import socket
 import sys
 import time
 import warnings
+
+warnings.filterwarnings("ignore", module="dateutil")  # peers' timezone-name chatter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any

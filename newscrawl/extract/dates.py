@@ -8,9 +8,12 @@ month table covers en, de, fr, es, it, pt, nl, pl, cs, sk, sv, da, no, fi, hu, r
 CJK/Korean numeric forms.
 
 Ambiguity rules (documented, not guessed per page):
-- ``d.m.y`` and ``d-m-y`` are day-first (every language that writes them so is day-first).
-- ``a/b/y`` is month-first (US) unless ``a`` > 12, or ``dayfirst=True`` is passed; a caller that
-  knows the page language can pass ``dayfirst`` (e.g. True for non-English pages).
+- ``d.m.y`` and ``d-m-y`` are day-first (nearly every language that writes them so is), unless
+  ``dayfirst=False`` is passed (US pages write ``11.03.17`` for November 3).
+- ``a/b/y`` is month-first (US) unless ``dayfirst=True`` is passed.
+- a reading that is impossible (a "month" above 12) gives way to the other one, whatever the rule.
+  A caller that knows the page language can pass ``dayfirst`` (True for most non-English pages,
+  False for en-US).
 - two-digit years map to 20yy when that is not in the future, else 19yy.
 - a date without a day ("March 2021") is not a publication day and is not returned.
 - relative forms ("vor 2 Stunden", "yesterday", "3 dni temu") are resolved only when the caller
@@ -174,9 +177,10 @@ def _candidates(folded: str, today: date, dayfirst: bool | None):
             year = int(groups["year"])
             if year < 100:
                 year = _two_digit_year(year, today)
-            if kind == "slash":
-                a, b = int(groups["a"]), int(groups["b"])
-                month_first = not dayfirst
+            if kind in ("slash", "dmy"):
+                first, second = ("a", "b") if kind == "slash" else ("day", "mon")
+                a, b = int(groups[first]), int(groups[second])
+                month_first = dayfirst is False if kind == "dmy" else not dayfirst
                 if a > 12:
                     month_first = False
                 elif b > 12:

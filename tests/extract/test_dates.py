@@ -82,8 +82,12 @@ def test_tomorrow_is_allowed_for_time_zones() -> None:
     assert parse_date("June 2, 2024", today=TODAY) == "2024-06-02"
 
 
-def test_dayfirst_switch_for_slashes() -> None:
+def test_dayfirst_switch() -> None:
     assert parse_date("03/04/2021", today=TODAY, dayfirst=True) == "2021-04-03"
+    assert parse_date("11.03.17", today=TODAY, dayfirst=False) == "2017-11-03"
+    assert parse_date("11.03.17", today=TODAY) == "2017-03-11"
+    assert parse_date("10.15.15", today=TODAY) == "2015-10-15"  # only one reading is possible
+    assert parse_date("25.12.2020", today=TODAY, dayfirst=False) == "2020-12-25"
 
 
 def test_published_beats_updated_in_one_text() -> None:
