@@ -11,8 +11,8 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
 - ``page.root`` the lxml root (``<html>``); ``page.body`` the ``<body>`` (or the root when there
   is none, e.g. frames-only pages); ``page.title_text`` the whitespace-collapsed ``<title>``.
 - ``page.json_ld`` raw texts of ``<script type="application/ld+json">`` (scripts themselves are
-  removed from the tree); ``page.css_texts`` texts of the page's ``<style>`` elements (already
-  passed to the style resolver).
+  removed from the tree); ``page.css_texts`` texts of the page's ``<style>`` elements (they stay
+  in the tree for the style resolver, as hidden elements without text nodes).
 - ``page.elements`` every element under ``page.body`` in document order (``page.body`` first);
   ``page.index(el)`` its position in that list.
 - ``page.text_nodes`` the ordered :class:`TextNode` list: each element's ``.text`` and
@@ -20,7 +20,7 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
 - Per-element measures from one bottom-up pass (no ``text_content()`` calls needed):
   ``text_len(el)`` collapsed characters in the subtree (tails of the element itself excluded),
   ``link_text_len(el)`` characters inside ``<a>``, ``link_density(el)``,
-  ``descendants(el)`` element count, ``tag_count(el, tag)`` for tags in ``COUNTED_TAGS``,
+  ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
   ``text(el)`` the subtree's text joined from its text nodes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
@@ -45,11 +45,12 @@ from lxml import etree, html as lxml_html
 MAX_CHARS = 8_000_000  # decoded characters parsed; the rest is cut (a real article page is < 3 MB)
 MAX_ELEMENTS = 150_000  # elements kept in document order; later ones are dropped
 MAX_DEPTH = 400  # deeper subtrees are flattened into their text
-COUNTED_TAGS = ("a", "p", "img", "li", "br")
 
 # Removed from the tree before anything is measured: they never carry visible article text.
+# <style> stays (the style resolver reads it in cascade order and caches each block) but
+# counts as hidden, so it yields no text nodes.
 _DROP_TAGS = (
-    "script", "style", "noscript", "template", "svg", "math", "select", "option", "textarea",
+    "script", "noscript", "template", "svg", "math", "select", "option", "textarea",
     "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
 )
 _WS = re.compile(r"\s+")
@@ -197,7 +198,7 @@ class Page:
         self.warnings: list[str] = warnings if warnings is not None else []
         self.json_ld: list[str] = json_ld or []
         self.css_texts: list[str] = css_texts or []
-        self._stylesheets = list(stylesheets) + self.css_texts
+        self._stylesheets = list(stylesheets)
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
         bodies = root.xpath("//body")
@@ -226,6 +227,9 @@ class Page:
         if len(text) > MAX_CHARS:
             text = text[:MAX_CHARS]
             warnings.append(f"document cut to {MAX_CHARS} characters")
+        if _looks_binary(text):
+            warnings.append("input is not HTML text (binary data)")
+            text = ""
         text = text.replace("\x00", "")
         root = _parse(text, warnings)
         if root.find(".//frameset") is not None:
@@ -245,13 +249,18 @@ class Page:
         depth: list[int] = []
         first_tn: list[int] = []
         end_tn: list[int] = []
-        counts: dict[str, list[int]] = {t: [] for t in COUNTED_TAGS}
         hidden_flag: list[bool] = []
         text_nodes: list[TextNode] = []
         stack: list[int] = []  # indices of open elements
         hidden_depth = 0  # > 0 while inside a hidden subtree
-        for event, el in etree.iterwalk(self.body, events=("start", "end")):
+        flattened = 0
+        walker = etree.iterwalk(self.body, events=("start", "end"))
+        for event, el in walker:
             if event == "start":
+                if len(stack) == MAX_DEPTH - 1 and len(el):
+                    _flatten(el)
+                    walker.skip_subtree()
+                    flattened += 1
                 i = len(elements)
                 elements.append(el)
                 index[el] = i
@@ -259,9 +268,7 @@ class Page:
                 link_len.append(0)
                 desc.append(0)
                 depth.append(len(stack))
-                for t in COUNTED_TAGS:
-                    counts[t].append(0)
-                hid = hidden_depth > 0 or _is_hidden_markup(el)
+                hid = hidden_depth > 0 or el.tag == "style" or _is_hidden_markup(el)
                 hidden_flag.append(hid)
                 if hid:
                     hidden_depth += 1
@@ -288,13 +295,13 @@ class Page:
                     text_len[p] += text_len[i]
                     link_len[p] += link_len[i]
                 desc[p] += desc[i] + 1
-                for t in COUNTED_TAGS:
-                    counts[t][p] += counts[t][i] + (1 if tag == t else 0)
                 if el.tail and not hidden_flag[p]:
                     t = collapse(el.tail)
                     if t:
                         text_nodes.append(TextNode(el, t, True, len(text_nodes)))
                         text_len[p] += len(t)
+        if flattened:
+            self.warnings.append(f"{flattened} subtrees deeper than {MAX_DEPTH} flattened into text")
         self.elements = elements
         self._index = index
         self._text_len = text_len
@@ -303,7 +310,7 @@ class Page:
         self._depth = depth
         self._first_tn = first_tn
         self._end_tn = end_tn
-        self._counts = counts
+        self._prefix: dict[str, list[int]] = {}
         self._hidden = hidden_flag
         self.text_nodes = text_nodes
 
@@ -329,7 +336,17 @@ class Page:
         return self._desc[self._index[el]]
 
     def tag_count(self, el: Any, tag: str) -> int:
-        return self._counts[tag][self._index[el]]
+        """Descendants of ``el`` with this tag (a prefix sum over document order, built once per tag)."""
+        prefix = self._prefix.get(tag)
+        if prefix is None:
+            prefix = [0]
+            total = 0
+            for e in self.elements:
+                total += e.tag == tag
+                prefix.append(total)
+            self._prefix[tag] = prefix
+        i = self._index[el]
+        return prefix[i + 1 + self._desc[i]] - prefix[i + 1]
 
     def depth(self, el: Any) -> int:
         return self._depth[self._index[el]]
@@ -379,6 +396,15 @@ class Page:
         return not self.is_hidden(el) and bool(getattr(self.style(el), "visible", True))
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
+
+def _looks_binary(text: str) -> bool:
+    """More than 5% control characters in the first 4 KB: an image, PDF or archive, not HTML."""
+    head = text[:4096]
+    return bool(head) and len(_CONTROL.findall(head)) > 0.05 * len(head)
+
+
 def _parse(text: str, warnings: list[str]) -> Any:
     parser = lxml_html.HTMLParser(huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
                                   default_doctype=False)
@@ -417,6 +443,14 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
     return json_ld, css_texts
 
 
+def _flatten(el: Any) -> None:
+    """Replace ``el``'s subtree by its text (too deep to walk; browsers cap nesting too)."""
+    text = "".join(el.itertext())
+    for child in list(el):
+        el.remove(child)
+    el.text = text
+
+
 def _remove_keep_tail(node: Any) -> None:
     parent = node.getparent()
     tail = node.tail
@@ -430,23 +464,9 @@ def _remove_keep_tail(node: Any) -> None:
 
 
 def _limit_tree(root: Any, warnings: list[str]) -> None:
-    """Flatten subtrees deeper than MAX_DEPTH, then drop elements beyond MAX_ELEMENTS."""
-    too_deep: list[Any] = []
-    depth = 0
-    for event, el in etree.iterwalk(root, events=("start", "end")):
-        if event == "end":
-            depth -= 1
-            continue
-        depth += 1
-        if depth == MAX_DEPTH and len(el):
-            too_deep.append(el)
-    for el in too_deep:
-        text = "".join(el.itertext())
-        for child in list(el):
-            el.remove(child)
-        el.text = text
-    if too_deep:
-        warnings.append(f"{len(too_deep)} subtrees deeper than {MAX_DEPTH} flattened")
+    """Drop elements beyond MAX_ELEMENTS in document order (depth is bounded in _measure)."""
+    if int(root.xpath("count(//*)")) <= MAX_ELEMENTS:
+        return
     cut_at = None
     for count, el in enumerate(root.iter()):
         if count >= MAX_ELEMENTS:

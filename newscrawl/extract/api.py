@@ -15,7 +15,7 @@ from typing import Any
 
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, relevant_content
-from newscrawl.extract.titledate import detect
+from newscrawl.extract.titledate import detect, evaluated_subset
 from newscrawl.page import Page
 
 logger = logging.getLogger(__name__)
@@ -74,26 +74,24 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     meta = _metadata(page, art)
     rel = relevant_content(page, params)
     nodes = rel.nodes
-    first = nodes[0] if nodes else len(page.text_nodes)
-    evaluated = list(range(first)) + list(nodes)
-    td = detect(page, evaluated)
+    td = detect(page, evaluated_subset(nodes) if nodes else list(range(len(page.text_nodes))))
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:
         art.title = td.title
         art.provenance["title"] = {"method": "nce-title-model", "score": round(td.title_score, 4)}
     elif meta is not None and meta.title:
-        art.title = meta.title.value if hasattr(meta.title, "value") else meta.title
-        art.provenance["title"] = {"method": _source(meta.title, "metadata"), "score": 1.0}
+        art.title = meta.title
+        art.provenance["title"] = {"method": _source(meta, "title"), "score": 1.0}
     elif td.title:
         art.title = td.title
         art.provenance["title"] = {"method": "title-tag", "score": 0.5}
 
     # published: structured metadata first, then the visible date, then the URL
-    published = _value(meta.published) if meta is not None else None
+    published = meta.published if meta is not None else None
     if published:
         art.published = published
-        art.provenance["published"] = {"method": _source(meta.published, "metadata"), "score": 1.0}
+        art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
         art.published = td.published
         art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
@@ -128,15 +126,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     return art
 
 
-def _value(field_value: Any) -> Any:
-    if field_value is None:
-        return None
-    return getattr(field_value, "value", field_value)
-
-
-def _source(field_value: Any, default: str) -> str:
-    src = getattr(field_value, "source", None)
-    return f"metadata:{src}" if src else default
+def _source(meta: Any, name: str) -> str:
+    return f"metadata:{meta.sources.get(name, 'unknown')}"
 
 
 def _metadata(page: Page, art: Article) -> Any | None:
@@ -152,14 +143,13 @@ def _metadata(page: Page, art: Article) -> Any | None:
         art.warnings.append(f"metadata unreadable: {exc.__class__.__name__}")
         return None
     for name in ("modified", "language"):
-        value = _value(getattr(meta, name, None))
+        value = getattr(meta, name)
         if value:
             setattr(art, name, value)
-            art.provenance[name] = {"method": _source(getattr(meta, name), "metadata"), "score": 1.0}
-    authors = _value(getattr(meta, "authors", None))
-    if authors:
-        art.authors = list(authors)
-        art.provenance["authors"] = {"method": _source(meta.authors, "metadata"), "score": 1.0}
+            art.provenance[name] = {"method": _source(meta, name), "score": 1.0}
+    if meta.authors:
+        art.authors = list(meta.authors)
+        art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
 
 
@@ -171,16 +161,18 @@ def _classify(page: Page, art: Article, meta: Any | None) -> tuple[bool, float]:
     except ImportError:
         classify = None
     if classify is not None:
-        verdict, probability = classify(page, art)
-        art.provenance["is_article"] = {"method": "page-classifier", "score": round(float(probability), 4)}
-        return bool(verdict), float(probability)
+        try:
+            verdict, probability = classify(page, art)
+        except Exception as exc:  # e.g. its model missing: fall back to the rule below
+            art.warnings.append(f"page classifier unavailable: {exc.__class__.__name__}: {exc}")
+        else:
+            art.provenance["is_article"] = {"method": "page-classifier", "score": round(float(probability), 4)}
+            return bool(verdict), float(probability)
     types = set()
     if meta is not None:
-        og = _value(getattr(meta, "og_type", None))
-        if og:
-            types.add(str(og).lower())
-        for t in _value(getattr(meta, "schema_types", None)) or ():
-            types.add(str(t).lower())
+        if meta.og_type:
+            types.add(meta.og_type.lower())
+        types.update(t.lower() for t in meta.schema_types)
     body_len = len(art.body or "")
     score = min(1.0, body_len / (2 * ARTICLE_BODY_CHARS))
     if types & _ARTICLE_TYPES:

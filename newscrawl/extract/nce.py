@@ -33,6 +33,9 @@ class NCEParams:
     beta6: float = 0.8  # LCS at least this share of the shorter text
     alpha1: int = 20  # comment candidates: subtree text length between alpha1 ...
     alpha2: int = 600  # ... and alpha2
+    head: int = 120  # texts compared on their first min(len_a, len_b, head) characters
+    min_before: float = 0.3  # a "comment section" must leave this share of the relevant text before it
+    merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
 
@@ -83,7 +86,7 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
                 found = memo[u]
                 break
             path.append(u)
-            if u.tag != "p" and page.text_len(u) >= p.beta2 and _sibling_ok(page, u, p):
+            if u.tag != "p" and u.tag not in INLINE and page.text_len(u) >= p.beta2 and _sibling_ok(page, u, p):
                 found = u
                 break
             if u is body:
@@ -95,7 +98,13 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
             votes[found] = votes.get(found, 0) + n
     if not votes:
         return None
-    return max(votes, key=lambda u: (votes[u], -page.index(u)))
+    best = max(votes, key=lambda u: (votes[u], -page.index(u)))
+    if p.merge <= 0:
+        return best
+    # Content split into sibling blocks (one per section or widget) elects several separators;
+    # the strong ones together are the relevant content, so take their lowest common ancestor.
+    strong = [u for u, v in votes.items() if v >= p.merge * votes[best]]
+    return _lca(strong) if len(strong) > 1 else best
 
 
 def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]]:
@@ -188,7 +197,7 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
 
 
 def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] | None:
-    texts = [_DIGITS.sub("0", page.text(el).lower())[: p.alpha2] for el in cands]
+    texts = [_DIGITS.sub("0", page.text(el).lower())[: p.head] for el in cands]
     parent = list(range(len(cands)))
     size = [1] * len(cands)
 
@@ -200,8 +209,9 @@ def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] 
 
     for i in range(len(cands)):
         for j in range(i + 1, min(len(cands), i + p.beta5 + 1)):
+            # equal-length heads: a short text is a subsequence of almost any long one
             shorter = min(len(texts[i]), len(texts[j]))
-            if not shorter or lcs_len(texts[i], texts[j]) < p.beta6 * shorter:
+            if not shorter or lcs_len(texts[i][:shorter], texts[j][:shorter]) < p.beta6 * shorter:
                 continue
             a, b = find(i), find(j)
             if a != b:
@@ -241,7 +251,10 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = min(page.text_range(el).start for el in component)
         else:
             cut = page.text_range(z).start
-        result.nodes = [k for k in keep if k < cut]
-        result.comment_cut = cut
-        result.notes.append(f"comment section of {len(component)} similar subtrees removed")
+        before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
+        total = sum(len(page.text_nodes[k].text) for k in keep)
+        if before >= p.min_before * total:
+            result.nodes = [k for k in keep if k < cut]
+            result.comment_cut = cut
+            result.notes.append(f"comment section of {len(component)} similar subtrees removed")
     return result

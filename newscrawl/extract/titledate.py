@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from newscrawl.extract.features import (
-    DATE_FEATURES, TITLE_FEATURES, columns, node_features, with_title_distance)
+    DATE_FEATURES, FEATURES, TITLE_FEATURES, columns, node_features, with_title_distance)
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
 from newscrawl.page import Page, collapse
@@ -24,15 +24,49 @@ from newscrawl.paths import models_dir
 
 THRESHOLD = 0.5  # class probability for "is title" / "is date"
 CLUSTER_GAP = 3  # date nodes at most two text nodes apart (index difference <= 3) share a cluster
-MAX_DATE_LEN = 80  # longer detected "date" nodes add text, not a date (dropped, §3.4.3)
+MAX_DATE_LEN = 100  # longer "date" nodes add text, not a date (dropped, §3.4.3; never scored)
+MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
 
+class FlatForest:
+    """All trees of a model in flat arrays, traversed together: one numpy step per tree level
+    for every (row, tree) pair instead of one per tree and level (10x faster on small inputs)."""
+
+    def __init__(self, model: TreeModel) -> None:
+        offsets = np.cumsum([0] + [len(t.left) for t in model.trees])
+        self.roots = offsets[:-1]
+        self.left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(model.trees, self.roots)])
+        self.right = np.concatenate([np.where(t.right >= 0, t.right + o, -1) for t, o in zip(model.trees, self.roots)])
+        self.feature = np.concatenate([np.maximum(t.feature, 0) for t in model.trees])
+        self.threshold = np.concatenate([t.threshold for t in model.trees])
+        positive = model.classes.index(True) if True in model.classes else len(model.classes) - 1
+        self.value = np.concatenate([t.value[:, positive] for t in model.trees])
+        self.n_features = len(model.features)
+
+    def positive_proba(self, X: np.ndarray) -> np.ndarray:
+        X = np.asarray(X, dtype=np.float64).astype(np.float32).astype(np.float64)  # sklearn's float32 split
+        n, t = X.shape[0], len(self.roots)
+        if not n:
+            return np.zeros(0)
+        node = np.tile(self.roots, n)
+        row = np.repeat(np.arange(n), t)
+        while True:
+            left = self.left[node]
+            inner = left >= 0
+            if not inner.any():
+                break
+            at = node[inner]
+            go_left = X[row[inner], self.feature[at]] <= self.threshold[at]
+            node[inner] = np.where(go_left, left[inner], self.right[at])
+        return self.value[node].reshape(n, t).mean(axis=1)
+
+
 @functools.lru_cache(maxsize=4)
-def load(name: str) -> TreeModel | None:
+def load(name: str) -> FlatForest | None:
     """The shipped model ``name`` (title_model/date_model), or None when it is not there."""
     try:
-        return load_model(models_dir() / f"{name}.json")
+        return FlatForest(load_model(models_dir() / f"{name}.json"))
     except ModelError:
         return None
 
@@ -49,11 +83,11 @@ def block_of(el: Any) -> Any:
 
 
 def node_title_text(page: Page, k: int) -> str:
-    """A title node's full text: its block's text when the block is short (inline markup split
-    the headline), else the text run alone."""
+    """A title node's full text: its block's text when inline markup split the headline (a short
+    block without links; breadcrumbs are links), else the text run alone."""
     tn = page.text_nodes[k]
     block = block_of(tn.container)
-    if page.has(block) and page.text_len(block) <= 3 * len(tn.text) + 20:
+    if page.has(block) and page.text_len(block) <= 2 * len(tn.text) + 10 and not page.link_text_len(block):
         return page.text(block)
     return tn.text
 
@@ -77,6 +111,41 @@ class TitleDate:
     date_score: float
 
 
+def evaluated_subset(relevant: list[int]) -> list[int]:
+    """Seed §3.4.1: the relevant nodes plus every text node before the first of them."""
+    first = relevant[0] if relevant else 0
+    return list(range(first)) + list(relevant)
+
+
+def title_candidates(X: np.ndarray) -> np.ndarray:
+    """Rows that may be the title: non-empty and at most MAX_TITLE_LEN characters."""
+    return np.flatnonzero(X[:, 0] <= MAX_TITLE_LEN)
+
+
+def date_candidates(X: np.ndarray) -> np.ndarray:
+    """Rows that may hold the date: with digits (§3.3) and at most MAX_DATE_LEN characters."""
+    return np.flatnonzero((X[:, FEATURES.index("digits")] > 0) & (X[:, 0] <= MAX_DATE_LEN))
+
+
+def pick_title(p_title: np.ndarray, rule: str = "first") -> int | None:
+    """Row of the title among rows with probability >= THRESHOLD: the first in document order
+    (§3.4.3) or, with rule="best", the most probable."""
+    hits = np.flatnonzero(p_title >= THRESHOLD)
+    if not hits.size:
+        return None
+    return int(hits[0]) if rule == "first" else int(hits[np.argmax(p_title[hits])])
+
+
+def pick_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
+              title_node: int | None) -> tuple[list[int], str | None, str | None, float]:
+    """§3.4.3: long nodes dropped, nodes clustered, the cluster nearest the title parsed."""
+    date_rows = [int(r) for r in np.flatnonzero(p_date >= THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
+    cluster = _nearest_cluster([nodes[r] for r in date_rows], title_node)
+    score_of = {nodes[r]: float(p_date[r]) for r in date_rows}
+    date_text, published = _read_date(page, cluster)
+    return cluster, date_text, published, max((score_of[k] for k in cluster), default=0.0)
+
+
 def detect(page: Page, nodes: list[int]) -> TitleDate:
     """Classify title then date over ``nodes`` (the evaluated subset, text-node indices)."""
     if not nodes:
@@ -84,33 +153,33 @@ def detect(page: Page, nodes: list[int]) -> TitleDate:
         return TitleDate(fallback, None, 0.0, None, None, [], 0.0)
     X = node_features(page, nodes)
     title_model = load("title_model")
+    p_title = np.zeros(len(nodes))
+    title_rows = title_candidates(X)
     if title_model is not None:
-        p_title = title_model.positive_proba(columns(X, TITLE_FEATURES))
-    else:  # before training: closest to <title> among non-trivial nodes
-        edit = X[:, TITLE_FEATURES.index("title_edit")]
-        p_title = np.where((edit < 0.8) & (X[:, 0] >= 8), 1.0 - edit, 0.0)
+        p_title[title_rows] = title_model.positive_proba(columns(X[title_rows], TITLE_FEATURES))
+        row = pick_title(p_title)
+    else:  # before training: the non-trivial node closest to <title>
+        edit = np.where(X[:, 0] >= 8, X[:, FEATURES.index("title_edit")], np.inf)
+        row = int(np.argmin(edit)) if edit.size and edit.min() < 0.5 else None
+        p_title = np.where(np.isfinite(edit), 1.0 - np.minimum(edit, 1.0), 0.0)
     title_node, title, title_score = None, None, 0.0
-    hits = np.flatnonzero(p_title >= THRESHOLD)
-    if hits.size:
-        row = int(hits[0]) if title_model is not None else int(np.argmax(p_title))
+    if row is not None:
         title_node = nodes[row]
         title = node_title_text(page, title_node)
         title_score = float(p_title[row])
     if not title:
         title = strip_site_name(page.title_text) or None
 
-    Xd = columns(with_title_distance(X, nodes, title_node), DATE_FEATURES)
+    date_rows = date_candidates(X)
+    Xd = columns(with_title_distance(X[date_rows], [nodes[r] for r in date_rows], title_node), DATE_FEATURES)
     date_model = load("date_model")
+    p_date = np.zeros(len(nodes))
     if date_model is not None:
-        p_date = date_model.positive_proba(Xd)
+        p_date[date_rows] = date_model.positive_proba(Xd)
     else:  # before training: short nodes with digits near the title
         dist = np.abs(Xd[:, DATE_FEATURES.index("title_distance")])
-        p_date = np.where((X[:, 1] >= 2) & (X[:, 0] <= 60) & (dist <= 15), 1.0, 0.0)
-    date_rows = [r for r in np.flatnonzero(p_date >= THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
-    cluster = _nearest_cluster([nodes[r] for r in date_rows], title_node)
-    score_of = {nodes[r]: float(p_date[r]) for r in date_rows}
-    date_text, published = _read_date(page, cluster)
-    date_score = max((score_of[k] for k in cluster), default=0.0)
+        p_date[date_rows] = np.where((Xd[:, 1] >= 2) & (dist <= 15), 1.0, 0.0)
+    cluster, date_text, published, date_score = pick_date(page, nodes, X, p_date, title_node)
     return TitleDate(title, title_node, title_score, date_text, published, cluster, date_score)
 
 

@@ -1,0 +1,141 @@
+"""newscrawl.extract(): the Article API on generated pages, and bad input of every kind."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import newscrawl
+from newscrawl.extract import Article, extract
+
+PARAS = [
+    "The regional parliament approved the new water management plan after a long debate on Thursday.",
+    "Farmers in the southern valleys had asked for clearer rules on irrigation during dry summers.",
+    "The plan sets limits for each district and creates a fund for repairing old canals and pipes.",
+    "Environmental groups welcomed the decision but said that the limits should be reviewed every year.",
+    "The minister said the first payments from the fund would be made before the end of the year.",
+]
+TITLE = "Parliament approves water plan for dry valleys"
+
+
+def article_html(comments: bool = True) -> str:
+    nav = "".join(f'<li><a href="/section/{i}">Section {i}</a></li>' for i in range(10))
+    related = "".join(f'<li><a href="/story/{i}">Another story headline number {i}</a></li>' for i in range(6))
+    comm = "".join(f'<li class="comment"><b>reader{i}</b> <span>2 days ago</span><p>Comment text {i}.</p></li>'
+                   for i in range(8)) if comments else ""
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>{TITLE} | The Valley Times</title>
+<style>h1 {{ font-size: 34px; font-weight: bold }} .byline {{ font-size: 13px; color: #666 }}</style>
+</head><body><header><nav><ul>{nav}</ul></nav></header>
+<main><article><h1>{TITLE}</h1><div class="byline">By Mara Stein · <time>14 March 2024</time></div>
+{body}<p>Read <a href="/more">more about <i>water</i></a> in our dossier.</p></article>
+<aside class="related"><ul>{related}</ul></aside>
+<section class="comments"><ul>{comm}</ul></section></main>
+<footer><p>Copyright 2024 The Valley Times. All rights reserved.</p></footer></body></html>"""
+
+
+def test_article_fields_from_a_generated_page():
+    art = extract(article_html(), "https://valley.example/news/water-plan")
+    assert isinstance(art, Article)
+    assert art.title == TITLE
+    assert art.published == "2024-03-14"
+    assert art.body is not None
+    lines = art.body.split("\n")
+    for p in PARAS:
+        assert p in lines  # one paragraph per line
+    assert "Read more about water in our dossier." in lines  # inline markup joined, spaces kept
+    for noise in ("Section 3", "Another story", "reader2", "Copyright", TITLE):
+        assert noise not in art.body
+    assert art.provenance["title"]["method"] and "score" in art.provenance["body"]
+    assert art.language == "en"
+
+
+def test_structured_metadata_is_used_for_the_date():
+    html = article_html().replace(
+        "</head>", '<script type="application/ld+json">{"@type":"NewsArticle","headline":"x",'
+                   '"datePublished":"2024-03-15T08:00:00Z"}</script></head>')
+    art = extract(html)
+    assert art.published.startswith("2024-03-15")
+    assert art.provenance["published"]["method"].startswith("metadata")
+
+
+def test_to_dict_and_callable_package():
+    art = newscrawl.extract(article_html().encode("utf-8"))
+    d = art.to_dict()
+    assert set(d) >= {"title", "published", "body", "is_article", "probability", "provenance", "warnings"}
+    assert d["title"] == TITLE
+    assert newscrawl.Article is Article
+
+
+def test_unknown_method_is_a_clear_error():
+    with pytest.raises(ValueError):
+        extract("<p>x</p>", method="magic")
+
+
+def test_no_convincing_content_gives_no_body():
+    art = extract("<html><head><title>Video: sunset</title></head><body><nav><a href=/>Home</a></nav>"
+                  "<div class=player>Watch the video</div></body></html>")
+    assert art.body is None
+    assert art.title == "Video: sunset"
+    assert not art.is_article
+
+
+def _bounded(html, seconds: float = 60.0) -> Article:
+    started = time.perf_counter()
+    art = extract(html)
+    assert time.perf_counter() - started < seconds
+    assert isinstance(art, Article)
+    return art
+
+
+def test_empty_documents():
+    for html in ("", b"", "   ", b"\xef\xbb\xbf"):
+        art = _bounded(html)
+        assert art.body is None and art.warnings
+
+
+def test_non_html_bytes():
+    art = _bounded(bytes(range(256)) * 400)
+    assert art.body is None
+    art = _bounded(b"%PDF-1.4\n" + b"\x00\x89binary" * 10000)
+    assert art.body is None
+
+
+def test_broken_encodings():
+    # declared UTF-8 with invalid bytes, and a lying charset: never an exception
+    raw = b'<html><head><meta charset="utf-8"></head><body><p>' + ("caf\xe9 " * 50).encode("latin-1") + b"</p></body></html>"
+    art = _bounded(raw)
+    assert art.body is None or "caf" in art.body
+    _bounded(b'<meta charset="no-such-charset"><p>' + b"text " * 100 + b"</p>")
+    _bounded("<p>\ud800 lone surrogate</p>")
+
+
+def test_fifty_megabyte_page_is_cut_with_a_warning():
+    html = "<html><body><div class=story>" + "<p>" + "word " * 100 + "</p>" * 1 + "<p>more words here</p>" * 2_000_000
+    assert len(html) > 40_000_000
+    art = _bounded(html, 120)
+    assert any("cut" in w for w in art.warnings)
+
+
+def test_ten_thousand_deep_nesting():
+    html = "<html><body>" + "<div>" * 10_000 + "deep" + "</div>" * 10_000 + "</body></html>"
+    art = _bounded(html)
+    assert art.warnings
+
+
+def test_hundred_thousand_text_nodes():
+    html = "<html><body><div>" + "<span>w</span> x " * 100_000 + "</div></body></html>"
+    _bounded(html, 120)
+
+
+def test_frames_only_page():
+    art = _bounded('<html><head><title>Frames</title></head><frameset cols="50%,50%">'
+                   '<frame src="a.html"><frame src="b.html"></frameset></html>')
+    assert art.body is None and any("frame" in w for w in art.warnings)
+
+
+def test_not_a_string_is_reported_not_raised():
+    art = extract(12345)  # type: ignore[arg-type]
+    assert art.body is None and art.warnings

@@ -1,0 +1,61 @@
+"""The 9 attributes of seed 000 §3.2."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from newscrawl.extract.features import (
+    EDIT_CAP, FEATURES, node_features, title_edit_distance, with_title_distance)
+from newscrawl.page import Page
+
+HTML = """<html><head><title>Storm hits the coast | Daily Paper</title>
+<style>.date { color: #888888; font-size: 12px } h1 { font-size: 36px }</style></head><body>
+<h1>Storm hits the coast</h1><div class="date">Published 12.03.2024 10:45</div>
+<p>Heavy rain and wind caused damage along the coast on Monday night.</p>
+<p>Residents were told to stay indoors until the morning.</p></body></html>"""
+
+
+def _row(X: np.ndarray, i: int) -> dict[str, float]:
+    return dict(zip(FEATURES, X[i]))
+
+
+def test_text_digit_and_style_features():
+    page = Page.from_html(HTML)
+    nodes = list(range(len(page.text_nodes)))
+    X = node_features(page, nodes)
+    title, date, p1, p2 = (_row(X, i) for i in range(4))
+    assert title["length"] == len("Storm hits the coast")
+    assert date["digits"] == 12 and abs(date["digit_share"] - 12 / len("Published 12.03.2024 10:45")) < 1e-9
+    assert title["font_size"] == 36.0 and title["font_size_rel"] == 100.0
+    assert date["font_size"] == 12.0 and abs(date["font_size_rel"] - 100 * 12 / 36) < 1e-9
+    assert title["bold"] == 1.0 and p1["bold"] == 0.0
+    # the two paragraphs share one style; the title and the date are unique
+    assert p1["similar_style"] == 2 and p2["similar_style"] == 2
+    assert title["similar_style"] == 1 and date["similar_style"] == 1
+
+
+def test_title_edit_distance_is_weighted_and_normalised():
+    title = "Storm hits the coast | Daily Paper"
+    # the node lacks only the site name: 14 insertions of cost 1
+    assert abs(title_edit_distance("Storm hits the coast", title) - 14 / len(title)) < 1e-9
+    # extra node text costs 4 per deleted character
+    assert abs(title_edit_distance(title + "!!", title) - 8 / len(title)) < 1e-9
+    assert title_edit_distance(title, title) == 0.0
+    assert title_edit_distance("x" * 5000, title) == EDIT_CAP
+    assert title_edit_distance("anything", "") == EDIT_CAP
+
+
+def test_title_edit_feature_ranks_the_headline_first():
+    page = Page.from_html(HTML)
+    X = node_features(page, list(range(len(page.text_nodes))))
+    edit = X[:, FEATURES.index("title_edit")]
+    assert int(np.argmin(edit)) == 0
+
+
+def test_signed_distance_to_title():
+    page = Page.from_html(HTML)
+    nodes = list(range(len(page.text_nodes)))
+    X = with_title_distance(node_features(page, nodes), nodes, 1)
+    assert list(X[:, FEATURES.index("title_distance")]) == [-1.0, 0.0, 1.0, 2.0]
+    X = with_title_distance(node_features(page, nodes), nodes, None)
+    assert not X[:, FEATURES.index("title_distance")].any()

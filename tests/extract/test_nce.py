@@ -1,0 +1,109 @@
+"""NCE: separator node, link-density forest, LCS comment removal (seed 000 §3.4.1)."""
+
+from __future__ import annotations
+
+import random
+
+from newscrawl.extract.nce import NCEParams, find_separator, lcs_len, relevant_content
+from newscrawl.page import Page
+
+PARAS = [
+    "The city council voted on Tuesday to expand the bicycle lane network across the northern districts.",
+    "Supporters said the plan would cut traffic and make streets safer for children walking to school.",
+    "Opponents argued that the cost had been underestimated and that shop owners were not consulted.",
+    "The first new lanes are expected to open next spring, according to the transport department.",
+]
+
+
+def article_page(comments: int = 0, sidebar: bool = True, inside: bool = False) -> str:
+    nav = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(8))
+    side = "".join(f'<li><a href="/r{i}">Related story number {i} about something else</a></li>' for i in range(6))
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    comm = "".join(
+        f'<div class="c"><div class="who">user{i} wrote on 12 March 2024 at 10:{i:02d}</div>'
+        f"<div class=txt>I think opinion {i} is {'very ' * (i % 4)}interesting.</div></div>"
+        for i in range(comments))
+    return (f"<html><head><title>Council expands bike lanes - City News</title></head><body>"
+            f"<header><ul class=menu>{nav}</ul></header>"
+            f'<div class="wrap"><div class="story"><h1>Council expands bike lanes</h1>'
+            f'<div class="meta">By Ann Lee, 12 March 2024</div>{body}'
+            + (f'<div class="talk">{comm}</div></div>' if inside else "</div>")
+            + (f'<aside><ul>{side}</ul></aside>' if sidebar else "")
+            + ("" if inside else f'<div class="talk">{comm}</div>') + '</div><footer><a href="/about">About us</a></footer></body></html>')
+
+
+def _texts(page: Page, nodes: list[int]) -> str:
+    return " ".join(page.text_nodes[k].text for k in nodes)
+
+
+def test_separator_is_the_story_container():
+    page = Page.from_html(article_page())
+    u = find_separator(page)
+    assert u is not None and u.get("class") == "story"
+
+
+def test_relevant_content_keeps_paragraphs_drops_navigation():
+    page = Page.from_html(article_page())
+    rel = relevant_content(page)
+    text = _texts(page, rel.nodes)
+    for p in PARAS:
+        assert p in text
+    assert "Section 3" not in text and "Related story" not in text and "About us" not in text
+
+
+def test_link_dense_children_are_dropped_from_the_forest():
+    # the paragraphs and a link list sit side by side under one separator
+    links = "".join(f'<a href="/{i}">Another link text {i}</a> ' for i in range(10))
+    html = ("<html><body><div id=main>" + "".join(f"<p>{p}</p>" for p in PARAS)
+            + f"<div class=more>{links}</div></div></body></html>")
+    page = Page.from_html(html)
+    rel = relevant_content(page)
+    text = _texts(page, rel.nodes)
+    assert PARAS[0] in text and "Another link text" not in text
+
+
+def test_comment_section_is_removed():
+    page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
+    rel = relevant_content(page, NCEParams(beta6=1.01))
+    assert "user1 wrote" in _texts(page, rel.nodes)  # inside the story: only the LCS graph finds it
+    rel = relevant_content(page, NCEParams(min_before=0.0))
+    text = _texts(page, rel.nodes)
+    assert rel.comment_cut is not None
+    assert PARAS[-1] in text
+    assert "user1 wrote" not in text and "opinion 4" not in text
+
+
+def test_comment_cut_must_leave_most_of_the_text_before_it():
+    # a "comment section" that would take more than 1 - min_before of the text is kept
+    page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
+    rel = relevant_content(page, NCEParams(min_before=0.9))
+    assert rel.comment_cut is None and "user1 wrote" in _texts(page, rel.nodes)
+
+
+def test_comments_outside_the_separator_are_not_relevant():
+    page = Page.from_html(article_page(comments=12))
+    assert "user1 wrote" not in _texts(page, relevant_content(page).nodes)
+
+
+def test_no_separator_returns_whole_page():
+    page = Page.from_html("<html><body><a href=/>Home</a> <span>short</span></body></html>")
+    rel = relevant_content(page)
+    assert rel.separator is None and rel.nodes == list(range(len(page.text_nodes)))
+
+
+def _lcs_dp(a: str, b: str) -> int:
+    prev = [0] * (len(b) + 1)
+    for ch in a:
+        cur = [0]
+        for j, cb in enumerate(b):
+            cur.append(prev[j] + 1 if ch == cb else max(prev[j + 1], cur[j]))
+        prev = cur
+    return prev[-1]
+
+
+def test_bit_parallel_lcs_matches_dynamic_programming():
+    rng = random.Random(7)
+    for _ in range(200):
+        a = "".join(rng.choice("abcde ") for _ in range(rng.randint(0, 40)))
+        b = "".join(rng.choice("abcde ") for _ in range(rng.randint(0, 40)))
+        assert lcs_len(a, b) == _lcs_dp(a, b)

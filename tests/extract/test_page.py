@@ -1,0 +1,92 @@
+"""Page: one parse, text nodes in document order, bottom-up measures, clean-up, styles."""
+
+from __future__ import annotations
+
+from newscrawl.page import MAX_DEPTH, Page, TextNode, collapse
+
+HTML = """<html><head><title> Hello   world - Site </title>
+<style>h1 { font-size: 40px } .big { font-weight: bold }</style>
+<script>var x = "<p>not text</p>";</script>
+<script type="application/ld+json">{"@type": "NewsArticle"}</script></head>
+<body><div id="nav" class="main-nav"><a href="/">Home</a> <a href="/n">News</a></div>
+<article><h1>Hello world</h1><!-- a comment -->
+<p>Some <b>bold</b> text here. <a href="/x">link</a> end</p>
+<p style="display: none">hidden one</p><p hidden>hidden two</p>
+<p class="big">Styled</p><noscript>no script text</noscript></article></body></html>"""
+
+
+def test_text_nodes_in_document_order_with_tails():
+    page = Page.from_html(HTML)
+    texts = [tn.text for tn in page.text_nodes]
+    assert texts == ["Home", "News", "Hello world", "Some", "bold", "text here.", "link", "end", "Styled"]
+    assert all(isinstance(tn, TextNode) for tn in page.text_nodes)
+    assert [tn.index for tn in page.text_nodes] == list(range(len(texts)))
+    tail = page.text_nodes[5]
+    assert tail.is_tail and tail.element.tag == "b" and tail.container.tag == "p"
+
+
+def test_clean_up_removes_scripts_comments_hidden_and_keeps_json_ld():
+    page = Page.from_html(HTML)
+    joined = " ".join(tn.text for tn in page.text_nodes)
+    for gone in ("not text", "hidden one", "hidden two", "no script", "a comment", "font-size"):
+        assert gone not in joined
+    assert page.json_ld == ['{"@type": "NewsArticle"}']
+    assert page.title_text == "Hello world - Site"
+
+
+def test_measures_bottom_up():
+    page = Page.from_html(HTML)
+    p = page.root.xpath("//article/p")[0]
+    # "Some" + "bold" + "text here." + "link" + "end"
+    assert page.text_len(p) == 4 + 4 + 10 + 4 + 3
+    assert page.link_text_len(p) == 4
+    assert abs(page.link_density(p) - 4 / 25) < 1e-9
+    nav = page.root.xpath("//div[@id='nav']")[0]
+    assert page.link_density(nav) == 1.0
+    assert page.tag_count(page.body, "a") == 3
+    assert page.tag_count(p, "b") == 1
+    assert page.descendants(p) == 2
+    assert page.text(p) == "Some bold text here. link end"
+    assert list(page.text_range(p)) == [3, 4, 5, 6, 7]
+    assert page.elements[0] is page.body and page.index(page.body) == 0
+
+
+def test_boilerplate_names_and_hidden_flags():
+    page = Page.from_html(HTML)
+    nav = page.root.xpath("//div[@id='nav']")[0]
+    assert page.is_boilerplate(nav)
+    assert not page.is_boilerplate(page.root.xpath("//article")[0])
+    hidden = page.root.xpath("//p[@hidden]")[0]
+    assert page.is_hidden(hidden) and not page.visible(hidden)
+
+
+def test_styles_from_page_css_and_user_agent_defaults():
+    page = Page.from_html(HTML)
+    h1 = page.root.xpath("//h1")[0]
+    assert page.style(h1).font_size == 40.0
+    assert page.style(h1).bold  # UA default for headings
+    big = page.root.xpath("//p[@class='big']")[0]
+    assert page.style(big).bold
+    plain = page.root.xpath("//article/p")[0]
+    assert not page.style(plain).bold and page.style(plain).font_size == 16.0
+
+
+def test_external_stylesheet_text_applies():
+    page = Page.from_html("<html><body><p class=x>Hi</p></body></html>", stylesheets=[".x { font-size: 30px }"])
+    assert page.style(page.root.xpath("//p")[0]).font_size == 30.0
+
+
+def test_bytes_are_decoded_with_meta_charset():
+    raw = '<html><head><meta charset="windows-1250"></head><body><p>Žluťoučký kůň</p></body></html>'.encode("cp1250")
+    page = Page.from_html(raw)
+    assert page.text_nodes[0].text == "Žluťoučký kůň"
+
+
+def test_deep_nesting_is_flattened_with_a_warning():
+    page = Page.from_html("<html><body>" + "<div>" * (MAX_DEPTH + 200) + "deep <b>text</b>" + "</div>" * (MAX_DEPTH + 200) + "<p>after</p></body></html>")
+    assert [tn.text for tn in page.text_nodes] == ["deep text", "after"]
+    assert any("flattened" in w for w in page.warnings)
+
+
+def test_collapse():
+    assert collapse("  a \n\t b  ") == "a b"

@@ -1,0 +1,115 @@
+"""Title/date post-processing (seed 000 §3.4.3), the flat forest predictor, and the training
+command on a generated dataset."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from newscrawl.extract import titledate
+from newscrawl.extract.titledate import FlatForest, _nearest_cluster, pick_title, strip_site_name
+from newscrawl.modelio import export_trees, load_model, save_model
+from newscrawl.page import Page
+
+
+def test_strip_site_name():
+    assert strip_site_name("Storm hits the coast | Daily Paper") == "Storm hits the coast"
+    assert strip_site_name("Daily Paper - Storm hits the whole coast") == "Storm hits the whole coast"
+    assert strip_site_name("Just a title") == "Just a title"
+
+
+def test_pick_title_first_detected_or_most_probable():
+    p = np.array([0.1, 0.6, 0.2, 0.9])
+    assert pick_title(p) == 1
+    assert pick_title(p, "best") == 3
+    assert pick_title(np.array([0.1, 0.4])) is None
+
+
+def test_date_clusters_at_most_two_nodes_apart_nearest_title_wins():
+    # nodes 3,5 form one cluster (gap 2), 40 another; title at 1 -> first cluster
+    assert _nearest_cluster([3, 5, 40], 1) == [3, 5]
+    assert _nearest_cluster([3, 5, 40], 38) == [40]
+    assert _nearest_cluster([3, 7], 6) == [7]  # 4 apart: two clusters
+    assert _nearest_cluster([3, 40], None) == [3, 40]  # no title: no clustering
+
+
+def test_flat_forest_matches_modelio(tmp_path):
+    from sklearn.ensemble import RandomForestClassifier
+
+    rng = np.random.RandomState(0)
+    X = rng.rand(300, 4)
+    y = (X[:, 0] + X[:, 1] * 0.5 > 0.8)
+    model = RandomForestClassifier(n_estimators=7, max_depth=6, random_state=0).fit(X, y)
+    save_model(export_trees(model, ["a", "b", "c", "d"]), tmp_path / "m.json")
+    loaded = load_model(tmp_path / "m.json")
+    Xt = rng.rand(50, 4)
+    assert np.allclose(FlatForest(loaded).positive_proba(Xt), loaded.positive_proba(Xt))
+    assert FlatForest(loaded).positive_proba(np.zeros((0, 4))).shape == (0,)
+
+
+MONTHS = ["January", "February", "March", "April", "May", "June"]
+
+
+def _page(rng: random.Random, site: int, i: int) -> tuple[str, str, str]:
+    title = f"Headline {site}-{i}: " + " ".join(rng.choice(["storm", "vote", "market", "team", "city"]) for _ in range(5))
+    day = f"2024-{rng.randint(1, 6):02d}-{rng.randint(10, 28):02d}"
+    y, m, d = day.split("-")
+    shown = f"{int(d)} {MONTHS[int(m) - 1]} {y}" if site % 2 else f"{d}.{m}.{y}"
+    nav = "".join(f'<a href="/{k}">Menu {k}</a> ' for k in range(8))
+    paras = "".join(f"<p>{'Some article sentence goes here with words. ' * rng.randint(3, 6)} {k}</p>" for k in range(5))
+    size = 24 + 4 * site
+    html = (f"<html><head><title>{title} | Site {site}</title><style>.t{site} {{ font-size: {size}px }}</style></head>"
+            f"<body><div class=top>{nav}</div><div class=story><h2 class=t{site}>{title}</h2>"
+            f"<span class=when>{shown}</span>{paras}</div><div class=foot>Copyright 2024</div></body></html>")
+    return html, title, day
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    from newscrawl.train import title_date
+
+    root = tmp_path_factory.mktemp("datasets")
+    folder = root / "wcxb-dev"
+    (folder / "pages").mkdir(parents=True)
+    rng = random.Random(3)
+    lines = []
+    for site in range(6):
+        for i in range(6):
+            html, title, day = _page(rng, site, i)
+            key = f"{site}-{i}"
+            (folder / "pages" / f"{key}.html.gz").write_bytes(gzip.compress(html.encode()))
+            lines.append(json.dumps({"id": key, "path": f"pages/{key}.html.gz", "url": None,
+                                     "site": f"site{site}", "title": title, "published": day}))
+    (folder / "truth.jsonl").write_text("\n".join(lines) + "\n")
+    out = tmp_path_factory.mktemp("models")
+    args = argparse.Namespace(datasets=root, out=out, no_cv=False)
+    assert title_date.run(args) == 0
+    return out
+
+
+def test_training_writes_models_and_cards(trained: Path):
+    for name in ("title_model", "date_model"):
+        model = load_model(trained / f"{name}.json")
+        assert model.meta["cv"]["title_pages"] == 36
+        card = (trained / f"{name}.md").read_text()
+        assert "Cross-validated" in card and "grouped by site" in card
+    assert load_model(trained / "date_model.json").meta["report"]["title_unmatched"] == 0
+
+
+def test_trained_models_find_title_and_date_on_an_unseen_page(trained: Path, monkeypatch):
+    monkeypatch.setenv("NEWSCRAWL_MODELS_DIR", str(trained))
+    titledate.load.cache_clear()
+    try:
+        html, title, day = _page(random.Random(99), 3, 77)
+        page = Page.from_html(html)
+        td = titledate.detect(page, list(range(len(page.text_nodes))))
+        assert td.title == title
+        assert td.published == day
+    finally:
+        titledate.load.cache_clear()
