@@ -298,7 +298,7 @@ class StyleResolver:
 
     def _order(self, provided: list[Stylesheet]) -> list[Stylesheet]:
         by_url: dict[str, Stylesheet] = {}
-        imported: set[str] = set()
+        imported: set[str] = set()  # URLs imported or linked: not "unlinked" sheets
         for sheet in provided:
             if sheet.url:
                 by_url.setdefault(_norm_url(sheet.url), sheet)
@@ -319,15 +319,20 @@ class StyleResolver:
             ordered.append(sheet)
 
         for el in self.root.iter("link", "style"):
+            if el.tag == "link":
+                href = (el.get("href") or "").strip()
+                if not href:
+                    continue
+                url = _norm_url(urljoin(self.base_url or "", href))
+                imported.add(url)  # linked: never appended as an unlinked sheet
+                rel = (el.get("rel") or "").lower().split()
+                if "stylesheet" not in rel or "alternate" in rel:
+                    continue
             media = el.get("media")
             if media is not None and not media_matches(media, self.viewport):
                 continue
             if el.tag == "link":
-                rel = (el.get("rel") or "").lower().split()
-                href = (el.get("href") or "").strip()
-                if "stylesheet" not in rel or "alternate" in rel or not href:
-                    continue
-                sheet = by_url.get(_norm_url(urljoin(self.base_url or "", href)))
+                sheet = by_url.get(url)
                 if sheet is None or id(sheet) in seen:
                     continue
             else:

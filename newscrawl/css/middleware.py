@@ -124,10 +124,11 @@ class StylesheetMiddleware:
         deadline = time.monotonic() + self.timeout
         sources = self._sources(response)
         budget = [self.max_per_page]
-        # Start every top-level download at once; imports start as their parent arrives.
-        for kind, value in sources:
-            if kind == "link":
-                self._start(value)
+        # Start the top-level downloads at once (within the page's budget); imports start as
+        # their parent arrives.
+        links = list(dict.fromkeys(value for kind, value in sources if kind == "link"))
+        for url in links[:self.max_per_page]:
+            self._start(url)
         ordered: list[str] = []
         seen: set[str] = set()
         for kind, value in sources:

@@ -21,6 +21,7 @@ from cssselect2.compiler import CompiledSelector
 # Selectors longer than this are dropped: no real stylesheet needs them; hostile ones are costly.
 MAX_COMPOUNDS = 32
 MAX_SELECTOR_TOKENS = 200
+MAX_SELECTORS_PER_RULE = 512
 
 Test = Callable[[Any], bool]
 
@@ -315,7 +316,11 @@ def compile_selector_list(prelude: list[Any]) -> tuple[list[Selector], int]:
     """
     selectors: list[Selector] = []
     dropped = 0
-    for part in _split_selector_list(prelude):
+    parts = _split_selector_list(prelude)
+    if len(parts) > MAX_SELECTORS_PER_RULE:
+        dropped += len(parts) - MAX_SELECTORS_PER_RULE
+        parts = parts[:MAX_SELECTORS_PER_RULE]
+    for part in parts:
         if len(part) > MAX_SELECTOR_TOKENS:
             dropped += 1
             continue

@@ -25,7 +25,7 @@ from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, 
 # Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
 # at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
-DEFAULT_MAX_RULES = 20_000
+DEFAULT_MAX_RULES = 10_000
 MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
