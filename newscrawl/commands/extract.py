@@ -49,6 +49,19 @@ def extractor(method: str) -> Callable[..., Any]:
     return run
 
 
+def _jsonable(value: Any) -> Any:
+    """json.dumps fallback: numpy scalars, sets and anything else a result may carry."""
+    if hasattr(value, "item"):
+        return value.item()
+    if isinstance(value, (set, frozenset, tuple)):
+        return sorted(value, key=str)
+    return str(value)
+
+
+def dumps(obj: Any, indent: int | None = None) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=indent, default=_jsonable)
+
+
 def _as_dict(article: Any) -> dict[str, Any]:
     return article.to_dict() if hasattr(article, "to_dict") else dict(article)
 
@@ -91,7 +104,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         if not manifest.is_file():
             raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
         for out in batch_lines(manifest, extract_one):
-            stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            stdout.write(dumps(out) + "\n")
             stdout.flush()
         return 0
     path = Path(args.file)
@@ -99,5 +112,5 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         data = read_page(path)
     except OSError as exc:
         raise SystemExit(f"newscrawl extract: cannot read {path}: {exc.strerror or exc}") from None
-    stdout.write(json.dumps(_as_dict(extract_one(data, args.url)), ensure_ascii=False, indent=2) + "\n")
+    stdout.write(dumps(_as_dict(extract_one(data, args.url)), indent=2) + "\n")
     return 0

@@ -120,3 +120,12 @@ def test_evaluate_scores_prediction_lines(tmp_path: Path, capsys: pytest.Capture
     assert main(["evaluate", str(tmp_path), "--json", "--predictions", str(preds)]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["title"]["accuracy"] == 1.0 and result["body"]["f1"] == 1.0
+
+
+def test_json_output_survives_numpy_and_sets() -> None:
+    import numpy as np
+
+    from newscrawl.commands.extract import dumps
+
+    out = json.loads(dumps({"p": np.float32(0.5), "ok": np.bool_(True), "types": {"b", "a"}, "n": np.int64(3)}))
+    assert out == {"p": 0.5, "ok": True, "types": ["a", "b"], "n": 3}
