@@ -318,6 +318,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         got.offer("published", parse_machine_date(_clean(node.get("datePublished"))), "jsonld-page")
         got.offer("modified", parse_machine_date(_clean(node.get("dateModified"))), "jsonld-page")
     for element in times:
+        if "published" in got.values:
+            break
         got.offer("published", parse_machine_date(element.get("datetime") or element.text_content()), "time")
 
     if canonical and url:
