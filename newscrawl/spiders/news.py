@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
+from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from twisted.python.failure import Failure
@@ -90,17 +91,18 @@ class NewsSpider(scrapy.Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> NewsSpider:
         spider = super().from_crawler(crawler, *args, **kwargs)
-        spider._configure(crawler)
+        # Settings are final (add-ons applied) only once the crawl starts, not here.
+        crawler.signals.connect(spider._configure, signal=signals.spider_opened)
         return spider
 
     @property
     def stats(self) -> Any:
         return self.crawler.stats
 
-    def _configure(self, crawler: Crawler) -> None:
+    def _configure(self) -> None:
         from newscrawl.links.classifier import UrlClassifier  # loads the model once per crawl
 
-        s = crawler.settings
+        s = self.crawler.settings
         self.canonicalize = UrlCanonicalizer(s.getlist("NEWSCRAWL_STRIP_PARAMS"))
         self.start_urls = [self.canonicalize(u) for u in self.start_urls]
         self.scope = Scope(

@@ -7,14 +7,14 @@ import pytest
 from newscrawl.demo.server import serve_site
 from newscrawl.demo.site import build_demo_site
 
-SPIDER_ONLY = ("NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false")
+SPIDER_ONLY = ("NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_TEMPLATE_ENABLED=false")
 
 
 @pytest.fixture(scope="module")
 def demo_crawl(crawl, tmp_path_factory):
-    with serve_site(build_demo_site()) as offsite:
-        offsite_base = offsite.base_url.replace("127.0.0.1", "localhost")
-        site = build_demo_site(offsite_base=offsite_base)
+    # another loopback address is another site: links to it must never be fetched
+    with serve_site(build_demo_site(), host="127.0.0.2") as offsite:
+        site = build_demo_site(offsite_base=offsite.base_url)
         with serve_site(site) as server:
             result = crawl(tmp_path_factory.mktemp("demo"), [server.base_url + "/"], *SPIDER_ONLY)
         return site, server, offsite, result
