@@ -305,7 +305,7 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict
         html = urllib.request.urlopen(url, timeout=30).read()
         root = lxml.html.document_fromstring(html, base_url=url)
         sheets = fetcher.for_page(root, url)
-        cascade_module._style_block.cache_clear()
+        cascade_module.parse_style_block.cache_clear()
         # cold: every stylesheet parsed for this page alone
         cold_start = time.perf_counter()
         for sheet in sheets:

@@ -135,9 +135,10 @@ def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
 
 
 @lru_cache(maxsize=256)
-def _style_block(text: str, base: str | None) -> Stylesheet:
-    """<style> contents repeat across a site's pages; parse each distinct block once."""
-    return parse_stylesheet(text, url=base)
+def parse_style_block(text: str, base_url: str | None = None) -> Stylesheet:
+    """A ``<style>`` element's text, parsed once per process: the same blocks repeat on every
+    page of a site, and the same Stylesheet object lets pages share the resolver's caches."""
+    return parse_stylesheet(text, url=base_url)
 
 
 @lru_cache(maxsize=4096)
@@ -265,11 +266,12 @@ class StyleResolver:
 
     ``stylesheets`` are parsed external sheets (``Stylesheet.url`` matched to the document's
     ``<link rel=stylesheet href>`` and to @import URLs); sheets no link or import refers to (or
-    without a URL) apply after the document's own, in the order given. ``<style>`` elements
-    still in the tree are parsed here (each distinct block once per process).
+    without a URL) apply after the document's own, in the order given; a ``str`` is taken as the
+    text of a ``<style>`` element (parsed once per process, like the ``<style>`` elements still
+    in the tree).
     """
 
-    def __init__(self, root: Any, stylesheets: Iterable[Stylesheet] = (), *,
+    def __init__(self, root: Any, stylesheets: Iterable[Stylesheet | str] = (), *,
                  viewport: tuple[int, int] = DEFAULT_VIEWPORT, base_url: str | None = None,
                  quirks: bool | None = None) -> None:
         if hasattr(root, "getroot"):
@@ -284,8 +286,10 @@ class StyleResolver:
         self._keys: dict[Any, frozenset[str]] = {}  # element_keys of the element and ancestors
         self._shared: dict[tuple, _State] = {}
         self._root_font_size = _MEDIUM
-        self._index = _combined_index(_ua_sheet(self.quirks),
-                                      tuple(self._order(list(stylesheets))), self.viewport)
+        sheets = [parse_style_block(s, self.base_url) if isinstance(s, str) else s
+                  for s in stylesheets]
+        self._index = _combined_index(_ua_sheet(self.quirks), tuple(self._order(sheets)),
+                                      self.viewport)
 
     # --- stylesheet order ------------------------------------------------------------------------
     def _base(self, url: str | None) -> str | None:
@@ -339,7 +343,7 @@ class StyleResolver:
                 kind = (el.get("type") or "text/css").strip().lower()
                 if kind not in ("text/css", ""):
                     continue
-                sheet = _style_block(el.text or "", self.base_url)
+                sheet = parse_style_block(el.text or "", self.base_url)
                 if id(sheet) in seen:
                     continue
             add(sheet, 0)

@@ -33,7 +33,7 @@ from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.response import get_base_url
 from twisted.internet.defer import Deferred
 
-from newscrawl.css.cascade import _style_block
+from newscrawl.css.cascade import parse_style_block
 from newscrawl.css.media import media_matches
 from newscrawl.css.store import stylesheet_store
 from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
@@ -115,7 +115,7 @@ class StylesheetMiddleware:
             else:
                 text = node.root.text or ""
                 if "@import" in text.lower():
-                    sheet = _style_block(text, get_base_url(response))
+                    sheet = parse_style_block(text, get_base_url(response))
                     sources.append(("style", [i for i in sheet.imports
                                               if media_matches(i.media)]))
         return sources

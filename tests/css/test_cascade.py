@@ -400,3 +400,11 @@ def test_backtracking_selectors_stay_cheap() -> None:
     css = "p " + "div " * 12 + "span { color: red } " + "div " * 12 + "span { color: blue }"
     resolver = StyleResolver(root, [parse_stylesheet(css)])
     assert resolver.style(next(root.iter("span"))).color == "#0000ff"
+
+
+def test_style_texts_are_parsed_once_and_accepted_as_sheets() -> None:
+    from newscrawl.css import parse_style_block
+
+    first = parse_style_block("p { color: red }", "http://example.test/")
+    assert parse_style_block("p { color: red }", "http://example.test/") is first
+    assert one('<p id="t">x</p>', sheets=("p { color: #0a0b0c }",)).color == "#0a0b0c"
