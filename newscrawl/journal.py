@@ -256,7 +256,7 @@ class JournalSpiderMiddleware:
     def from_crawler(cls, crawler: Crawler) -> JournalSpiderMiddleware:
         return cls(crawler)
 
-    async def process_spider_output_async(self, response: Response, result: Any, spider: Any = None) -> Any:
+    async def process_spider_output(self, response: Response, result: Any, spider: Any = None) -> Any:
         journal = journal_for(self.crawler)
         jid = response.meta.get(JID) if journal is not None else None
         if journal is None or jid is None:

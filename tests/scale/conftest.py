@@ -71,6 +71,14 @@ def scrapy_cmd(out: Path, *settings: str, args: tuple[str, ...] = ()) -> list[st
     return cmd
 
 
+def newscrawl_cmd(start: str, out: Path) -> list[str]:
+    """``newscrawl crawl`` (no Scrapy project; the LOCAL profile) writing to ``out``."""
+    cmd = [sys.executable, "-m", "newscrawl", "crawl", start, "-o", str(out), "--local"]
+    for setting in FAST:
+        cmd += ["-s", setting]
+    return cmd
+
+
 def popen(cmd: list[str], log: Path) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(cmd, cwd=REPO, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env)
@@ -104,5 +112,5 @@ def tools() -> Any:
     """The helpers above, for test modules (importlib import mode: conftest is not importable)."""
     from types import SimpleNamespace
 
-    return SimpleNamespace(popen=popen, read_jsonl=read_jsonl, scrapy_cmd=scrapy_cmd,
+    return SimpleNamespace(popen=popen, newscrawl_cmd=newscrawl_cmd, read_jsonl=read_jsonl, scrapy_cmd=scrapy_cmd,
                            stats_from_log=stats_from_log, REPO=REPO)
