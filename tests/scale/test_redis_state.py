@@ -1,0 +1,102 @@
+"""The Redis pieces against a real redis-server: scheduler adapter, codec, Bloom dupefilter,
+shared scope, hand-off claims, template cache with expiry."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+import redis
+import scrapy
+from scrapy import Request
+from scrapy.utils.test import get_crawler
+
+from newscrawl.distributed import codec, distributed_settings, push_start_urls
+from newscrawl.distributed.dupefilter import BloomDupeFilter, bloom_size
+from newscrawl.distributed.scheduler import Scheduler
+from newscrawl.distributed.state import ClaimSet, RedisTemplateCache, SharedScope
+from newscrawl.links.urls import Scope
+from newscrawl.template.model import Template
+
+
+class Probe(scrapy.Spider):
+    name = "probe"
+
+    def parse(self, response):  # pragma: no cover (never downloaded)
+        yield from ()
+
+
+def open_scheduler(redis_url: str, **extra) -> tuple[Scheduler, Probe]:
+    crawler = get_crawler(Probe, {**distributed_settings(), "REDIS_URL": redis_url, **extra})
+    spider = Probe.from_crawler(crawler)
+    crawler.spider = spider
+    scheduler = Scheduler.from_crawler(crawler)
+    scheduler.open(spider)
+    return scheduler, spider
+
+
+def test_scheduler_adapter_shares_queue_and_seen_set_without_deprecations(redis_url):
+    # pytest turns Scrapy deprecation warnings into errors: the upstream scheduler fails here
+    first, spider = open_scheduler(redis_url)
+    second, _ = open_scheduler(redis_url)
+    request = Request("http://127.0.0.1/a?x=1", callback=spider.parse, priority=7,
+                      meta={"newscrawl_source": "start", "url_probability": 0.75}, headers={"X-Test": "1"})
+    assert first.enqueue_request(request) is True
+    assert second.enqueue_request(Request("http://127.0.0.1/a?x=1")) is False  # the other worker's seen set
+    assert second.has_pending_requests()
+    got = second.next_request()
+    assert got.url == request.url and got.priority == 7 and got.callback.__func__ is Probe.parse
+    assert got.meta["url_probability"] == 0.75 and got.headers[b"X-Test"] == b"1"
+    assert first.next_request() is None
+    assert first.stats.get_value("scheduler/enqueued/redis") == 1
+    assert second.stats.get_value("scheduler/dequeued/redis") == 1
+
+
+def test_queue_payloads_are_json_never_pickle(redis_url):
+    scheduler, spider = open_scheduler(redis_url)
+    scheduler.enqueue_request(Request("http://127.0.0.1/b", callback=spider.parse))
+    client = redis.Redis.from_url(redis_url)
+    [raw] = client.zrange("newscrawl:probe:requests", 0, -1)
+    assert codec.loads(raw)["url"] == "http://127.0.0.1/b"
+    with pytest.raises(ValueError):  # JSONDecodeError / UnicodeDecodeError: nothing is executed
+        codec.loads(pickle.dumps({"url": "x"}))
+
+
+def test_bloom_dupefilter_is_fixed_size_with_bounded_false_positives(redis_url):
+    bits, hashes = bloom_size(2000, 1e-3)
+    assert (bits, hashes) == (28756, 10)
+    _, spider = open_scheduler(redis_url, NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY=2000,
+                               NEWSCRAWL_DUPEFILTER_BLOOM_ERROR=1e-3)
+    bloom = BloomDupeFilter.from_spider(spider)
+    false_positives = sum(bloom.request_seen(Request(f"http://127.0.0.1/p/{i}")) for i in range(2000))
+    assert false_positives <= 10  # expected ~1 at the design rate
+    assert bloom.request_seen(Request("http://127.0.0.1/p/5"))
+    client = redis.Redis.from_url(redis_url)
+    assert client.strlen(bloom.key) <= bits // 8 + 1
+
+
+def test_shared_scope_and_claims_across_workers(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    a = SharedScope(Scope(["http://one.example/"]), client, "k:scope", refresh_seconds=0)
+    b = SharedScope(Scope([]), client, "k:scope", refresh_seconds=0)
+    assert "http://two.example/x" not in b
+    a.add("http://two.example/")
+    assert "http://two.example/x" in b and "http://three.example/" not in b
+    claims_a, claims_b = ClaimSet(client, "k:handed"), ClaimSet(client, "k:handed")
+    assert "http://two.example/x" not in claims_a  # claimed by a
+    assert "http://two.example/x" in claims_b
+
+
+def test_template_cache_shared_with_expiry(redis_url):
+    client = redis.Redis.from_url(redis_url)
+    template = Template(nodes=[[-1, "body", "", "", "", "", 1, 0, 1]], paths=["/html/body"], site="example.com")
+    RedisTemplateCache(client, expiry=3600).put("example.com", template)
+    other = RedisTemplateCache(client, expiry=3600).get("example.com")
+    assert other is not None and other.id == template.id and other.nodes == template.nodes
+    assert 0 < client.ttl("newscrawl:template:example.com") <= 3600
+
+
+def test_push_start_urls(redis_url):
+    assert push_start_urls(redis_url, ["http://127.0.0.1/", "example.org"]) == 2
+    client = redis.Redis.from_url(redis_url)
+    assert client.lrange("newscrawl:news:start_urls", 0, -1) == [b"http://127.0.0.1/", b"example.org"]
