@@ -42,7 +42,7 @@ from newscrawl.page import Page
 from newscrawl.paths import datasets_dir, shared_dir
 from newscrawl.template.detect import DEFAULT_PARAMS, learn_template, templates_for_group
 from newscrawl.template.etdm import Params, Skeleton
-from newscrawl.template.extraction import strip_page
+from newscrawl.template.extraction import filter_lines, strip_page
 from newscrawl.template.model import body_of
 
 WORD = re.compile(r"\w+")
@@ -188,13 +188,19 @@ def score_group(pages: list[tuple[str, str | None, bytes, str]], params: Params,
         fn += len(g - marked)
     out: dict[str, Any] = {"pages": len(pages), "learn_s": learn, "tp": tp, "fp": fp, "fn": fn}
     if bodies:
-        without, with_ = [], []
+        without, with_, after, both = [], [], [], []
         for (pid, url, raw, body), page in zip(pages, parsed):
-            without.append((body, extract_page(Page.from_html(raw, url)).body))
-            stripped, _ = strip_page(page, templates[pid])
-            with_.append((body, extract_page(stripped).body))
+            plain = extract_page(Page.from_html(raw, url)).body
+            without.append((body, plain))
+            stripped = strip_page(page, templates[pid])
+            after.append((body, filter_lines(plain, stripped.texts)[0]))
+            stripped_body = extract_page(stripped.page).body if stripped.removed else plain
+            with_.append((body, stripped_body))
+            both.append((body, filter_lines(stripped_body, stripped.texts)[0]))
         out["f1_without"] = body_scores(without)["f1"]
         out["f1_with"] = body_scores(with_)["f1"]
+        out["f1_after"] = body_scores(after)["f1"]
+        out["f1_both"] = body_scores(both)["f1"]
     return out
 
 
@@ -207,13 +213,14 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
 def part23(params: Params, label: str, bodies: bool = True, wcxb: bool = True, n: int = 3,
            t: int = 2) -> dict[str, Any]:
     print(f"\n## {label} (n={n}, t={t}): {json.dumps(params.to_dict())}")
-    print(f"{'group':34} {'pages':>5} {'tplP':>6} {'tplR':>6} {'tplF1':>6} {'F1 w/o':>7} {'F1 with':>7} {'s/page':>7}")
+    print(f"{'group':34} {'pages':>5} {'tplP':>6} {'tplR':>6} {'tplF1':>6} {'F1 w/o':>7} {'before':>7} {'after':>7} {'both':>7} {'s/page':>7}")
     sources = [("cpe", dataset_groups("cleanportaleval", True))]
     if wcxb:
         sources.append(("wcxb", dataset_groups("wcxb-dev", False)))
     sources.append(("demo", {"demo articles": demo_group()}))
     totals: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    worse = 0
+    worse = worse_after = worse_both = 0
+    means: dict[str, list[float]] = defaultdict(list)
     groups = 0
     for src, groups_ in sources:
         for name, pages in sorted(groups_.items()):
@@ -223,14 +230,21 @@ def part23(params: Params, label: str, bodies: bool = True, wcxb: bool = True, n
                 for k, key in enumerate(("tp", "fp", "fn")):
                     totals[src][k] += res[key]
             fw, fwo = res.get("f1_with", float("nan")), res.get("f1_without", float("nan"))
+            fa, fb = res.get("f1_after", float("nan")), res.get("f1_both", float("nan"))
             groups += 1
             worse += fw < fwo - 1e-9
-            print(f"{src + ':' + name:34.34} {res['pages']:5d} {p:6.3f} {r:6.3f} {f:6.3f} {fwo:7.3f} {fw:7.3f} {res['learn_s']:7.3f}")
+            worse_after += fa < fwo - 1e-9
+            worse_both += fb < fwo - 1e-9
+            for k, v in (("without", fwo), ("before", fw), ("after", fa), ("both", fb)):
+                means[k].append(v)
+            print(f"{src + ':' + name:34.34} {res['pages']:5d} {p:6.3f} {r:6.3f} {f:6.3f} {fwo:7.3f} {fw:7.3f} {fa:7.3f} {fb:7.3f} {res['learn_s']:7.3f}")
     for src, (tp, fp, fn) in totals.items():
         p, r, f = prf(tp, fp, fn)
         print(f"template nodes {src}: P {p:.4f} R {r:.4f} F1 {f:.4f}")
     if bodies:
-        print(f"groups where body F1 with removal < without: {worse} of {groups}")
+        print(f"groups where body F1 with removal < without: before extraction {worse}, after {worse_after}, "
+              f"both {worse_both}, of {groups}")
+        print("mean body F1 over groups: " + ", ".join(f"{k} {statistics.mean(v):.4f}" for k, v in means.items()))
     return totals
 
 

@@ -10,7 +10,7 @@ Def. 3.3.1 (best pair first, then recursively before/after it) when ``ordered`` 
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -120,19 +120,23 @@ class Skeleton:
                 stack.append((kids[k], i, k, len(kids)))
         return sk
 
-    def path(self, i: int) -> str:
-        """XPath of node ``i`` below the document root (same-tag sibling positions, 1-based)."""
+    def paths(self) -> list[str]:
+        """XPath of every node below the document root (same-tag sibling positions, 1-based);
+        skipped elements have other tags, so positions agree with XPath on the full tree."""
         steps = []
-        el = self.elements[i]
+        el = self.elements[0]
         while el is not None and isinstance(el.tag, str):
             parent = el.getparent()
-            if parent is None:
-                steps.append(f"{el.tag.lower()}[1]")
-            else:
-                same = [c for c in parent if c.tag == el.tag]
-                steps.append(f"{el.tag.lower()}[{same.index(el) + 1}]")
+            same = [c for c in parent if c.tag == el.tag] if parent is not None else [el]
+            steps.append(f"{el.tag.lower()}[{same.index(el) + 1}]")
             el = parent
-        return "/" + "/".join(reversed(steps))
+        out = ["/" + "/".join(reversed(steps))] + [""] * (len(self) - 1)
+        for i in range(len(self)):
+            seen: dict[str, int] = {}
+            for c in self.children[i]:
+                seen[self.tag[c]] = seen.get(self.tag[c], 0) + 1
+                out[c] = f"{out[i]}/{self.tag[c]}[{seen[self.tag[c]]}]"
+        return out
 
 
 def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
@@ -179,6 +183,8 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
         groups_a.setdefault(a.tag[x], []).append(x)
     scored: list[tuple[float, int, int, int, int]] = []
     threshold = p.threshold
+    strict_text = p.text_mismatch * (p.w_classes + p.w_attributes + p.w_children + p.w_position) < threshold
+    text_a, text_b = a.text, b.text
     for tag, xs in groups_a.items():
         ys = by_tag.get(tag)
         if not ys:
@@ -190,6 +196,8 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             candidates = _near_ranks(n, m)
         for r, s in candidates:
             x, y = xs[r], ys[s]
+            if strict_text and text_a[x] != text_b[y]:
+                continue  # different own texts can never reach the threshold
             score = equality(a, x, b, y, p)
             if score >= threshold:
                 scored.append((-score, abs(a.index[x] - b.index[y]), a.index[x], x, y))
@@ -215,16 +223,15 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
     return result
 
 
-def _near_ranks(n: int, m: int) -> list[tuple[int, int]]:
-    """Rank pairs (r, s) of two same-tag lists that sit near each other from the left or right."""
-    pairs = set()
+def _near_ranks(n: int, m: int) -> Iterator[tuple[int, int]]:
+    """Rank pairs (r, s) of two same-tag lists that sit near each other from the left or right
+    (a pair in both windows is produced twice; the assignment ignores the repeat)."""
+    shift = m - n
     for r in range(n):
-        for s in range(max(0, r - _RANK_WINDOW), min(m, r + _RANK_WINDOW + 1)):
-            pairs.add((r, s))
-        rr = m - (n - r)
-        for s in range(max(0, rr - _RANK_WINDOW), min(m, rr + _RANK_WINDOW + 1)):
-            pairs.add((r, s))
-    return sorted(pairs)
+        yield from ((r, s) for s in range(max(0, r - _RANK_WINDOW), min(m, r + _RANK_WINDOW + 1)))
+        if shift:
+            rr = r + shift
+            yield from ((r, s) for s in range(max(0, rr - _RANK_WINDOW), min(m, rr + _RANK_WINDOW + 1)))
 
 
 def _bisect(chain: list[tuple[int, int]], ix: int) -> int:

@@ -1,31 +1,77 @@
-"""Body extraction on a template-stripped page, sharing the page's one parse.
+"""Template removal around body extraction, sharing the page's one parse.
 
-The template is removed from the parsed tree of a :class:`newscrawl.page.Page`, the Page is
-re-measured on that same tree (no second HTML parse) and ``extract_page`` runs on it, so template
-nodes never reach the body.
+Two ways, chosen by measurement (docs/decisions.md, "Site templates"): *before* extraction the
+template subtrees are dropped from the parsed tree of a :class:`newscrawl.page.Page`, the Page is
+re-measured on that same tree (no second HTML parse) and the body extracted again; *after*
+extraction the body lines that are exactly the text of a template element are dropped. ``both``
+does the first, then the second.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from newscrawl.page import Page
-from newscrawl.template.model import Template
+from newscrawl.template.etdm import Skeleton
+from newscrawl.template.model import Template, whole_subtrees
+
+MODES = ("before", "after", "both")
 
 
-def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = ()) -> tuple[Page, int]:
-    """``page`` without ``template`` (its tree is modified) and the number of elements removed."""
-    removed = template.apply(page.root)
+@dataclass
+class Stripped:
+    page: Page  # the page without the template (a new Page over the same, modified tree)
+    removed: int  # elements removed
+    texts: set[str]  # collapsed texts of the removed elements (for filter_lines)
+
+
+def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
+               match: tuple[Skeleton, set[int]] | None = None) -> Stripped:
+    """Remove ``template`` from ``page`` (its tree is modified): one mapping (or the given
+    ``template.match(page.root)``), one re-measure."""
+    sk, marked = match or template.match(page.root)
+    roots = [sk.elements[i] for i in whole_subtrees(sk, marked)]
+    texts: set[str] = set()
+    removed = 0
+    for top in roots:
+        for el in top.iter():
+            if isinstance(el.tag, str):
+                removed += 1
+                text = " ".join(el.text_content().split())
+                if text:
+                    texts.add(text)
+    for top in roots:
+        top.drop_tree()
     if not removed:
-        return page, 0
-    return Page(page.root, page.url, list(stylesheets), encoding=page.encoding, warnings=list(page.warnings),
-                json_ld=page.json_ld, css_texts=page.css_texts), removed
+        return Stripped(page, 0, texts)
+    new = Page(page.root, page.url, list(stylesheets), encoding=page.encoding, warnings=list(page.warnings),
+               json_ld=page.json_ld, css_texts=page.css_texts)
+    return Stripped(new, removed, texts)
 
 
-def extract_without_template(page: Page, template: Template, stylesheets: Sequence[Any] = ()) -> tuple[Any, int]:
-    """``newscrawl.extract`` Article of ``page`` after template removal, and the removed count."""
+def filter_lines(body: str | None, texts: set[str]) -> tuple[str | None, int]:
+    """Drop the body lines that are exactly the text of a template element; (body, lines dropped)."""
+    if not body:
+        return body, 0
+    kept = [line for line in body.split("\n") if " ".join(line.split()) not in texts]
+    return ("\n".join(kept) or None), body.count("\n") + 1 - len(kept)
+
+
+def remove_template(page: Page, template: Template, body: str | None, mode: str = "both",
+                    stylesheets: Sequence[Any] = (), match: tuple[Skeleton, set[int]] | None = None
+                    ) -> tuple[str | None, int]:
+    """The body of ``page`` without ``template``: ``body`` is what extraction gave on the full
+    page (used by "after"). Returns (body, elements removed from the tree)."""
     from newscrawl.extract.api import extract_page
 
-    stripped, removed = strip_page(page, template, stylesheets)
-    return extract_page(stripped), removed
+    if mode not in MODES:
+        raise ValueError(f"template mode must be one of {MODES}, not {mode!r}")
+    stripped = strip_page(page, template, stylesheets, match)
+    if mode == "after":
+        return filter_lines(body, stripped.texts)[0], stripped.removed
+    new_body = extract_page(stripped.page).body if stripped.removed else body
+    if mode == "both":
+        new_body = filter_lines(new_body, stripped.texts)[0]
+    return new_body, stripped.removed

@@ -65,7 +65,8 @@ class Template:
             nodes.append([parent, key.tag[i], key.id[i], sorted(key.classes[i]),
                           sorted([k, v] for k, v in key.attrs[i]), key.text[i], key.nchild[i],
                           key.index[i], key.nsib[i]])
-        return cls(nodes=nodes, paths=[key.path(i) for i in keep], params=params, key_nodes=len(key), **meta)
+        paths = key.paths()
+        return cls(nodes=nodes, paths=[paths[i] for i in keep], params=params, key_nodes=len(key), **meta)
 
     # --- use -------------------------------------------------------------------------------------
     def skeleton(self) -> Skeleton:
@@ -116,20 +117,19 @@ class Template:
         return cls.from_dict(json.loads(text))
 
 
-def remove_marked(page: Skeleton, marked: set[int]) -> int:
-    """Drop the maximal all-marked subtrees of ``page`` (never its root); elements removed."""
+def whole_subtrees(page: Skeleton, marked: set[int]) -> list[int]:
+    """Roots of the maximal subtrees of ``page`` whose nodes are all marked (never the root)."""
     whole = [False] * len(page)
-    size = [1] * len(page)
     for i in range(len(page) - 1, -1, -1):  # pre-order reversed: children before parents
-        if i in marked and all(whole[c] for c in page.children[i]):
-            whole[i] = True
-        for c in page.children[i]:
-            size[i] += size[c]
+        whole[i] = i in marked and all(whole[c] for c in page.children[i])
     whole[0] = False  # the body stays, even when all of it is template
-    removed = 0
-    for i in range(1, len(page)):
-        if whole[i] and not whole[page.parent[i]]:
-            el = page.elements[i]
-            removed += size[i]
-            el.drop_tree()
+    return [i for i in range(1, len(page)) if whole[i] and not whole[page.parent[i]]]
+
+
+def remove_marked(page: Skeleton, marked: set[int]) -> int:
+    """Drop the maximal all-marked subtrees of ``page`` (tails kept); elements removed."""
+    roots = whole_subtrees(page, marked)
+    removed = sum(sum(1 for _ in page.elements[i].iter()) for i in roots)
+    for i in roots:
+        page.elements[i].drop_tree()
     return removed

@@ -34,7 +34,7 @@ from newscrawl.page import Page
 from newscrawl.template.cache import TemplateCache, cache_key
 from newscrawl.template.detect import template_from_search
 from newscrawl.template.etdm import Params
-from newscrawl.template.extraction import strip_page
+from newscrawl.template.extraction import MODES, remove_template
 from newscrawl.template.model import Template
 from newscrawl.template.topology import CompleteSubdigraphSearch, page_links
 
@@ -75,6 +75,9 @@ class TemplatePipeline:
         self.max_attempts = s.getint("NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS", 3)
         self.min_coverage = s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5)
         self.atypical = s.getfloat("NEWSCRAWL_TEMPLATE_ATYPICAL", 0.5)
+        self.mode = s.get("NEWSCRAWL_TEMPLATE_MODE", "both")
+        if self.mode not in MODES:
+            raise ValueError(f"NEWSCRAWL_TEMPLATE_MODE must be one of {MODES}, not {self.mode!r}")
         directory = s.get("NEWSCRAWL_TEMPLATE_CACHE_DIR")
         if not directory and s.get("JOBDIR"):
             directory = str(Path(s.get("JOBDIR")) / "newscrawl-templates")
@@ -124,9 +127,10 @@ class TemplatePipeline:
         return response.text
 
     def _known(self, key: str) -> None:
-        if "/" not in key:
+        if "/" not in key and key not in self.known:
             self.known.add(key)
             self.recent.pop(key, None)
+            self.stats.set_value("newscrawl/templates/domains", len(self.known))  # read by newscrawl.progress
 
     # --- learning ------------------------------------------------------------------------------
     async def _learn(self, key: str, url: str, page: Page) -> Template | None:
@@ -186,28 +190,28 @@ class TemplatePipeline:
         page = Page.from_html(html, url)
         key = cache_key(url)
         template = await self._template(key, url, page)
-        if template is not None and template.coverage(page.root) < self.min_coverage:
+        match = template.match(page.root) if template is not None else None
+        if template is not None and match and len(match[1]) < self.min_coverage * template.size:
             section = cache_key(url, section=True)
             if section != key:
                 self.stats.inc_value(f"{STATS}/low_coverage")
                 section_template = await self._template(section, url, page)
                 if section_template is not None:
                     template, key = section_template, section
+                    match = template.match(page.root)
         if template is None:
             self.stats.inc_value(f"{STATS}/items_without_template")
             return item
-        from newscrawl.extract.api import extract_page
         from newscrawl.pipelines import _stylesheets_for
 
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
-        stripped, removed = strip_page(page, template, sheets)
+        had_body = "body" in adapter
+        body, removed = remove_template(page, template, adapter.get("body"), self.mode, sheets, match)
         self.stats.inc_value(f"{STATS}/items")
         self.stats.inc_value(f"{STATS}/nodes_removed", removed)
         extraction = dict(adapter.get("extraction") or {})
         extraction["template"] = {"id": template.id, "key": key, "removed": removed}
         adapter["extraction"] = extraction
-        if removed and adapter.get("body", "") is not None:
-            body = extract_page(stripped).body
-            if body:
-                adapter["body"] = body
+        if body or not had_body:  # never turn an extracted body into nothing
+            adapter["body"] = body
         return item

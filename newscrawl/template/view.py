@@ -11,7 +11,7 @@ from typing import Any
 
 from lxml import etree, html as lxml_html
 
-from newscrawl.template.model import Template
+from newscrawl.template.model import Template, whole_subtrees
 
 MARK = "newscrawl-template"
 _STYLE = (f".{MARK}{{opacity:.35!important;outline:2px dashed #c0392b!important;outline-offset:-2px}}"
@@ -25,10 +25,7 @@ _SCRIPT = ("document.getElementById('newscrawl-toggle').onclick=function(){"
 def marked_elements(root: Any, template: Template) -> list[Any]:
     """The roots of the page's all-template subtrees."""
     page, marked = template.match(root)
-    whole = [False] * len(page)
-    for i in range(len(page) - 1, -1, -1):
-        whole[i] = i in marked and all(whole[c] for c in page.children[i])
-    return [page.elements[i] for i in range(1, len(page)) if whole[i] and not (page.parent[i] and whole[page.parent[i]])]
+    return [page.elements[i] for i in whole_subtrees(page, marked)]
 
 
 def toggle_view(root: Any, template: Template, base_url: str | None = None) -> str:

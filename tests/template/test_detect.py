@@ -43,11 +43,6 @@ def page(kind: str, name: str, seed: int) -> str:
             f'<p class="signup">Sign up for the morning email</p></aside></div>{FOOTER}</body></html>')
 
 
-def _template_texts(root: object, template: Template) -> set[str]:
-    sk, marked = template.match(root)
-    return {" ".join(sk.elements[i].text_content().split()) for i in marked if sk.elements[i].tag in ("a", "p", "h3")}
-
-
 def test_detects_the_shared_template_and_not_the_bodies() -> None:
     key = html.document_fromstring(page("article", "a", 1))
     others = [html.document_fromstring(page("section", s, 10 + k)) for k, s in enumerate(SECTIONS[:3])]
