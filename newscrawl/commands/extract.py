@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="an .html or .html.gz file")
     parser.add_argument("--batch", metavar="MANIFEST", help='JSONL lines {"id", "url", "path"} (path relative to the manifest)')
     parser.add_argument("--url", help="the page's URL (resolves links, helps dates and site names)")
+    parser.add_argument("--site-templates", action="store_true",
+                        help="with --batch: learn a template per page from the other pages of its site "
+                             "(manifest 'site' or registrable domain; groups of >= 3) and remove it")
     parser.add_argument("--method", default="nce",
                         help="extraction method: nce (default) or another the extraction core offers")
 
@@ -103,6 +106,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         manifest = Path(args.batch)
         if not manifest.is_file():
             raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
+        if args.site_templates:
+            from newscrawl.template.batch import template_extractor
+
+            extract_one = template_extractor(manifest, extract_one)
         for out in batch_lines(manifest, extract_one):
             stdout.write(dumps(out) + "\n")
             stdout.flush()
