@@ -74,7 +74,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     meta = _metadata(page, art)
     rel = relevant_content(page, params)
     nodes = rel.nodes
-    td = detect(page, evaluated_subset(nodes) if nodes else list(range(len(page.text_nodes))))
+    td = detect(page, evaluated_subset(nodes) if nodes else list(range(len(page.text_nodes))),
+                meta.title if meta is not None else None)
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:

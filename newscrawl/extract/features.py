@@ -21,10 +21,14 @@ from newscrawl.page import Page
 
 FEATURES = (
     "length", "digits", "digit_share", "font_size", "font_size_rel", "bold", "similar_style",
-    "title_distance", "title_edit",
+    "title_distance", "title_edit", "meta_title_edit",
 )
-TITLE_FEATURES = tuple(f for f in FEATURES if f != "title_distance")
-DATE_FEATURES = tuple(f for f in FEATURES if f != "title_edit")
+# The paper's title attributes (1-7, 9); the shipped title model may add meta_title_edit, the
+# same weighted edit distance to the page's structured headline (JSON-LD/OpenGraph), when the
+# grouped cross-validation says it helps (docs/decisions.md, "Title and date models").
+PAPER_TITLE_FEATURES = tuple(f for f in FEATURES if f not in ("title_distance", "meta_title_edit"))
+TITLE_FEATURES = PAPER_TITLE_FEATURES + ("meta_title_edit",)
+DATE_FEATURES = tuple(f for f in FEATURES if f not in ("title_edit", "meta_title_edit"))
 EDIT_CAP = 4.0  # edit distances above this many title lengths are all "unlike the title"
 _DIGIT = re.compile(r"\d")
 _WEIGHTS = (1, 4, 2)  # (insertion, deletion, substitution) turning node text into the title
@@ -46,9 +50,9 @@ def style_key(style: object) -> tuple:
             getattr(style, "font_family", ""), bool(getattr(style, "bold", False)))
 
 
-def node_features(page: Page, nodes: Sequence[int]) -> np.ndarray:
+def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = None) -> np.ndarray:
     """Rows of FEATURES for ``nodes`` (text-node indices); title_distance is left 0 (see
-    :func:`with_title_distance`)."""
+    :func:`with_title_distance`); ``meta_title`` is the structured headline, if any."""
     tns = page.text_nodes
     styles = [page.style(tns[k].container) for k in nodes]
     sizes = [float(getattr(s, "font_size", 16.0) or 16.0) for s in styles]
@@ -69,6 +73,7 @@ def node_features(page: Page, nodes: Sequence[int]) -> np.ndarray:
         X[row, 5] = 1.0 if getattr(styles[row], "bold", False) else 0.0
         X[row, 6] = similar[keys[row]]
         X[row, 8] = title_edit_distance(text, title) if n < 4 * len(title) + 40 else EDIT_CAP
+        X[row, 9] = title_edit_distance(text, meta_title) if meta_title and n < 4 * len(meta_title) + 40 else EDIT_CAP
     return X
 
 

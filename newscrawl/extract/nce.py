@@ -30,7 +30,7 @@ class NCEParams:
     beta3: int = 80  # a "long" leaf (and a long sibling)
     beta4: float = 0.5  # maximum link density of a kept subtree
     beta5: int = 2  # LCS-graph edges join subtrees at most this many positions apart in L
-    beta6: float = 0.8  # LCS at least this share of the shorter text
+    beta6: float = 0.7  # LCS at least this share of the shorter text
     alpha1: int = 20  # comment candidates: subtree text length between alpha1 ...
     alpha2: int = 600  # ... and alpha2
     head: int = 120  # texts compared on their first min(len_a, len_b, head) characters

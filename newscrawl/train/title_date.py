@@ -37,7 +37,9 @@ from rapidfuzz import fuzz
 
 from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
-    DATE_FEATURES, FEATURES, TITLE_FEATURES, columns, node_features, with_title_distance)
+    DATE_FEATURES, FEATURES, PAPER_TITLE_FEATURES, TITLE_FEATURES, columns, node_features,
+    with_title_distance)
+from newscrawl.extract.metadata import read_metadata
 from newscrawl.extract.nce import relevant_content
 from newscrawl.extract.titledate import (
     MAX_DATE_LEN, date_candidates, evaluated_subset, node_title_text, pick_date, pick_title,
@@ -51,6 +53,7 @@ HELP = "train the title and date classifiers from gold titles/dates in ../shared
 DATASETS = ("wcxb-dev", "readability", "trafilatura-eval")
 SEED = 20110919
 FOLDS = 5
+RULES = ("first", "best")
 FOREST = {"n_estimators": 40, "min_samples_leaf": 3, "max_depth": 12, "max_features": "sqrt"}
 
 
@@ -120,7 +123,7 @@ def load_pages(root: Path, log: Any) -> tuple[list[PageRows], dict[str, int]]:
             nodes = evaluated_subset(relevant_content(page).nodes)
             if not nodes:
                 continue
-            X = node_features(page, nodes)
+            X = node_features(page, nodes, read_metadata(page).title)
             gold_title = rec.get("title")
             title_rows = _title_rows(page, nodes, gold_title) if gold_title else []
             gold_date = rec.get("published")
@@ -146,13 +149,13 @@ def _forest(**extra: Any) -> Any:
     return RandomForestClassifier(random_state=SEED, n_jobs=2, **FOREST, **extra)
 
 
-def _title_set(pages: list[PageRows]) -> tuple[np.ndarray, np.ndarray]:
+def _title_set(pages: list[PageRows], features: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Candidate rows (as at extraction) of pages whose gold title was matched."""
     Xs, ys = [], []
     for p in pages:
         if p.title_rows:
             rows = title_candidates(p.X)
-            Xs.append(columns(p.X[rows], TITLE_FEATURES))
+            Xs.append(columns(p.X[rows], features))
             ys.append(np.isin(rows, p.title_rows))
     return np.vstack(Xs), np.concatenate(ys)
 
@@ -181,32 +184,38 @@ def _page_title(p: PageRows, proba: np.ndarray, rule: str) -> tuple[str | None, 
 
 
 def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
-    """Group-by-site CV with the extraction's post-processing; page-level accuracies."""
+    """Group-by-site CV with the extraction's post-processing; page-level accuracies, for the
+    paper's title attributes and for them plus meta_title_edit."""
     from sklearn.model_selection import GroupKFold
 
     sites = np.array([p.site for p in pages])
-    counts = {"title_first": 0, "title_best": 0, "title_n": 0, "date": 0, "date_n": 0,
-              "date_matched": 0, "date_matched_n": 0}
+    variants = {"paper": PAPER_TITLE_FEATURES, "meta": TITLE_FEATURES}
+    counts = {f"title_{v}_{rule}": 0 for v in variants for rule in RULES}
+    counts.update({"title_n": 0, "date": 0, "date_n": 0, "date_matched": 0, "date_matched_n": 0})
     for fold, (train_idx, test_idx) in enumerate(GroupKFold(n_splits=FOLDS).split(pages, groups=sites)):
         train = [pages[i] for i in train_idx]
-        title_model = _forest().fit(*_title_set(train))
+        title_models = {v: _forest().fit(*_title_set(train, f)) for v, f in variants.items()}
         date_model = _forest().fit(*_date_set(train))
         for i in test_idx:
             p = pages[i]
-            pt = np.zeros(len(p.nodes))
             rows = title_candidates(p.X)
-            pt[rows] = title_model.predict_proba(columns(p.X[rows], TITLE_FEATURES))[:, 1]
-            title, title_node = _page_title(p, pt, "first")
-            best, _ = _page_title(p, pt, "best")
-            if p.gold_title:
-                counts["title_n"] += 1
-                counts["title_first"] += norm(title) == norm(p.gold_title)
-                counts["title_best"] += norm(best) == norm(p.gold_title)
-            if p.gold_date:
-                rows, Xd = _date_X(p, title_node)
-                pd = np.zeros(len(p.nodes))
+            title_node = None
+            for v, features in variants.items():
+                pt = np.zeros(len(p.nodes))
                 if len(rows):
-                    pd[rows] = date_model.predict_proba(Xd)[:, 1]
+                    pt[rows] = title_models[v].predict_proba(columns(p.X[rows], features))[:, 1]
+                for rule in RULES:
+                    title, node = _page_title(p, pt, rule)
+                    if p.gold_title:
+                        counts[f"title_{v}_{rule}"] += norm(title) == norm(p.gold_title)
+                    if v == "meta" and rule == "best":
+                        title_node = node
+            counts["title_n"] += bool(p.gold_title)
+            if p.gold_date:
+                rows_d, Xd = _date_X(p, title_node)
+                pd = np.zeros(len(p.nodes))
+                if len(rows_d):
+                    pd[rows_d] = date_model.predict_proba(Xd)[:, 1]
                 _, _, published, _ = pick_date(p.page, p.nodes, p.X, pd, title_node)
                 ok = (published or "")[:10] == p.gold_date
                 counts["date_n"] += 1
@@ -216,16 +225,17 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
                     counts["date_matched"] += ok
         log(f"fold {fold + 1}/{FOLDS} done")
     n = max(counts["title_n"], 1)
-    return {
-        "title_accuracy_first": round(counts["title_first"] / n, 4),
-        "title_accuracy_best": round(counts["title_best"] / n, 4),
+    out: dict[str, Any] = {f"title_accuracy_{v}_{rule}": round(counts[f"title_{v}_{rule}"] / n, 4)
+                           for v in variants for rule in RULES}
+    out.update({
         "title_pages": counts["title_n"],
         "date_accuracy_visible_only": round(counts["date"] / max(counts["date_n"], 1), 4),
         "date_pages": counts["date_n"],
         "date_accuracy_where_visible_date_matched": round(
             counts["date_matched"] / max(counts["date_matched_n"], 1), 4),
         "date_pages_matched": counts["date_matched_n"],
-    }
+    })
+    return out
 
 
 def _card(name: str, what: str, features: tuple[str, ...], X: np.ndarray, y: np.ndarray,
@@ -268,12 +278,15 @@ def run(args: argparse.Namespace) -> int:
     cv = {"cross_validation": "skipped (--no-cv)"} if args.no_cv else cross_validate(pages, log)
     log(f"cv {cv}")
     command = "newscrawl train title-date" + (" " + shlex.join(sys.argv[3:]) if len(sys.argv) > 3 else "")
-    Xt, yt = _title_set(pages)
+    # ship meta_title_edit only when the grouped CV says it helps (and always without CV)
+    with_meta = args.no_cv or cv["title_accuracy_meta_best"] >= cv["title_accuracy_paper_best"]
+    title_features = TITLE_FEATURES if with_meta else PAPER_TITLE_FEATURES
+    Xt, yt = _title_set(pages, title_features)
     title_model = _forest().fit(Xt, yt)
-    save_model(export_trees(title_model, TITLE_FEATURES, {"report": report, "cv": cv, "seed": SEED}),
+    save_model(export_trees(title_model, title_features, {"report": report, "cv": cv, "seed": SEED}),
                out / "title_model.json")
     (out / "title_model.md").write_text(_card(
-        "title_model.json", "Binary classifier: is this text node the article title?", TITLE_FEATURES,
+        "title_model.json", "Binary classifier: is this text node the article title?", title_features,
         Xt, yt, report, cv, command), encoding="utf-8")
     Xd, yd = _date_set(pages)
     date_model = _forest().fit(Xd, yd)
