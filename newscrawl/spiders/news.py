@@ -27,6 +27,7 @@ from urllib.parse import urlsplit, urlunsplit
 import scrapy
 from scrapy import signals
 from scrapy.crawler import Crawler
+from scrapy.exceptions import CloseSpider
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from twisted.python.failure import Failure
 
@@ -35,6 +36,7 @@ from newscrawl.items import NewsArticle
 from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sitemaps_from_robots
 from newscrawl.links.traps import TrapGuard
 from newscrawl.links.urls import Scope, UrlCanonicalizer, looks_like_html, registrable_domain
+from newscrawl.modelio import ModelError
 
 logger = logging.getLogger(__name__)
 
@@ -115,8 +117,12 @@ class NewsSpider(scrapy.Spider):
             max_pagination=s.getint("NEWSCRAWL_MAX_PAGINATION", 50),
             max_repeated_segments=s.getint("NEWSCRAWL_MAX_REPEATED_SEGMENTS", 3),
         )
-        self.classifier = UrlClassifier.load(s.get("NEWSCRAWL_URL_MODEL") or None,
-                                             extra_reserved_words=s.getlist("NEWSCRAWL_RESERVED_WORDS"))
+        try:
+            self.classifier = UrlClassifier.load(s.get("NEWSCRAWL_URL_MODEL") or None,
+                                                 extra_reserved_words=s.getlist("NEWSCRAWL_RESERVED_WORDS"))
+        except ModelError as exc:  # missing, tampered or stale model: stop at once, say why
+            logger.error("URL model refused: %s", exc)
+            raise CloseSpider("url_model_refused") from exc
         self.threshold = s.getfloat("NEWSCRAWL_ARTICLE_THRESHOLD", 0.5)
         self.hand_off_all = s.get("NEWSCRAWL_HAND_OFF", "articles") == "all"
         self.max_pages_per_domain = s.getint("NEWSCRAWL_MAX_PAGES_PER_DOMAIN", 0)
