@@ -24,6 +24,8 @@ from scrapy.exceptions import DropItem, NotConfigured
 
 logger = logging.getLogger(__name__)
 
+# newscrawl.page's warnings when an input limit was hit (size, element count, nesting depth)
+LIMIT_WARNINGS = ("input cut to", "document cut", "deeper than")
 ARTICLE_FIELDS = ("title", "published", "modified", "authors", "language", "body", "is_article", "probability")
 
 
@@ -86,6 +88,8 @@ class ExtractionPipeline:
         if data.get("warnings"):
             adapter["extraction"]["warnings"] = data["warnings"]
         stats.inc_value("newscrawl/extraction/pages")
+        if any(marker in w for w in data.get("warnings") or () for marker in LIMIT_WARNINGS):
+            stats.inc_value("newscrawl/extraction/input_limited")  # hostile or broken page, cut to the limits
         stats.inc_value("newscrawl/extraction/articles" if data.get("is_article") else "newscrawl/extraction/non_articles")
         return item
 
