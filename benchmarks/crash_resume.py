@@ -58,7 +58,7 @@ def run_mode(site, journal: bool, kill_after: int, tmp: Path, extra: list[str]) 
         except (json.JSONDecodeError, KeyError):
             pass
     counts = Counter(urls)
-    paths = {u.split("//", 1)[1].split("/", 1)[1] for u in counts}
+    paths = {"/" + u.split("//", 1)[1].split("/", 1)[1] for u in counts}
     lost = len(set(site.truth) - paths)
     return {"mode": "journal" if journal else "plain JOBDIR", "exported before kill": before,
             "exported after resume": len(urls) - before, "lost": lost,

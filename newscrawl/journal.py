@@ -165,6 +165,7 @@ class JournalScheduler(Scheduler):
 
     journal: Journal | None = None
     recovered: Replay | None = None
+    _exported: list[str] = []
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> JournalScheduler:
@@ -198,9 +199,8 @@ class JournalScheduler(Scheduler):
             request.meta[JID] = fp
             if not self._dqpush(request):
                 self._mqpush(request)
-        handed = getattr(spider, "handed_canonicals", None)
-        if isinstance(handed, set):
-            handed.update(state.exported.values())
+        self._exported = list(state.exported.values())
+        connect(self._restore_spider_state, signal=signals.spider_opened)  # after the spider configures
         if state.seen:
             self.stats.set_value("newscrawl/journal/resumed_pending", len(state.pending))
             self.stats.set_value("newscrawl/journal/resumed_seen", len(state.seen))
@@ -210,6 +210,13 @@ class JournalScheduler(Scheduler):
                         f", {state.torn_lines} torn line(s) skipped" if state.torn_lines else "")
         self.recovered = None
         return result
+
+    def _restore_spider_state(self, spider: Spider) -> None:
+        """The canonical URLs handed off before the interruption are not handed off again."""
+        handed = getattr(spider, "handed_canonicals", None)
+        if isinstance(handed, set):
+            handed.update(self._exported)
+        self._exported = []
 
     def close(self, reason: str) -> Any:
         result = super().close(reason)

@@ -37,7 +37,8 @@ class DistributedWorker:
         self.read_starts = settings.getbool("NEWSCRAWL_REDIS_START_URLS", True)
         self.idle_since: float | None = None
         self.prefix = ""
-        crawler.signals.connect(self.spider_opened, signal=signals.spider_opened)
+        self.shared = False
+        crawler.signals.connect(self.share_state, signal=signals.request_scheduled)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.active, signal=signals.response_received)
 
@@ -45,7 +46,13 @@ class DistributedWorker:
     def from_crawler(cls, crawler: Crawler) -> DistributedWorker:
         return cls(crawler)
 
-    def spider_opened(self, spider: Spider) -> None:
+    def share_state(self, request: Any = None, spider: Spider | None = None) -> None:
+        """Swap the spider's scope and hand-off set for shared ones, once it has configured them
+        (the news spider does so at spider_opened; this runs at its first request or idle)."""
+        if self.shared:
+            return
+        spider = spider or self.crawler.spider
+        self.shared = True
         self.prefix = key_prefix(self.crawler.settings, spider.name)
         scope = getattr(spider, "scope", None)
         if scope is not None:
@@ -60,6 +67,7 @@ class DistributedWorker:
         self.idle_since = None
 
     def spider_idle(self, spider: Spider) -> None:
+        self.share_state(spider=spider)
         if self.read_starts and self._pop_starts(spider):
             self.idle_since = None
             raise DontCloseSpider
