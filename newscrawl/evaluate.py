@@ -38,7 +38,7 @@ from typing import Any
 __all__ = [
     "shingles", "shingle_counts", "page_precision", "page_recall", "body_scores",
     "snippet_counts", "snippet_scores", "normalize_title", "title_match", "date_match",
-    "class_scores", "load_dataset", "read_page", "score", "prediction",
+    "class_scores", "load_dataset", "read_page", "score", "prediction", "page_details",
 ]
 
 SHINGLE_SIZE = 4
@@ -272,6 +272,33 @@ def score(dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any]
         "published": accuracy(date_hits),
         "is_article": class_scores(class_pairs) if class_pairs else None,
     }
+
+
+def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Per-page outcomes (for finding where an extractor goes wrong); keys absent where unlabelled."""
+    rows: list[dict[str, Any]] = []
+    for record in records:
+        truth, predicted = record.truth, predictions.get(record.id)
+        row: dict[str, Any] = {"id": record.id, "url": record.url}
+        if _field(predicted, "error"):
+            row["error"] = _field(predicted, "error")
+        body = _field(predicted, "body")
+        if "body" in truth:
+            tp, fp, fn = shingle_counts(truth["body"], body)
+            row["body_precision"] = page_precision(tp, fp, fn) if tp + fp else None
+            row["body_recall"] = page_recall(tp, fp, fn) if tp + fn else None
+        if "with" in truth or "without" in truth:
+            row["snippets"] = snippet_counts(truth.get("with", []), truth.get("without", []), body)
+        if "title" in truth:
+            row["title_ok"] = title_match(truth["title"], _field(predicted, "title"))
+            row["title"] = [truth["title"], _field(predicted, "title")]
+        if "published" in truth:
+            row["published_ok"] = date_match(truth["published"], _field(predicted, "published"))
+            row["published"] = [truth["published"], _field(predicted, "published")]
+        if "is_article" in truth:
+            row["is_article"] = [bool(truth["is_article"]), bool(_field(predicted, "is_article"))]
+        rows.append(row)
+    return rows
 
 
 def format_table(results: Mapping[str, Mapping[str, Any]]) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from newscrawl.evaluate import Record, format_table, load_dataset, prediction, read_page, score
+from newscrawl.evaluate import Record, format_table, load_dataset, page_details, prediction, read_page, score
 from newscrawl.paths import datasets_dir
 
 HELP = "score the extraction against a dataset's truth.jsonl (body, snippets, title, date, is_article)"
@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", default="nce", help="extraction method (default nce)")
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--predictions", metavar="JSONL", help="score these prediction lines instead of extracting")
+    parser.add_argument("--details", metavar="JSONL", help="also write one line of outcomes per page to this file")
 
 
 def resolve_dataset(name: str) -> Path:
@@ -97,6 +98,10 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         predictions, seconds = predict(records, extractor(args.method))
         predictions.update(predict_urls(records))
     result = score(records, predictions)
+    if args.details:
+        with open(args.details, "w", encoding="utf-8") as handle:
+            for row in page_details(records, predictions):
+                handle.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     result["dataset"] = folder.name
     result["method"] = None if args.predictions else args.method
     extracted = sum(1 for r in records if r.path is not None)

@@ -117,7 +117,9 @@ def test_evaluate_scores_prediction_lines(tmp_path: Path, capsys: pytest.Capture
                                           encoding="utf-8")
     preds = tmp_path / "preds.jsonl"
     preds.write_text(json.dumps({"id": "x", "title": "t", "body": "a b c d"}) + "\n", encoding="utf-8")
-    assert main(["evaluate", str(tmp_path), "--json", "--predictions", str(preds)]) == 0
+    details = tmp_path / "details.jsonl"
+    assert main(["evaluate", str(tmp_path), "--json", "--predictions", str(preds), "--details", str(details)]) == 0
+    assert json.loads(details.read_text(encoding="utf-8"))["title_ok"] is True
     result = json.loads(capsys.readouterr().out)
     assert result["title"]["accuracy"] == 1.0 and result["body"]["f1"] == 1.0
 

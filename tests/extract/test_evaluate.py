@@ -167,3 +167,16 @@ def test_prediction_marks_reported_failures() -> None:
     failed = SimpleNamespace(title=None, published=None, body=None, is_article=False, probability=0.0,
                              warnings=["extraction failed: KeyError: 'x'"])
     assert prediction(failed)["error"].startswith("extraction failed")
+
+
+def test_page_details(tmp_path: Path) -> None:
+    from newscrawl.evaluate import page_details
+
+    folder = make_dataset(tmp_path)
+    rows = page_details(load_dataset(folder), {"p1": {"title": "One", "published": "2021-01-03",
+                                                      "body": "alpha beta gamma delta", "is_article": True}})
+    assert rows[0]["title_ok"] is True and rows[0]["published_ok"] is False
+    assert rows[0]["body_precision"] == 1.0 and rows[0]["body_recall"] == pytest.approx(0.5)
+    assert rows[0]["snippets"] == (1, 0, 0, 1)
+    assert rows[1]["published_ok"] is True and rows[1]["body_precision"] is None  # nothing on either side
+    assert rows[2]["title_ok"] is False and "body_precision" not in rows[2]
