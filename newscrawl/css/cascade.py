@@ -81,6 +81,7 @@ _BLOCKIFY = {
     "run-in": "block", "ruby": "block", "ruby-text": "block", "contents": "contents",
     "inline-list-item": "list-item",
 }
+_NO_KEYS: frozenset[str] = frozenset()
 _FLEX_OR_GRID = frozenset({"flex", "inline-flex", "grid", "inline-grid"})
 _QUIRKY_DOCTYPES = ("-//w3c//dtd html 4.01 transitional//", "-//w3c//dtd html 4.01 frameset//",
                     "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//",
@@ -181,6 +182,7 @@ class _CombinedIndex:
         # Custom-property maps are interned (same parent map + same declarations -> same dict)
         # so that var() substitutions can be memoised by map identity across the site's pages.
         self.customs: dict[tuple, dict[str, str]] = {}
+        self.layers: dict[tuple, tuple] = {}  # merged declarations per set of matching rules
         self.var_memo: dict[tuple, Any] = {}
 
     def intern_customs(self, parent: Mapping[str, str], own: dict[str, str]) -> dict[str, str]:
@@ -196,12 +198,15 @@ class _CombinedIndex:
             self.customs[(id(found), "parent")] = parent  # type: ignore[assignment]
         return found
 
-    def candidates(self, element: Any, ancestor_keys: frozenset[str]) -> _Candidates:
+    def candidates(self, element: Any, ancestor_keys: frozenset[str], own_keys: frozenset[str],
+                   parent_keys: frozenset[str]) -> _Candidates:
+        """Rules that can match: by index key, then by the keys the element, its parent and
+        its ancestors must have (cached per signature)."""
         tag = element.tag.lower() if isinstance(element.tag, str) else ""
         element_id = element.get("id")
         class_attr = element.get("class")
         attributes = tuple(element.attrib.keys())
-        signature = (tag, element_id, class_attr, attributes, ancestor_keys)
+        signature = (own_keys, attributes, parent_keys, ancestor_keys)
         found = self._memo.get(signature)
         if found is not None:
             return found
@@ -215,11 +220,13 @@ class _CombinedIndex:
         for name in attributes:
             entries.extend(self.by_attr.get(name.lower(), ()))
         entries.extend(self.universal)
-        kept = [e for e in entries if not e[0].required or e[0].required <= ancestor_keys]
+        kept = [e for e in entries if e[0].own <= own_keys and e[0].parent_own <= parent_keys
+                and (not e[0].required or e[0].required <= ancestor_keys)]
         found = _Candidates([e for e in kept if e[0].implied],
                             [e for e in kept if not e[0].implied])
         if len(self._memo) >= self.MAX_MEMO:
             self._memo.clear()
+            self.layers.clear()
         self._memo[signature] = found
         return found
 
@@ -284,6 +291,7 @@ class StyleResolver:
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
         self._keys: dict[Any, frozenset[str]] = {}  # element_keys of the element and ancestors
+        self._own: dict[Any, frozenset[str]] = {}  # element_keys of the element
         self._shared: dict[tuple, _State] = {}
         self._root_font_size = _MEDIUM
         sheets = [parse_style_block(s, self.base_url) if isinstance(s, str) else s
@@ -381,18 +389,23 @@ class StyleResolver:
                 break
             chain.append(current)
             current = current.getparent()
+        parent_own = self._own.get(current, _NO_KEYS) if current is not None else _NO_KEYS
         for el in reversed(chain):
             if isinstance(el.tag, str):  # not a comment or processing instruction
-                parent_state = self._compute(el, parent_state, parent_keys)
-                parent_keys = parent_keys | element_keys(el)
+                own = frozenset(element_keys(el))
+                parent_state = self._compute(el, parent_state, parent_keys, own, parent_own)
+                if not own <= parent_keys:
+                    parent_keys = parent_keys | own
+                self._own[el] = parent_own = own
             self._states[el] = parent_state
             self._keys[el] = parent_keys
         return parent_state
 
-    def _compute(self, element: Any, parent: _State, ancestor_keys: frozenset[str]) -> _State:
+    def _compute(self, element: Any, parent: _State, ancestor_keys: frozenset[str],
+                 own_keys: frozenset[str], parent_keys: frozenset[str]) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
-        layers = self._matching_layers(element, ancestor_keys)
+        layers = self._matching_layers(element, ancestor_keys, own_keys, parent_keys)
         inline_text = element.get("style")
         is_root = element.getparent() is None
         key = (id(parent), id(layers), inline_text, is_root)
@@ -401,9 +414,10 @@ class StyleResolver:
             state = self._shared[key] = self._compute_state(layers, inline_text, parent, is_root)
         return state
 
-    def _matching_layers(self, element: Any, ancestor_keys: frozenset[str]) -> tuple:
+    def _matching_layers(self, element: Any, ancestor_keys: frozenset[str],
+                         own_keys: frozenset[str], parent_keys: frozenset[str]) -> tuple:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        candidates = self._index.candidates(element, ancestor_keys)
+        candidates = self._index.candidates(element, ancestor_keys, own_keys, parent_keys)
         outcome: tuple[bool, ...] = ()
         if candidates.tested:
             node = self._registry.node(element)
@@ -412,7 +426,13 @@ class StyleResolver:
         layers = candidates.layers.get(outcome)
         if layers is None:
             matching = candidates.implied + [e for e, ok in zip(candidates.tested, outcome) if ok]
-            layers = candidates.layers[outcome] = self._layers(matching)
+            # Elements of different signatures often match the same rules (post-123 / post-456):
+            # one layers object per rule set lets them share computed states too.
+            rules_key = tuple(sorted({(e[2], e[0].specificity) for e in matching}))
+            layers = self._index.layers.get(rules_key)
+            if layers is None:
+                layers = self._index.layers[rules_key] = self._layers(matching)
+            candidates.layers[outcome] = layers
         return layers
 
     def _declared(self, layers: tuple, inline_text: str | None

@@ -134,15 +134,20 @@ class Selector:
     ("id", v), ("class", v), ("tag", v) or ("*", None).
     """
 
-    __slots__ = ("parts", "specificity", "key", "required", "implied")
+    __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
-                 required: frozenset[str] = frozenset(), implied: bool = False) -> None:
+                 own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
+                 implied: bool = False, parent_own: frozenset[str] = frozenset()) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
-        # True when passing the index key and the ancestor-key test already proves a match
-        # (".a", "h1", ".a p"): most rules of real sheets, matched without running a predicate.
+        # Ids, classes and tag the subject itself must have (all of the rightmost compound's),
+        # and those its parent must have ("X > *": the compound left of a child combinator).
+        self.own = own
+        self.parent_own = parent_own
+        # True when the own-key and ancestor-key tests already prove a match (".a.b", "h1",
+        # ".a p"): most rules of real sheets, matched without running a predicate.
         self.implied = implied
         # Ids ("#x"), classes (".x") and tags some ancestor must have: a set test rejects most
         # descendant selectors before any matching (browsers use a Bloom filter the same way).
@@ -363,7 +368,24 @@ def _compile(selector: Any) -> Selector | None:
     for k in range(1, len(compounds)):
         if combinators[k - 1] in (" ", ">"):  # compound k is an ancestor of the subject
             required.update(compound_keys(compounds[k]))
-    single = all(len(c.simple_selectors) == 1 and len(compound_keys(c)) == 1 for c in compounds)
-    implied = single and len(compounds) <= 2 and combinators[0] in (None, " ")
+    own = compound_keys(compounds[0])
+    parent_own = compound_keys(compounds[1]) if combinators[0] == ">" else set()
+    implied = (_keys_only(compounds[0]) or _is_universal(compounds[0])) and (
+        len(compounds) == 1 or (len(compounds) == 2 and _keys_only(compounds[1]) and (
+            combinators[0] == ">" or (combinators[0] == " "
+                                      and len(compound_keys(compounds[1])) == 1))))
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
-                    _compound_key(compounds[0]), frozenset(required), implied)
+                    _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
+                    frozenset(parent_own))
+
+
+def _is_universal(compound: Any) -> bool:
+    """``*`` (cssselect2 drops it: an empty compound)."""
+    return not compound.simple_selectors
+
+
+def _keys_only(compound: Any) -> bool:
+    """Whether the compound is only ids, classes and a tag (its keys say all about it)."""
+    return bool(compound.simple_selectors) and all(
+        isinstance(s, (css_parser.IDSelector, css_parser.ClassSelector,
+                       css_parser.LocalNameSelector)) for s in compound.simple_selectors)
