@@ -411,12 +411,12 @@ def test_style_texts_are_parsed_once_and_accepted_as_sheets() -> None:
 
 
 def test_child_and_descendant_combinators() -> None:
-    css = ("#box > * { display: flex } .a > p { font-size: 30px } .a p { font-weight: bold }"
+    css = ("#box > * { display: inline-block } .a > p { font-size: 30px } .a p { font-weight: bold }"
            " .a .b .c { font-style: italic } .b.c { display: inline-block }")
     s = styles('<div id="box" class="a"><p id="child">x</p><div><p id="grand" class="c">y</p>'
                '</div><div class="b"><span id="deep" class="c">z</span></div></div>'
                '<div class="b"><div class="a"><span id="wrong" class="c">w</span></div></div>', css)
-    assert s["child"].display == "flex" and s["child"].font_size == 30 and s["child"].bold
+    assert s["child"].display == "inline-block" and s["child"].font_size == 30 and s["child"].bold
     assert s["grand"].display == "block" and s["grand"].font_size == 16 and s["grand"].bold
     assert s["deep"].italic and s["deep"].display == "inline"
     assert not s["wrong"].italic  # .a and .b are ancestors, but in the wrong order
