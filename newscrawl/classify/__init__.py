@@ -40,3 +40,18 @@ def body_extractor(name: str) -> Callable[[Any], BodyResult]:
         raise ValueError(f"unknown body extractor {name!r}; choose one of {', '.join(METHODS)}") from None
     module_name, _, function = target.partition(":")
     return getattr(importlib.import_module(module_name), function)
+
+
+def apply_method(article: Any, page: Any, method: str) -> Any:
+    """Replace ``article``'s body (and title, for methods with a title rule) by ``method``'s result.
+
+    The extract core builds the Article (title, dates, is_article) from the shared Page, then
+    calls this for any ``method`` other than its own "nce"; provenance records the method used.
+    """
+    result = body_extractor(method)(page)
+    article.body = result.body
+    article.provenance["body"] = {"method": method, "score": round(float(result.score), 4)}
+    if result.title:
+        article.title = result.title
+        article.provenance["title"] = {"method": f"{method}-title", "score": 1.0}
+    return article

@@ -117,30 +117,37 @@ def _is_line_break(page: Page, el: Any) -> bool:
 
 
 def text_leaves(page: Page) -> list[Leaf]:
-    """Text leaves and single-tag leaf elements of the visible body, in document order."""
+    """Text leaves and single-tag leaf elements of the visible body, in document order.
+
+    Markup-hidden subtrees are skipped whole; CSS visibility (which a computed style inherits) is
+    checked only on elements that own text, so styles are computed for as few nodes as possible.
+    """
     leaves: list[Leaf] = []
     links = 0
+
+    def add(owner: Any, raw: str | None) -> None:
+        text = collapse(raw or "")
+        if text and page.style(owner).visible:
+            leaves.append(Leaf(owner, text, in_link=links > 0))
+
     walker = etree.iterwalk(page.body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
-            if not page.visible(el):
+            if page.is_hidden(el):
                 walker.skip_subtree()
                 continue
             if el.tag == "a":
                 links += 1
-            text = collapse(el.text or "")
-            if text:
-                leaves.append(Leaf(el, text, in_link=links > 0))
-            elif len(el) == 0:
+            if len(el) == 0 and not (el.text or "").strip():
                 leaves.append(Leaf(el, ""))
+            else:
+                add(el, el.text)
             continue
         if el is page.body:
             break
-        if el.tag == "a" and page.visible(el):
+        if el.tag == "a" and not page.is_hidden(el):
             links -= 1
-        tail = collapse(el.tail or "")
-        if tail:
-            leaves.append(Leaf(el.getparent(), tail, in_link=links > 0))
+        add(el.getparent(), el.tail)
     return leaves
 
 
