@@ -95,6 +95,7 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         # Settings are final (add-ons applied) only once the crawl starts, not here.
         crawler.signals.connect(spider._configure, signal=signals.spider_opened)
+        crawler.signals.connect(spider._dropped, signal=signals.request_dropped)
         return spider
 
     @property
@@ -294,6 +295,12 @@ class NewsSpider(scrapy.Spider):
         yield from self._follow(in_scope, 0, source="feed")
 
     # --- errors -------------------------------------------------------------------------------
+    def _dropped(self, request: Request, spider: Any = None) -> None:
+        """A redirect back into its own chain is dropped by the dupefilter without an errback:
+        count it, so redirect loops show in the stats."""
+        if request.url in (request.meta.get("redirect_urls") or ()):
+            self._skip("redirect_loop", request.url, "redirect loop")
+
     def _skip(self, rule: str, url: str, why: str) -> None:
         self.stats.inc_value(f"newscrawl/skipped/{rule}")
         logger.info("Skipped %s (%s: %s)", url[:300], rule, why)
