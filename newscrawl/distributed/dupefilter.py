@@ -1,7 +1,8 @@
 """A fixed-size Bloom filter in Redis, for crawls whose seen set would outgrow memory.
 
 scrapy-redis's default dupefilter keeps every request fingerprint in a Redis set: exact, but it
-grows by about 100 bytes per URL (measured: ``benchmarks/dupefilter_memory.py``). With
+grows by about 90 bytes per URL (measured with ``benchmarks/dupefilter_memory.py``:
+9.2 MB for 100,000 URLs, 84.5 MB for 1,000,000). With
 ``NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY = n`` the add-on uses this filter instead: one bitmap of
 ``m = -n ln p / (ln 2)^2`` bits (n = 10 million, p = 1e-6: 36 MB) that never grows. Its cost is
 false positives: a new URL is taken for a seen one with probability ``p``
