@@ -1,10 +1,12 @@
 """Feed exports as documented in docs/feeds.md: local JSON Lines, CSV (field order) and JSON, and
-batches uploaded to a real FTP server (pyftpdlib) on 127.0.0.1, all in one crawl."""
+batches uploaded to a real FTP server (pyftpdlib) on 127.0.0.1, all in one crawl; the same crawl
+checks the progress lines (newscrawl.progress)."""
 
 from __future__ import annotations
 
 import csv
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -21,10 +23,9 @@ SPIDER_ONLY = ("NEWSCRAWL_HAND_OFF=all", "NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL
 CSV_FIELDS = ["url", "status", "depth", "discovered_by", "domain"]
 
 
-@pytest.fixture
-def ftp_server(tmp_path):
-    root = tmp_path / "ftp"
-    root.mkdir()
+@pytest.fixture(scope="module")
+def ftp_server(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ftp")
     authorizer = DummyAuthorizer()
     authorizer.add_user("crawler", "s3cret", str(root), perm="elradfmwMT")
     handler = type("Handler", (FTPHandler,), {"authorizer": authorizer, "passive_ports": None})
@@ -38,7 +39,9 @@ def ftp_server(tmp_path):
         thread.join(timeout=5)
 
 
-def test_local_and_ftp_feeds(tmp_path, ftp_server, tools):
+@pytest.fixture(scope="module")
+def feed_crawl(tmp_path_factory, ftp_server, tools):
+    tmp_path = tmp_path_factory.mktemp("feeds")
     ftp_url, ftp_root = ftp_server
     feeds = {
         str(tmp_path / "items.jsonl"): {"format": "jsonlines", "overwrite": True},
@@ -48,10 +51,16 @@ def test_local_and_ftp_feeds(tmp_path, ftp_server, tools):
     }
     with serve_site(build_demo_site()) as server:
         cmd = tools.newscrawl_cmd(server.base_url + "/", tmp_path / "ignored.jsonl")
-        for setting in (*SPIDER_ONLY, "FEEDS=" + json.dumps(feeds)):
+        for setting in (*SPIDER_ONLY, "NEWSCRAWL_PROGRESS_INTERVAL=1", "CONCURRENT_REQUESTS_PER_DOMAIN=2",
+                        "FEEDS=" + json.dumps(feeds)):
             cmd += ["-s", setting]
         proc = tools.popen(cmd, tmp_path / "log.txt")
         assert proc.wait(timeout=300) == 0, (tmp_path / "log.txt").read_text()[-3000:]
+    return tmp_path, ftp_root
+
+
+def test_local_and_ftp_feeds(feed_crawl, tools):
+    tmp_path, ftp_root = feed_crawl
     log = (tmp_path / "log.txt").read_text()
     assert "Error storing" not in log, log[-3000:]
 
@@ -73,3 +82,17 @@ def test_local_and_ftp_feeds(tmp_path, ftp_server, tools):
     assert sorted(uploaded) == sorted(urls)
     assert all(len(b.read_text().splitlines()) == 25 for b in batches[:-1])
     assert not (tmp_path / "ignored.jsonl").exists()
+
+
+def test_progress_lines_and_summary(feed_crawl, tools):
+    tmp_path, _ = feed_crawl
+    log = (tmp_path / "log.txt").read_text()
+    lines = re.findall(r"Progress: (\d+) pages fetched \((\d+)/min\), (\d+) articles exported \((\d+)/min\), "
+                       r"templates for (\d+) domains, CSS cache hit rate (n/a|[\d.]+%)", log)
+    assert lines, log[-3000:]
+    assert [int(l[0]) for l in lines] == sorted(int(l[0]) for l in lines)  # cumulative
+    exported = len(tools.read_jsonl(tmp_path / "items.jsonl"))
+    summary = re.search(r"Summary \(finished\): (\d+) pages fetched, (\d+) articles exported in ([\d.]+) min", log)
+    assert summary and int(summary.group(2)) == exported
+    stats = tools.stats_from_log(log)
+    assert stats["newscrawl/progress/articles_per_minute"] > 0
