@@ -34,6 +34,7 @@ from scrapy.utils.response import get_base_url
 from twisted.internet.defer import Deferred
 
 from newscrawl.css.cascade import parse_style_block
+from newscrawl.css.links import style_sources
 from newscrawl.css.media import media_matches
 from newscrawl.css.store import stylesheet_store
 from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
@@ -99,25 +100,21 @@ class StylesheetMiddleware:
     def _sources(self, response: HtmlResponse) -> list[tuple[str, Any]]:
         """("link", url) and ("style", imports) in document order."""
         sources: list[tuple[str, Any]] = []
-        for node in response.xpath("//link[@href] | //style"):
-            media = node.attrib.get("media")
+        for source in style_sources(response.text):
+            media = source.attrs.get("media")
             if media is not None and not media_matches(media):
                 self._inc("skipped_media")
                 continue
-            if node.root.tag == "link":
-                rel = (node.attrib.get("rel") or "").lower().split()
-                if "stylesheet" not in rel or "alternate" in rel:
-                    continue
-                href = node.attrib["href"].strip()
-                if not href or href.startswith(("data:", "javascript:")):
+            if source.kind == "link":
+                rel = source.attrs.get("rel", "").lower().split()
+                href = source.attrs.get("href", "").strip()
+                if "stylesheet" not in rel or "alternate" in rel or not href \
+                        or href.startswith(("data:", "javascript:")):
                     continue
                 sources.append(("link", urldefrag(response.urljoin(href))[0]))
-            else:
-                text = node.root.text or ""
-                if "@import" in text.lower():
-                    sheet = parse_style_block(text, get_base_url(response))
-                    sources.append(("style", [i for i in sheet.imports
-                                              if media_matches(i.media)]))
+            elif "@import" in source.text.lower():
+                sheet = parse_style_block(source.text, get_base_url(response))
+                sources.append(("style", [i for i in sheet.imports if media_matches(i.media)]))
         return sources
 
     async def _page_stylesheets(self, response: HtmlResponse) -> list[str]:
