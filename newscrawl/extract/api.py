@@ -55,14 +55,22 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
     input gives an Article with ``warnings`` (and body None), never an exception.
     """
     if method != "nce":
-        raise ValueError(f"unknown extraction method {method!r} (available: 'nce')")
+        from newscrawl.classify import METHODS  # the alternative body extractors
+
+        if method not in METHODS:
+            raise ValueError(f"unknown extraction method {method!r} (available: nce, {', '.join(METHODS)})")
     try:
         page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset)
     except Exception as exc:  # bad bytes must not stop a crawl
         logger.debug("page could not be built", exc_info=True)
         return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])
     try:
-        return extract_page(page, params)
+        article = extract_page(page, params)
+        if method != "nce":  # same Page, same title/date/is_article; the chosen method's body
+            from newscrawl.classify import apply_method
+
+            apply_method(article, page, method)
+        return article
     except Exception as exc:
         logger.warning("extraction failed for %s", url, exc_info=True)
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
