@@ -148,3 +148,12 @@ class RedisStylesheetCache:
         self._local.move_to_end(url)
         while len(self._local) > self.local_entries:
             self._local.popitem(last=False)
+
+
+def redis_template_cache(settings: Any) -> RedisTemplateCache:
+    """The template cache of a distributed crawl (``NEWSCRAWL_TEMPLATE_*`` sizes, Redis from ``REDIS_URL``)."""
+    from scrapy_redis.connection import get_redis_from_settings
+
+    return RedisTemplateCache(get_redis_from_settings(settings), settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
+                              max_entries=settings.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512),
+                              expiry=settings.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or 7 * 24 * 3600)

@@ -83,6 +83,10 @@ class TemplatePipeline:
             directory = str(Path(s.get("JOBDIR")) / "newscrawl-templates")
         self.cache = TemplateCache(s.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512), directory,
                                    s.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or None)
+        if s.getbool("NEWSCRAWL_DISTRIBUTED"):  # workers share templates through Redis (issue 7)
+            from newscrawl.distributed.state import redis_template_cache
+
+            self.cache = redis_template_cache(s)
         self.recent: OrderedDict[str, OrderedDict[str, str]] = OrderedDict()  # domain -> url -> html
         self.learning: dict[str, list[Deferred[None]]] = {}
         self.attempts: dict[str, int] = {}

@@ -9,12 +9,13 @@ import pytest
 import redis
 import scrapy
 from scrapy import Request
+from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
 from newscrawl.distributed import codec, distributed_settings, push_start_urls
 from newscrawl.distributed.dupefilter import BloomDupeFilter, bloom_size
 from newscrawl.distributed.scheduler import Scheduler
-from newscrawl.distributed.state import ClaimSet, RedisTemplateCache, SharedScope
+from newscrawl.distributed.state import ClaimSet, RedisTemplateCache, SharedScope, redis_template_cache
 from newscrawl.links.urls import Scope
 from newscrawl.template.model import Template
 
@@ -91,7 +92,8 @@ def test_template_cache_shared_with_expiry(redis_url):
     client = redis.Redis.from_url(redis_url)
     template = Template(nodes=[[-1, "body", "", "", "", "", 1, 0, 1]], paths=["/html/body"], site="example.com")
     RedisTemplateCache(client, expiry=3600).put("example.com", template)
-    other = RedisTemplateCache(client, expiry=3600).get("example.com")
+    settings = Settings({"REDIS_URL": redis_url, "NEWSCRAWL_TEMPLATE_EXPIRY": 3600})
+    other = redis_template_cache(settings).get("example.com")  # as the template pipeline builds it
     assert other is not None and other.id == template.id and other.nodes == template.nodes
     assert 0 < client.ttl("newscrawl:template:example.com") <= 3600
 
