@@ -53,6 +53,8 @@ PROPS = ("font_size", "font_weight", "color", "display")
 # Walk the DOM in Chromium: elements with direct non-blank text, keyed by their tag/position path.
 JS_COLLECT = r"""
 (() => {
+  // Transitions still running after load (colours fading in) would be caught mid-way.
+  for (const a of document.getAnimations()) { try { a.finish(); } catch (e) {} }
   const skip = new Set(%s);
   const out = [];
   const walk = (el, path) => {
