@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry, element_keys
+from newscrawl.css.selectors import NodeRegistry, element_keys, split_whitespace
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -214,7 +214,7 @@ class _CombinedIndex:
         if element_id is not None:
             entries.extend(self.by_id.get(element_id, ()))
         if class_attr:
-            for name in set(class_attr.split()):
+            for name in set(split_whitespace(class_attr)):
                 entries.extend(self.by_class.get(name, ()))
         entries.extend(self.by_tag.get(tag, ()))
         for name in attributes:

@@ -16,7 +16,7 @@ from typing import Any, Callable
 import tinycss2
 from cssselect2 import ElementWrapper
 from cssselect2 import parser as css_parser
-from cssselect2.compiler import CompiledSelector
+from cssselect2.compiler import CompiledSelector, split_whitespace
 
 # Selectors longer than this are dropped: no real stylesheet needs them; hostile ones are costly.
 MAX_COMPOUNDS = 32
@@ -41,6 +41,13 @@ class Node(ElementWrapper):
         self.transport_content_language = content_language
         self._ancestors = None
         self._previous_siblings = None
+        # Plain attributes shadow cssselect2's cached properties (each read of those takes a
+        # lock and a function call; compiled selectors read them constantly).
+        tag = etree_element.tag
+        self.namespace_url, self.local_name = ("", tag) if "}" not in tag else (
+            tag[1:tag.index("}")], tag[tag.index("}") + 1:])
+        self.id = etree_element.get("id")
+        self.classes = set(split_whitespace(etree_element.get("class", "")))
 
     @property
     def etree_siblings(self) -> list[Any]:  # type: ignore[override]
@@ -266,7 +273,7 @@ def element_keys(element: Any) -> set[str]:
         keys.add("#" + element_id)
     classes = element.get("class")
     if classes:
-        keys.update("." + c for c in classes.split())
+        keys.update("." + c for c in split_whitespace(classes))  # ASCII whitespace only
     return keys
 
 

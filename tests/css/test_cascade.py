@@ -420,3 +420,8 @@ def test_child_and_descendant_combinators() -> None:
     assert s["grand"].display == "block" and s["grand"].font_size == 16 and s["grand"].bold
     assert s["deep"].italic and s["deep"].display == "inline"
     assert not s["wrong"].italic  # .a and .b are ancestors, but in the wrong order
+
+
+def test_class_names_split_on_ascii_whitespace_only() -> None:
+    s = styles('<p id="a" class="x\u00a0y">a</p><p id="b" class="x\ty">b</p>', ".y { color: red }")
+    assert s["a"].color == "#000000" and s["b"].color == "#ff0000"
