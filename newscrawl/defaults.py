@@ -98,6 +98,9 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_TEMPLATE_TEXT_MISMATCH": 0.0,
     # A CS page missing more than this share of the nodes the other CS pages map is atypical.
     "NEWSCRAWL_TEMPLATE_ATYPICAL": 0.5,
+    # Where the template leaves the body: "after" extraction (drop body lines that are a template
+    # element's text), "before" (drop template subtrees, extract again) or "both".
+    "NEWSCRAWL_TEMPLATE_MODE": "after",
     # Pages loaded at most by one n-CS search (from the crawl's recent pages or downloaded).
     "NEWSCRAWL_TEMPLATE_MAX_FETCH": 15,
     # Recent pages kept per domain (8 domains at most) until the domain has a template.

@@ -66,7 +66,7 @@ def manifest_templates(manifest: Path, **options: Any) -> dict[tuple[str | None,
     return result
 
 
-def template_extractor(manifest: Path, fallback: Callable[[bytes, str | None], Any], mode: str = "both",
+def template_extractor(manifest: Path, fallback: Callable[[bytes, str | None], Any], mode: str = "after",
                        **options: Any) -> Callable[[bytes, str | None], Any]:
     """An ``extract(html, url)`` that removes the page's group template (NCE extraction)."""
     from newscrawl.extract.api import extract_page

@@ -55,6 +55,12 @@ def text_key(text: str) -> int:
     return zlib.crc32(text.encode("utf-8", "surrogatepass")) if text else NO_TEXT
 
 
+def _value_key(value: str) -> int:
+    """Attribute values are compared, never read: a crc32 keeps long ones (inline JSON, styles)
+    cheap to hash, sort and store."""
+    return zlib.crc32(value.encode("utf-8", "surrogatepass"))
+
+
 class Skeleton:
     """A tree's nodes in pre-order with the features Def. 3.2.1 uses.
 
@@ -63,14 +69,14 @@ class Skeleton:
     """
 
     __slots__ = ("elements", "tag", "id", "classes", "attrs", "attr_names", "text", "nchild",
-                 "index", "nsib", "parent", "children")
+                 "index", "nsib", "parent", "children", "sig")
 
     def __init__(self) -> None:
         self.elements: list[Any] = []
         self.tag: list[str] = []
         self.id: list[str] = []
         self.classes: list[frozenset[str]] = []
-        self.attrs: list[frozenset[tuple[str, str]]] = []
+        self.attrs: list[frozenset[tuple[str, int]]] = []
         self.attr_names: list[frozenset[str]] = []
         self.text: list[int] = []
         self.nchild: list[int] = []
@@ -78,12 +84,13 @@ class Skeleton:
         self.nsib: list[int] = []
         self.parent: list[int] = []
         self.children: list[list[int]] = []
+        self.sig: list[int] = []  # in-process hash of the position-free features (fast equality)
 
     def __len__(self) -> int:
         return len(self.tag)
 
     def add(self, parent: int, tag: str, id_: str, classes: frozenset[str],
-            attrs: frozenset[tuple[str, str]], text: int, nchild: int, index: int, nsib: int,
+            attrs: frozenset[tuple[str, int]], text: int, nchild: int, index: int, nsib: int,
             element: Any = None) -> int:
         i = len(self.tag)
         self.elements.append(element)
@@ -98,6 +105,7 @@ class Skeleton:
         self.nsib.append(nsib)
         self.parent.append(parent)
         self.children.append([])
+        self.sig.append(hash((tag, id_, classes, attrs, text, nchild)))
         if parent >= 0:
             self.children[parent].append(i)
         return i
@@ -113,16 +121,15 @@ class Skeleton:
             parts = [el.text or ""]
             parts.extend(c.tail or "" for c in el)
             classes = frozenset((el.get("class") or "").split())
-            attrs = frozenset((k, v) for k, v in el.attrib.items() if k not in ("id", "class"))
+            attrs = frozenset((k, _value_key(v)) for k, v in el.attrib.items() if k not in ("id", "class"))
             i = sk.add(parent, el.tag.lower(), (el.get("id") or "").strip(), classes, attrs,
                        text_key("".join(parts)), len(kids), index, nsib, el)
             for k in range(len(kids) - 1, -1, -1):
                 stack.append((kids[k], i, k, len(kids)))
         return sk
 
-    def paths(self) -> list[str]:
-        """XPath of every node below the document root (same-tag sibling positions, 1-based);
-        skipped elements have other tags, so positions agree with XPath on the full tree."""
+    def root_path(self) -> str:
+        """XPath of the root element in its document (same-tag sibling positions, 1-based)."""
         steps = []
         el = self.elements[0]
         while el is not None and isinstance(el.tag, str):
@@ -130,13 +137,17 @@ class Skeleton:
             same = [c for c in parent if c.tag == el.tag] if parent is not None else [el]
             steps.append(f"{el.tag.lower()}[{same.index(el) + 1}]")
             el = parent
-        out = ["/" + "/".join(reversed(steps))] + [""] * (len(self) - 1)
-        for i in range(len(self)):
+        return "/" + "/".join(reversed(steps))
+
+    def tag_positions(self) -> list[int]:
+        """Each node's 1-based position among its same-tag siblings: its XPath step index
+        (skipped elements have other tags, so this agrees with XPath on the full tree)."""
+        pos = [1] * len(self)
+        for kids in self.children:
             seen: dict[str, int] = {}
-            for c in self.children[i]:
-                seen[self.tag[c]] = seen.get(self.tag[c], 0) + 1
-                out[c] = f"{out[i]}/{self.tag[c]}[{seen[self.tag[c]]}]"
-        return out
+            for c in kids:
+                seen[self.tag[c]] = pos[c] = seen.get(self.tag[c], 0) + 1
+        return pos
 
 
 def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
@@ -185,6 +196,7 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
     threshold = p.threshold
     strict_text = p.text_mismatch * (p.w_classes + p.w_attributes + p.w_children + p.w_position) < threshold
     text_a, text_b = a.text, b.text
+    sig_a, sig_b, index_a, index_b, nsib_a, nsib_b = a.sig, b.sig, a.index, b.index, a.nsib, b.nsib
     for tag, xs in groups_a.items():
         ys = by_tag.get(tag)
         if not ys:
@@ -198,7 +210,10 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             x, y = xs[r], ys[s]
             if strict_text and text_a[x] != text_b[y]:
                 continue  # different own texts can never reach the threshold
-            score = equality(a, x, b, y, p)
+            if sig_a[x] == sig_b[y] and index_a[x] == index_b[y] and nsib_a[x] == nsib_b[y]:
+                score = 1.0  # identical features and position (the common template case)
+            else:
+                score = equality(a, x, b, y, p)
             if score >= threshold:
                 scored.append((-score, abs(a.index[x] - b.index[y]), a.index[x], x, y))
     if not scored:

@@ -28,9 +28,9 @@ class Stripped:
 
 
 def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
-               match: tuple[Skeleton, set[int]] | None = None) -> Stripped:
+               match: tuple[Skeleton, set[int]] | None = None, remeasure: bool = True) -> Stripped:
     """Remove ``template`` from ``page`` (its tree is modified): one mapping (or the given
-    ``template.match(page.root)``), one re-measure."""
+    ``template.match(page.root)``) and, with ``remeasure``, a new Page over the stripped tree."""
     sk, marked = match or template.match(page.root)
     roots = [sk.elements[i] for i in whole_subtrees(sk, marked)]
     texts: set[str] = set()
@@ -44,8 +44,8 @@ def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
                     texts.add(text)
     for top in roots:
         top.drop_tree()
-    if not removed:
-        return Stripped(page, 0, texts)
+    if not removed or not remeasure:
+        return Stripped(page, removed, texts)
     new = Page(page.root, page.url, list(stylesheets), encoding=page.encoding, warnings=list(page.warnings),
                json_ld=page.json_ld, css_texts=page.css_texts)
     return Stripped(new, removed, texts)
@@ -59,7 +59,7 @@ def filter_lines(body: str | None, texts: set[str]) -> tuple[str | None, int]:
     return ("\n".join(kept) or None), body.count("\n") + 1 - len(kept)
 
 
-def remove_template(page: Page, template: Template, body: str | None, mode: str = "both",
+def remove_template(page: Page, template: Template, body: str | None, mode: str = "after",
                     stylesheets: Sequence[Any] = (), match: tuple[Skeleton, set[int]] | None = None
                     ) -> tuple[str | None, int]:
     """The body of ``page`` without ``template``: ``body`` is what extraction gave on the full
@@ -68,7 +68,7 @@ def remove_template(page: Page, template: Template, body: str | None, mode: str 
 
     if mode not in MODES:
         raise ValueError(f"template mode must be one of {MODES}, not {mode!r}")
-    stripped = strip_page(page, template, stylesheets, match)
+    stripped = strip_page(page, template, stylesheets, match, remeasure=mode != "after")
     if mode == "after":
         return filter_lines(body, stripped.texts)[0], stripped.removed
     new_body = extract_page(stripped.page).body if stripped.removed else body

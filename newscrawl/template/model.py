@@ -17,7 +17,7 @@ from typing import Any
 
 from newscrawl.template.etdm import Params, Skeleton, etdm
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def body_of(root: Any) -> Any:
@@ -31,10 +31,12 @@ def body_of(root: Any) -> Any:
 @dataclass
 class Template:
     """Template nodes of a key page: ``nodes`` rows are
-    ``[parent, tag, id, classes, attrs, text_key, nchild, index, nsib]`` in pre-order."""
+    ``[parent, tag, id, classes, attrs, text_key, nchild, index, nsib, tag_position]`` in
+    pre-order (``attrs`` as ``[name, crc32(value)]`` pairs); ``root_path`` is the XPath of the
+    key page's ``<body>``."""
 
     nodes: list[list[Any]]
-    paths: list[str]
+    root_path: str = "/html[1]/body[1]"
     params: Params = field(default_factory=Params)
     key_url: str | None = None
     site: str | None = None
@@ -59,20 +61,28 @@ class Template:
         top-down closed, since a node is only mapped where its parent is)."""
         keep = [i for i in range(len(key)) if i == 0 or votes[i] >= t]
         new_index = {old: k for k, old in enumerate(keep)}
+        tag_pos = key.tag_positions()
         nodes = []
         for i in keep:
             parent = new_index.get(key.parent[i], -1)
             nodes.append([parent, key.tag[i], key.id[i], sorted(key.classes[i]),
                           sorted([k, v] for k, v in key.attrs[i]), key.text[i], key.nchild[i],
-                          key.index[i], key.nsib[i]])
-        paths = key.paths()
-        return cls(nodes=nodes, paths=[paths[i] for i in keep], params=params, key_nodes=len(key), **meta)
+                          key.index[i], key.nsib[i], tag_pos[i]])
+        return cls(nodes=nodes, root_path=key.root_path(), params=params, key_nodes=len(key), **meta)
+
+    @property
+    def paths(self) -> list[str]:
+        """XPath of every template node on the key page, in pre-order."""
+        out: list[str] = []
+        for parent, tag, *_, tag_pos in self.nodes:
+            out.append(self.root_path if parent < 0 else f"{out[parent]}/{tag}[{tag_pos}]")
+        return out
 
     # --- use -------------------------------------------------------------------------------------
     def skeleton(self) -> Skeleton:
         if self._skeleton is None:
             sk = Skeleton()
-            for parent, tag, id_, classes, attrs, text, nchild, index, nsib in self.nodes:
+            for parent, tag, id_, classes, attrs, text, nchild, index, nsib, _ in self.nodes:
                 sk.add(parent, tag, id_, frozenset(classes), frozenset((k, v) for k, v in attrs),
                        text, nchild, index, nsib)
             self._skeleton = sk
@@ -99,7 +109,7 @@ class Template:
     def to_dict(self) -> dict[str, Any]:
         return {"version": FORMAT_VERSION, "id": self.id, "key_url": self.key_url, "site": self.site,
                 "pages": self.pages, "key_nodes": self.key_nodes, "created": self.created,
-                "params": self.params.to_dict(), "nodes": self.nodes, "paths": self.paths}
+                "params": self.params.to_dict(), "root_path": self.root_path, "nodes": self.nodes}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -108,7 +118,7 @@ class Template:
     def from_dict(cls, data: dict[str, Any]) -> Template:
         if data.get("version") != FORMAT_VERSION:
             raise ValueError(f"unsupported template format {data.get('version')!r}")
-        return cls(nodes=data["nodes"], paths=data["paths"], params=Params.from_dict(data["params"]),
+        return cls(nodes=data["nodes"], root_path=data["root_path"], params=Params.from_dict(data["params"]),
                    key_url=data.get("key_url"), site=data.get("site"), pages=list(data.get("pages", [])),
                    key_nodes=int(data.get("key_nodes", 0)), created=float(data["created"]), id=data["id"])
 

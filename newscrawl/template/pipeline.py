@@ -75,7 +75,7 @@ class TemplatePipeline:
         self.max_attempts = s.getint("NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS", 3)
         self.min_coverage = s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5)
         self.atypical = s.getfloat("NEWSCRAWL_TEMPLATE_ATYPICAL", 0.5)
-        self.mode = s.get("NEWSCRAWL_TEMPLATE_MODE", "both")
+        self.mode = s.get("NEWSCRAWL_TEMPLATE_MODE", "after")
         if self.mode not in MODES:
             raise ValueError(f"NEWSCRAWL_TEMPLATE_MODE must be one of {MODES}, not {self.mode!r}")
         directory = s.get("NEWSCRAWL_TEMPLATE_CACHE_DIR")

@@ -77,7 +77,7 @@ def test_json_round_trip_keeps_behaviour() -> None:
     template = detect_template(page("article", "a", 1), [page("section", s, k) for k, s in enumerate(SECTIONS[:3])],
                                key_url="http://www.ledger.com/a/")
     text = template.to_json()
-    assert "pickle" not in text and json.loads(text)["version"] == 1
+    assert "pickle" not in text and json.loads(text)["version"] == 2
     copy = Template.from_json(text)
     assert copy.to_dict() == template.to_dict()
     assert copy.id == template.id and copy.site == "ledger.com"
