@@ -266,6 +266,8 @@ def part1() -> None:
     from newscrawl.demo.site import build_demo_site
 
     print("\n## (1) learn_template per key page (n=3, t=2)")
+    print("total s: fetch over HTTP + parse + n-CS + mapping; map s: skeletons + mapping + template from the")
+    print("parsed key and CS pages (best of 3)")
     print(f"{'site':10} {'key page':58} {'total s':>7} {'map s':>6} {'CS':>3} {'loaded':>6} {'nodes':>6} {'tpl':>5}")
     wyo = shared_dir() / "sites" / "wyofile"
     rows = [line.split("\t") for line in (wyo / "_check" / "pages.tsv").read_text().splitlines()[1:]]
@@ -292,9 +294,11 @@ def part1() -> None:
 
                     key_root = root_of(fetch(url))
                     others = [root_of(fetch(u)) for u in tpl.pages]
-                    t1 = time.perf_counter()
-                    detect_template(key_root, others)
-                    mapped = time.perf_counter() - t1
+                    mapped = float("inf")
+                    for _ in range(3):  # best of 3: the machine is shared
+                        t1 = time.perf_counter()
+                        detect_template(key_root, others)
+                        mapped = min(mapped, time.perf_counter() - t1)
                 totals.append(total)
                 maps.append(mapped)
                 print(f"{name:10} {rel[:58]:58} {total:7.3f} {mapped:6.3f} {len(learned.cs):3d} {len(learned.loaded):6d} "

@@ -167,6 +167,15 @@ def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
     return factor * (p.w_classes * pc + p.w_attributes * pa + p.w_children * pch + p.w_position * pp)
 
 
+def _identical(a: Skeleton, i: int, p: Params) -> float:
+    """Def. 3.2.2 for two nodes with the same features and position (no pairwise work)."""
+    if a.id[i]:
+        return 1.0
+    return (p.w_classes * (1.0 if a.classes[i] else p.not_classes)
+            + p.w_attributes * (1.0 if a.attr_names[i] else p.not_attributes)
+            + p.w_children * (1.0 if a.nchild[i] else p.not_children) + p.w_position)
+
+
 def position_probability(i: int, c: int, i2: int, c2: int) -> float:
     """P_p of Def. 3.2.2 for 0-based child indices ``i``/``i2`` among ``c``/``c2`` siblings."""
     j, j2 = c - i, c2 - i2  # positions from the right (1-based); lefts are i+1, i2+1
@@ -211,7 +220,7 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             if strict_text and text_a[x] != text_b[y]:
                 continue  # different own texts can never reach the threshold
             if sig_a[x] == sig_b[y] and index_a[x] == index_b[y] and nsib_a[x] == nsib_b[y]:
-                score = 1.0  # identical features and position (the common template case)
+                score = _identical(a, x, p)  # same features and position: the common template case
             else:
                 score = equality(a, x, b, y, p)
             if score >= threshold:
