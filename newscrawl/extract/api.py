@@ -112,23 +112,31 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
             art.published = from_url
             art.provenance["published"] = {"method": "url", "score": 0.5}
 
-    # body: relevant nodes from the title on, without title and date nodes
+    # body: the itemprop=articleBody element when the page marks one (seed 004; measured better
+    # than NCE on the dev pages that have it), else the relevant nodes from the title on,
+    # without title and date nodes
     skip = set(td.date_nodes)
-    start = 0
     if td.title_node is not None:
         skip.add(td.title_node)
-        if nodes and td.title_node >= nodes[0]:
+    marked = meta.article_body_element if meta is not None else None
+    if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
+        method, found = "itemprop-articleBody", True
+        kept = [k for k in page.text_range(marked) if k not in skip]
+    else:
+        method, found = "nce", rel.separator is not None
+        start = 0
+        if td.title_node is not None and nodes and td.title_node >= nodes[0]:
             before = sum(1 for k in nodes if k < td.title_node)
             if before <= len(nodes) // 2:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
-    kept = [k for k in nodes if k >= start and k not in skip]
+        kept = [k for k in nodes if k >= start and k not in skip]
     text = "\n".join(paragraphs(page, kept))
-    if rel.separator is not None and len(text) >= MIN_BODY_CHARS:
+    if found and len(text) >= MIN_BODY_CHARS:
         art.body = text
-        art.provenance["body"] = {"method": "nce", "score": 1.0}
+        art.provenance["body"] = {"method": method, "score": 1.0}
     else:
-        art.provenance["body"] = {"method": "nce", "score": 0.0}
-        art.warnings.append("no convincing content" if rel.separator is None else "too little relevant text")
+        art.provenance["body"] = {"method": method, "score": 0.0}
+        art.warnings.append("no convincing content" if not found else "too little relevant text")
     art.warnings.extend(rel.notes)
 
     art.is_article, art.probability = _classify(page, art, meta)

@@ -277,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
     log(f"{len(pages)} pages; report {report}")
     cv = {"cross_validation": "skipped (--no-cv)"} if args.no_cv else cross_validate(pages, log)
     log(f"cv {cv}")
-    command = "newscrawl train title-date" + (" " + shlex.join(sys.argv[3:]) if len(sys.argv) > 3 else "")
+    command = "newscrawl train title-date" + (" --datasets " + shlex.quote(str(args.datasets)) if args.datasets else "")
     # ship meta_title_edit only when the grouped CV says it helps (and always without CV)
     with_meta = args.no_cv or cv["title_accuracy_meta_best"] >= cv["title_accuracy_paper_best"]
     title_features = TITLE_FEATURES if with_meta else PAPER_TITLE_FEATURES

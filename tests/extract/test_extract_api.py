@@ -139,3 +139,12 @@ def test_frames_only_page():
 def test_not_a_string_is_reported_not_raised():
     art = extract(12345)  # type: ignore[arg-type]
     assert art.body is None and art.warnings
+
+
+def test_item_prop_article_body_is_the_body_when_marked():
+    html = article_html(comments=False).replace("<article>", '<article itemscope itemtype="https://schema.org/NewsArticle">').replace(
+        f"<p>{PARAS[0]}</p>", f'<div itemprop="articleBody"><p>{PARAS[0]}</p>').replace(
+        f"<p>{PARAS[-1]}</p>", f"<p>{PARAS[-1]}</p></div>")
+    art = extract(html)
+    assert art.provenance["body"]["method"] == "itemprop-articleBody"
+    assert art.body.split("\n") == PARAS
