@@ -22,20 +22,20 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="newscrawl", description="newscrawl: crawl news sites and extract articles.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+def add_module_commands(parser: argparse.ArgumentParser, dest: str, modules: dict[str, str]) -> None:
+    """One subcommand per module (``HELP``, ``add_arguments``, ``run``), run via ``args._run``."""
+    sub = parser.add_subparsers(dest=dest, metavar=dest.upper())
     sub.required = True
-    for name, module_name in COMMANDS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue  # command not built yet in this checkout
+    for name, module_name in modules.items():
+        module = importlib.import_module(module_name)
         command_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command_parser)
         command_parser.set_defaults(_run=module.run)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="newscrawl", description="newscrawl: crawl news sites and extract articles.")
+    add_module_commands(parser, "command", COMMANDS)
     return parser
 
 

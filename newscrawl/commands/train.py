@@ -7,7 +7,6 @@ Each target is a module in :mod:`newscrawl.train` with ``HELP``, ``add_arguments
 from __future__ import annotations
 
 import argparse
-import importlib
 
 HELP = "train a shipped model (urls, title-date, page) from ../shared/datasets"
 
@@ -19,18 +18,9 @@ TARGETS: dict[str, str] = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="target", metavar="TARGET")
-    sub.required = True
-    for name, module_name in TARGETS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name != module_name:
-                raise
-            continue
-        target_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(target_parser)
-        target_parser.set_defaults(_run=module.run)
+    from newscrawl.cli import add_module_commands
+
+    add_module_commands(parser, "target", TARGETS)
 
 
 def run(args: argparse.Namespace) -> int:  # replaced by the target's run via set_defaults
