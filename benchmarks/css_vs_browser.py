@@ -14,10 +14,13 @@ Setup (benchmark only; the test suite never needs a browser)::
 
 Run: ``.venv/bin/python benchmarks/css_vs_browser.py [--pages 30] [--site demo|wyofile|all]``.
 
-Timing: "ours" = lxml parse of the page + StyleResolver + styles of the compared elements, with
-the external stylesheets parsed once per site as in a crawl (the "cold" column adds parsing every
-stylesheet and <style> block for the page). "chromium" = navigate + load + getComputedStyle of the
-same elements, on a warm browser (its memory cache holds the CSS, like our store).
+Timing: "ours" = lxml parse of the page + StyleResolver + styles of the compared elements, pages
+in sequence as in a crawl: external stylesheets parsed once per site (the middleware's store),
+<style> blocks and the site-wide index cached from earlier pages, never from the page itself.
+"cold" = no cache at all: every stylesheet and <style> block parsed for the page alone.
+"chromium" = navigate + load + getComputedStyle of the same elements on a warm browser (its memory
+cache holds the CSS), best of --repeat loads. CPU columns: our process's CPU time vs the summed
+CPU time of all Chromium processes (fairer on a busy machine than wall time).
 """
 
 from __future__ import annotations
@@ -41,6 +44,8 @@ import lxml.html
 
 from newscrawl.css import StyleResolver, parse_stylesheet
 from newscrawl.css import cascade as cascade_module
+from newscrawl.css import selectors as selectors_module
+from newscrawl.css import stylesheet as stylesheet_module
 from newscrawl.css.media import media_matches
 from newscrawl.demo import build_demo_site, serve_directory, serve_site
 from newscrawl.paths import shared_dir
@@ -316,6 +321,13 @@ def pages_of(site: str, base: str, limit: int, rng: random.Random) -> list[str]:
     return [base + p for p in sorted(paths[:limit])]
 
 
+def clear_caches() -> None:
+    stylesheet_module._parse_cached.cache_clear()
+    cascade_module._combined_index.cache_clear()
+    selectors_module.compile_selector_text.cache_clear()
+    selectors_module._COMPOUNDS.clear()
+
+
 def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict,
              repeat: int) -> None:
     rng = random.Random(1)
@@ -324,24 +336,18 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict
     mismatches: Counter[tuple] = Counter()
     ours_t, ours_cold_t, chrome_t, ours_cpu, chrome_cpu = [], [], [], [], []
     matched = total = 0
+    pages = []
     for url in pages_of(site, served.base_url, limit, rng):
         html = urllib.request.urlopen(url, timeout=30).read()
         root = lxml.html.document_fromstring(html, base_url=url)
-        sheets = fetcher.for_page(root, url)
-        cascade_module.parse_style_block.cache_clear()
-        # cold: every stylesheet parsed for this page alone
-        cold_start = time.perf_counter()
-        for sheet in sheets:
-            parse_stylesheet(fetcher.texts.get(sheet.url, b""), url=sheet.url)
-        cold_parse = time.perf_counter() - cold_start
-        ours, elapsed_cold, _ = our_styles(html, url, sheets)
-        ours_cold_t.append(cold_parse + elapsed_cold)
-        # warm (<style> blocks and sheets parsed, as in a crawl); best of `repeat` runs on
-        # both sides, since the machine is shared and noisy
-        runs = [our_styles(html, url, sheets) for _ in range(repeat)]
-        ours = runs[0][0]
-        ours_t.append(min(r[1] for r in runs))
-        ours_cpu.append(min(r[2] for r in runs))
+        pages.append((url, html, fetcher.for_page(root, url)))  # external sheets parsed once
+    # Crawl order: each page seen once, caches warmed only by the pages before it.
+    for url, html, sheets in pages:
+        ours, elapsed, cpu = our_styles(html, url, sheets)
+        ours_t.append(elapsed)
+        ours_cpu.append(cpu)
+        # Chromium warm (its memory cache holds the CSS), best of `repeat` loads: the machine is
+        # shared and noisy.
         chrome_runs = [browser.computed(url) for _ in range(repeat)]
         theirs = chrome_runs[0][0]
         chrome_t.append(min(r[1] for r in chrome_runs))
@@ -357,6 +363,12 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict
                 if not ok:
                     mismatches[(prop, path.rsplit("/", 1)[-1].split("[")[0], str(mine),
                                 their)] += 1
+    # Cold: no cache at all, every stylesheet and <style> block parsed for the page.
+    for url, html, sheets in pages:
+        clear_caches()
+        started = time.perf_counter()
+        fresh = [parse_stylesheet(fetcher.texts[sheet.url], url=sheet.url) for sheet in sheets]
+        ours_cold_t.append(time.perf_counter() - started + our_styles(html, url, fresh)[1])
     kept = fetcher.stats
     report[site] = {
         "pages": len(ours_t), "elements": total, "aligned": matched,

@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry, element_keys, split_whitespace
+from newscrawl.css.selectors import NodeRegistry, element_keys
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -135,11 +135,11 @@ def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
     return tuple(sheets)
 
 
-@lru_cache(maxsize=256)
 def parse_style_block(text: str, base_url: str | None = None) -> Stylesheet:
-    """A ``<style>`` element's text, parsed once per process: the same blocks repeat on every
-    page of a site, and the same Stylesheet object lets pages share the resolver's caches."""
-    return parse_stylesheet(text, url=base_url)
+    """A ``<style>`` element's text. The page URL matters only to resolve ``@import``s, so
+    other blocks are parsed without it: the same block on every page of a site is then one
+    Stylesheet object (texts up to 128 KB are cached), and pages share the resolver's caches."""
+    return parse_stylesheet(text, url=base_url if "@import" in text.lower() else None)
 
 
 @lru_cache(maxsize=4096)
@@ -163,6 +163,7 @@ class _CombinedIndex:
         self.universal: list = []
         tables = {"id": self.by_id, "class": self.by_class, "tag": self.by_tag,
                   "attr": self.by_attr}
+        relevant: set[str] = set()
         for position, sheet in enumerate(sheets):
             origin = _ORIGIN_UA if position < ua_count else _ORIGIN_AUTHOR
             groups = [*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
@@ -178,7 +179,14 @@ class _CombinedIndex:
                         self.universal.append(entry)
                     else:
                         tables[kind].setdefault(value, []).append(entry)
-        self._memo: dict[tuple, list] = {}
+                    relevant.update(selector.own, selector.parent_own, selector.required)
+        relevant.update("#" + v for v in self.by_id)
+        relevant.update("." + v for v in self.by_class)
+        relevant.update(self.by_tag)
+        # Keys some rule looks at. Elements are described by these only (post-123, the page's
+        # own ids...), so signatures repeat across the pages of a site and memos carry over.
+        self.relevant: frozenset[str] = frozenset(relevant)
+        self._memo: dict[tuple, _Candidates] = {}
         # Custom-property maps are interned (same parent map + same declarations -> same dict)
         # so that var() substitutions can be memoised by map identity across the site's pages.
         self.customs: dict[tuple, dict[str, str]] = {}
@@ -201,24 +209,22 @@ class _CombinedIndex:
     def candidates(self, element: Any, ancestor_keys: frozenset[str], own_keys: frozenset[str],
                    parent_keys: frozenset[str]) -> _Candidates:
         """Rules that can match: by index key, then by the keys the element, its parent and
-        its ancestors must have (cached per signature)."""
-        tag = element.tag.lower() if isinstance(element.tag, str) else ""
-        element_id = element.get("id")
-        class_attr = element.get("class")
-        attributes = tuple(element.attrib.keys())
+        its ancestors must have (cached per signature). Keys are already cut to ``relevant``."""
+        attributes = tuple(name for name in element.attrib.keys() if name in self.by_attr)
         signature = (own_keys, attributes, parent_keys, ancestor_keys)
         found = self._memo.get(signature)
         if found is not None:
             return found
         entries: list[tuple] = []
-        if element_id is not None:
-            entries.extend(self.by_id.get(element_id, ()))
-        if class_attr:
-            for name in set(split_whitespace(class_attr)):
-                entries.extend(self.by_class.get(name, ()))
-        entries.extend(self.by_tag.get(tag, ()))
+        for key in own_keys:
+            if key[0] == "#":
+                entries.extend(self.by_id.get(key[1:], ()))
+            elif key[0] == ".":
+                entries.extend(self.by_class.get(key[1:], ()))
+            else:
+                entries.extend(self.by_tag.get(key, ()))
         for name in attributes:
-            entries.extend(self.by_attr.get(name.lower(), ()))
+            entries.extend(self.by_attr[name])
         entries.extend(self.universal)
         kept = [e for e in entries if e[0].own <= own_keys and e[0].parent_own <= parent_keys
                 and (not e[0].required or e[0].required <= ancestor_keys)]
@@ -392,7 +398,7 @@ class StyleResolver:
         parent_own = self._own.get(current, _NO_KEYS) if current is not None else _NO_KEYS
         for el in reversed(chain):
             if isinstance(el.tag, str):  # not a comment or processing instruction
-                own = frozenset(element_keys(el))
+                own = self._index.relevant.intersection(element_keys(el))
                 parent_state = self._compute(el, parent_state, parent_keys, own, parent_own)
                 if not own <= parent_keys:
                     parent_keys = parent_keys | own

@@ -9,6 +9,7 @@ which those may reference through ``var()``) survive; ``stats`` says how much wa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
 from urllib.parse import urljoin
@@ -28,6 +29,7 @@ DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_RULES = 10_000
 MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
+CACHED_TEXT_CHARS = 128 * 1024  # 256 cached texts: at most 32 MB of source held
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
 # evaluated; container queries, layers and scopes are assumed to apply).
 _GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
@@ -157,7 +159,22 @@ def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | N
 
     ``url`` is the sheet's own address (base of its @import URLs, key for matching it to a
     document's ``<link>``); ``media`` a media query list applying to the whole sheet.
+    Texts up to CACHED_TEXT_CHARS are parsed once per process (LRU): ``<style>`` blocks repeat
+    on every page of a site, and returning the same object lets pages share resolver caches.
     """
+    if isinstance(css, str) and len(css) <= CACHED_TEXT_CHARS and max_bytes == DEFAULT_MAX_BYTES \
+            and max_rules == DEFAULT_MAX_RULES:
+        return _parse_cached(css, url, media)
+    return _parse(css, url, media, max_bytes, max_rules)
+
+
+@lru_cache(maxsize=256)
+def _parse_cached(css: str, url: str | None, media: str | None) -> Stylesheet:
+    return _parse(css, url, media, DEFAULT_MAX_BYTES, DEFAULT_MAX_RULES)
+
+
+def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
+           max_rules: int) -> Stylesheet:
     stats: dict[str, int] = dict.fromkeys((
         "bytes", "truncated", "rules_total", "rules_kept", "declarations_total",
         "declarations_kept", "declarations_invalid", "custom_properties", "selectors_dropped",
