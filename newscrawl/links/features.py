@@ -1,0 +1,153 @@
+"""Link-target features: what a URL alone says about whether it points to a news article.
+
+Seed 002 (link-target identification) names five features: the URL contains a number/id, contains
+a date, ends with a slash, contains a reserved word (gallery, video, tag, ``page/N``, ...) and its
+length. We add one: the number of words in the last path segment (the "slug"), since modern sites
+put the headline there (``/a-critical-call-for-rural-clinics/``) and no date or id. Of the other
+candidates we measured (path depth, slug length, digit share, query, file extension), none raised
+the cross-validated F1 (docs/decisions.md). Everything is a pure function of the URL string, with
+precompiled regexes, because the spider scores every link it sees.
+
+Normalisation before measuring: the path is percent-decoded and lower-cased, and a final
+``index.html`` / ``default.aspx`` style segment is dropped (``/a/index.html`` is the page ``/a/``,
+as the crawler's canonicalisation treats it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from urllib.parse import unquote, urlsplit
+
+# Words whose presence as a whole path segment, host label or query key marks a page that is
+# usually not a single news article: media hubs, listings (tags, sections, authors, archives,
+# pagination), feeds, search, accounts and the site's static/legal pages. A slug such as
+# ``watch-the-video-of-the-storm`` does not match: only whole segments (extension stripped) do.
+RESERVED_WORDS: tuple[str, ...] = (
+    # media hubs
+    "gallery", "galleries", "video", "videos", "photo", "photos", "images", "live", "podcast",
+    "podcasts", "audio", "multimedia",
+    # listings and navigation
+    "tag", "tags", "category", "categories", "author", "authors", "topic", "topics", "section",
+    "sections", "archive", "archives", "page", "search", "sitemap", "latest", "events",
+    "calendar", "user", "users", "profile", "staff",
+    # feeds
+    "feed", "feeds", "rss", "atom",
+    # accounts and subscriptions
+    "login", "signin", "sign-in", "logout", "register", "account", "subscribe", "subscription",
+    "subscriptions", "newsletter", "newsletters", "donate", "membership", "shop", "store",
+    # static and legal pages
+    "contact", "contact-us", "about", "about-us", "privacy", "privacy-policy", "terms",
+    "terms-of-service", "terms-of-use", "cookies", "cookie-policy", "careers", "jobs",
+    "advertise", "help", "faq", "imprint", "impressum",
+)
+
+_DEFAULT_RESERVED = frozenset(RESERVED_WORDS)
+
+FEATURE_NAMES: tuple[str, ...] = (
+    # the five features of seed 002
+    "has_number",
+    "has_date",
+    "ends_with_slash",
+    "has_reserved_word",
+    "url_length",
+    # the one extra that cross-validation kept: word count of the last path segment
+    "slug_tokens",
+)
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,6}"
+_SEP = r"[/_.\-]"
+_DATE_RES = (
+    # 2019/04/15, 2019-04-15, 2019_04_15, 2019/04 (year and month)
+    re.compile(rf"(?<!\d)(?:19|20)\d\d{_SEP}(?:0?[1-9]|1[0-2])(?:{_SEP}(?:0?[1-9]|[12]\d|3[01]))?(?!\d)"),
+    # 20190415
+    re.compile(r"(?<!\d)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)"),
+    # 15-04-2019, 15.04.2019
+    re.compile(rf"(?<!\d)(?:0?[1-9]|[12]\d|3[01]){_SEP}(?:0?[1-9]|1[0-2]){_SEP}(?:19|20)\d\d(?!\d)"),
+    # 15042019
+    re.compile(r"(?<!\d)(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])(?:19|20)\d\d(?!\d)"),
+    # 2019/april/15, 2019-apr
+    re.compile(rf"(?<!\d)(?:19|20)\d\d{_SEP}{_MONTHS}(?:{_SEP}(?:0?[1-9]|[12]\d|3[01]))?(?![a-z\d])"),
+    # april-15-2019, 15-april-2019
+    re.compile(rf"(?<![a-z]){_MONTHS}{_SEP}(?:0?[1-9]|[12]\d|3[01]){_SEP}(?:19|20)\d\d(?!\d)"),
+    re.compile(rf"(?<!\d)(?:0?[1-9]|[12]\d|3[01]){_SEP}{_MONTHS}{_SEP}(?:19|20)\d\d(?!\d)"),
+)
+_DIGIT_RUN_RE = re.compile(r"\d{3,}")
+# a short numeric id in the query (``?id=42``, ``?p=7``): longer ids are caught by _DIGIT_RUN_RE
+_ID_PARAM_RE = re.compile(r"(?:^|&)(?:[a-z_]*id|p|story|article|post)=\d+(?:&|$)")
+_PAGE_PATH_RE = re.compile(r"/(?:page|seite|pagina|strona)/\d+(?:/|$)")
+_PAGE_QUERY_RE = re.compile(r"(?:^|&)(?:page|paged|pg|pagenum|start|offset)=\d+")
+_QUERY_KEY_RE = re.compile(r"(?:^|&)([^=&]+)")
+_SEARCH_KEYS = frozenset(("s", "q", "query", "search", "tag", "tags", "cat", "category", "author"))
+_TOKEN_RE = re.compile(r"[^\W_]+")
+_INDEX_RE = re.compile(r"^(?:index|default|home)\.[a-z0-9]{2,5}$")
+_EXT_RE = re.compile(r"\.([a-z][a-z0-9]{1,4})$")
+
+
+def _date_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for regex in _DATE_RES:
+        spans.extend(m.span() for m in regex.finditer(text))
+    return spans
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def link_features(url: str, reserved_words: Iterable[str] = RESERVED_WORDS) -> dict[str, float]:
+    """The link-target features of ``url``, by name (see :data:`FEATURE_NAMES`)."""
+    raw = url.strip()
+    try:
+        parts = urlsplit(raw)
+    except ValueError:
+        parts = urlsplit("")
+    is_http = parts.scheme.lower() in ("http", "https") and bool(parts.netloc)
+    host = (parts.hostname or "") if is_http else ""
+    path = unquote(parts.path).lower() if is_http else ""
+    query = unquote(parts.query).lower() if is_http else ""
+
+    segments = [s for s in path.split("/") if s]
+    ends_with_slash = is_http and (path.endswith("/") or not segments)
+    length = len(raw)
+    if segments and _INDEX_RE.match(segments[-1]):
+        length -= len(segments.pop())
+        ends_with_slash = True
+
+    last = segments[-1] if segments else ""
+    slug = _EXT_RE.sub("", last)
+
+    reserved = _DEFAULT_RESERVED if reserved_words is RESERVED_WORDS else frozenset(reserved_words)
+    stems = {_EXT_RE.sub("", s) for s in segments}
+    query_keys = set(_QUERY_KEY_RE.findall(query))
+    has_reserved = (
+        not reserved.isdisjoint(stems)
+        or not reserved.isdisjoint(host.split(".")[:-2])  # video.example.com
+        or not reserved.isdisjoint(query_keys)
+        or not _SEARCH_KEYS.isdisjoint(query_keys)
+        or _PAGE_PATH_RE.search(path) is not None
+        or _PAGE_QUERY_RE.search(query) is not None
+    )
+
+    text = f"{path}?{query}" if query else path
+    spans = _date_spans(text)
+    undated = _blank(text, spans) if spans else text
+    has_number = _DIGIT_RUN_RE.search(undated) is not None or _ID_PARAM_RE.search(query) is not None
+
+    return {
+        "has_number": float(has_number),
+        "has_date": float(bool(spans)),
+        "ends_with_slash": float(ends_with_slash),
+        "has_reserved_word": float(has_reserved),
+        "url_length": float(length),
+        "slug_tokens": float(len(_TOKEN_RE.findall(slug))),
+    }
+
+
+def feature_vector(url: str, reserved_words: Iterable[str] = RESERVED_WORDS) -> list[float]:
+    """:func:`link_features` as a list in :data:`FEATURE_NAMES` order (the model's input)."""
+    values = link_features(url, reserved_words)
+    return [values[name] for name in FEATURE_NAMES]

@@ -1,0 +1,172 @@
+"""Link-target features (seed 002) on hand-made URLs."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.links.features import FEATURE_NAMES, RESERVED_WORDS, feature_vector, link_features
+
+
+def feature(url: str, name: str, **kwargs: object) -> float:
+    return link_features(url, **kwargs)[name]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/2019/04/15/us/politics/senate-vote.html",
+        "https://news.example.com/2019/04/senate-vote/",
+        "https://news.example.com/politics/20190415-senate-vote",
+        "https://news.example.com/politics/2019-04-15/senate-vote",
+        "https://news.example.com/politics/2019_4_5_senate-vote",
+        "https://news.example.com/politics/15.04.2019/senate-vote",
+        "https://news.example.com/blog/2023/october/03/senate-vote/",
+        "https://news.example.com/politics/senate-vote-april-15-2019",
+        "https://news.example.com/story?date=2019-04-15",
+    ],
+)
+def test_date_found(url: str) -> None:
+    assert feature(url, "has_date") == 1.0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/politics/senate-vote/",
+        "https://news.example.com/2019/senate-vote/",  # a year alone is not a date
+        "https://news.example.com/story/20191345-senate",  # month 13
+        "https://news.example.com/story/201112355.html",  # an id that only starts like a date
+        "https://news.example.com/top-100-2019-films/",
+    ],
+)
+def test_date_not_found(url: str) -> None:
+    assert feature(url, "has_date") == 0.0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://abcnews.example.com/story?id=62025268",
+        "https://news.example.com/world/europe-67439126",
+        "https://news.example.com/news/details/387323",
+        "https://news.example.com/index.php?p=42",
+        "https://news.example.com/2019/04/15/38473/",  # an id after the date
+    ],
+)
+def test_number_found(url: str) -> None:
+    assert feature(url, "has_number") == 1.0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/politics/senate-vote/",
+        "https://news.example.com/2019/04/15/senate-vote/",  # the date's digits are not an id
+        "https://news.example.com/top-10-films/",
+        "https://news.example.com/section/page/2/",
+    ],
+)
+def test_number_not_found(url: str) -> None:
+    assert feature(url, "has_number") == 0.0
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("https://news.example.com/", 1.0),
+        ("https://news.example.com", 1.0),
+        ("https://news.example.com/politics/", 1.0),
+        ("https://news.example.com/politics/index.html", 1.0),  # the same page as /politics/
+        ("https://news.example.com/politics/senate-vote", 0.0),
+        ("https://news.example.com/politics/senate-vote.html", 0.0),
+        ("https://news.example.com/politics/senate-vote?ref=home", 0.0),
+        ("javascript:void(0)", 0.0),
+    ],
+)
+def test_ends_with_slash(url: str, expected: float) -> None:
+    assert feature(url, "ends_with_slash") == expected
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/gallery/storm-pictures/",
+        "https://news.example.com/videos/",
+        "https://video.example.com/v/6026408055001/",
+        "https://news.example.com/tag/elections/",
+        "https://news.example.com/category/politics/",
+        "https://news.example.com/author/jane-doe/",
+        "https://news.example.com/live/",
+        "https://news.example.com/podcasts/the-daily/",
+        "https://news.example.com/politics/page/3/",
+        "https://news.example.com/politics/?page=3",
+        "https://news.example.com/feed/",
+        "https://news.example.com/about.html",
+        "https://news.example.com/?s=election",
+    ],
+)
+def test_reserved_word_found(url: str) -> None:
+    assert feature(url, "has_reserved_word") == 1.0
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://news.example.com/politics/senate-vote/",
+        "https://news.example.com/watch-the-video-of-the-storm/",  # inside a slug, not a segment
+        "https://news.example.com/tagged-fish-return-upriver/",
+        "https://news.example.com/page-turner-novels-of-the-year/",
+        "https://news.example.com/2019/04/15/senate-vote.html",
+    ],
+)
+def test_reserved_word_not_found(url: str) -> None:
+    assert feature(url, "has_reserved_word") == 0.0
+
+
+def test_reserved_words_configurable() -> None:
+    url = "https://news.example.com/dossier/elections/"
+    assert feature(url, "has_reserved_word") == 0.0
+    assert feature(url, "has_reserved_word", reserved_words=(*RESERVED_WORDS, "dossier")) == 1.0
+    assert feature("https://news.example.com/tag/x/", "has_reserved_word", reserved_words=("dossier",)) == 0.0
+
+
+def test_url_length() -> None:
+    short, long = "https://ex.com/a/", "https://ex.com/a/" + "b" * 80
+    assert feature(short, "url_length") == len(short)
+    assert feature(long, "url_length") == len(long)
+    # index.html is dropped before measuring, as canonicalisation does
+    assert feature("https://ex.com/a/index.html", "url_length") == len(short)
+
+
+@pytest.mark.parametrize(
+    ("url", "tokens"),
+    [
+        ("https://news.example.com/politics/senate-passes-the-budget-deal/", 5.0),
+        ("https://news.example.com/politics/senate_passes_budget.html", 3.0),  # extension not counted
+        ("https://news.example.com/politics/", 1.0),
+        ("https://news.example.com/politics/index.html", 1.0),
+        ("https://news.example.com/", 0.0),
+    ],
+)
+def test_slug_tokens(url: str, tokens: float) -> None:
+    assert feature(url, "slug_tokens") == tokens
+
+
+def test_non_http_link_has_no_structure() -> None:
+    values = link_features("mailto:desk@example.com")
+    assert values["slug_tokens"] == values["has_reserved_word"] == values["ends_with_slash"] == 0.0
+
+
+def test_vector_follows_feature_names() -> None:
+    url = "https://news.example.com/2019/04/15/us/politics/senate-vote.html?id=12"
+    values = link_features(url)
+    assert list(values) == list(FEATURE_NAMES)
+    assert feature_vector(url) == [values[name] for name in FEATURE_NAMES]
+
+
+def test_percent_encoded_slug() -> None:
+    # an Arabic slug counts its words, not its escape sequences
+    url = "https://ex.com/news/%D8%A8%D8%B9%D8%AF-%D8%B6%D8%A8%D8%B7-%D9%85%D9%86"
+    values = link_features(url)
+    assert values["slug_tokens"] == 3.0
+    assert values["has_number"] == 0.0
