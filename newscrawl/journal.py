@@ -234,7 +234,12 @@ class JournalScheduler(Scheduler):
         try:
             accepted = super().enqueue_request(request)
             if accepted:
-                self.journal.queued(fp, request, self.spider)
+                try:
+                    self.journal.queued(fp, request, self.spider)
+                except (TypeError, ValueError) as exc:  # callback not a spider method, odd meta
+                    assert self.stats is not None
+                    self.stats.inc_value("newscrawl/journal/unserializable")
+                    logger.debug("Not journaled (lost if the crawl is killed): %s: %s", request, exc)
             return accepted
         finally:
             self.journal.settle(parent)
