@@ -87,3 +87,37 @@ def test_interrupted_crawl_resumes_without_loss(site_and_baseline, tmp_path, too
     paths = {u.split("//", 1)[1].split("/", 1)[1] for u in urls}
     assert baseline - paths == set(), f"{len(baseline - paths)} pages lost"
     assert len(urls) == len(set(urls))
+
+
+def test_full_pipeline_resume_keeps_templates_and_stylesheets(tmp_path, tools):
+    """JOBDIR with every component on (CSS, extraction, templates, page classifier): killed after 25
+    items, resumed; every page exported once, the learned template reused from JOBDIR."""
+    from newscrawl.demo.site import build_demo_site
+
+    site = build_demo_site()
+    out, jobdir = tmp_path / "items.jsonl", tmp_path / "job"
+    runs = []
+    with serve_site(site) as server:
+        for run in (1, 2):
+            cmd = tools.newscrawl_cmd(server.base_url + "/", out) + [
+                "--stats", str(tmp_path / f"stats{run}.json"), "-s", "NEWSCRAWL_HAND_OFF=all", "-s", "NEWSCRAWL_EXPORT_ALL=true",
+                "-s", f"JOBDIR={jobdir}", "-s", "FEEDS=" + json.dumps({str(out): {"format": "jsonlines", "overwrite": False}})]
+            proc = tools.popen(cmd, tmp_path / f"run{run}.log")
+            if run == 1:
+                _wait_for_lines(out, 25, proc)
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=60)
+                assert list((jobdir / "newscrawl-templates").glob("*.json")), "no template on disk before the kill"
+            else:
+                assert proc.wait(timeout=300) == 0, (tmp_path / "run2.log").read_text()[-3000:]
+                runs.append(json.loads((tmp_path / "stats2.json").read_text()))
+    stats = runs[0]
+    log2 = (tmp_path / "run2.log").read_text()
+    assert "Traceback" not in log2 and "Resuming from the journal" in log2
+    dedupe_jsonl(out)
+    items = {item["url"][len(server.base_url):]: item for item in tools.read_jsonl(out)}
+    assert [p for p in site.article_paths() if p not in items] == []
+    assert all(items[p].get("title") for p in site.article_paths())  # extraction ran on both sides of the kill
+    assert stats.get("newscrawl/template/items", 0) > 0
+    assert stats.get("newscrawl/template/learned", 0) == 0  # the domain's template came from JOBDIR
+    assert stats.get("newscrawl/css/pages", 0) > 0
