@@ -1,0 +1,44 @@
+"""Is this page an article? The shipped page classifier, as the extract core and pipelines call it.
+
+The model (``models/page_classifier.json``, trained by ``newscrawl train page``) is loaded once
+through :mod:`newscrawl.modelio`, which refuses files edited after training. Its feature list must
+equal :data:`newscrawl.classify.features.FEATURE_NAMES`, so a model from another version of the
+features is refused rather than silently misread.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from newscrawl import modelio
+from newscrawl.classify.features import FEATURE_NAMES, feature_vector
+from newscrawl.page import Page
+from newscrawl.paths import models_dir
+
+MODEL_FILE = "page_classifier.json"
+THRESHOLD = 0.5
+
+
+@functools.lru_cache(maxsize=4)
+def load(path: str | None = None) -> modelio.TreeModel:
+    """The page model at ``path`` (default: the shipped one), validated and cached."""
+    model = modelio.load_model(Path(path) if path else models_dir() / MODEL_FILE)
+    if model.features != FEATURE_NAMES:
+        raise modelio.ModelError("page model was trained on other features; retrain it with `newscrawl train page`")
+    return model
+
+
+def probability(page: Page, metadata: Any = None, model_path: str | None = None) -> float:
+    """Probability that ``page`` is a single article (0..1)."""
+    model = load(model_path)
+    return float(model.positive_proba([feature_vector(page, metadata)], positive=True)[0])
+
+
+def classify(page: Page, article: Any = None, *, model_path: str | None = None,
+             threshold: float = THRESHOLD) -> tuple[bool, float]:
+    """``(is_article, probability)`` for a parsed page; ``article`` lends its metadata when it has one."""
+    metadata = getattr(article, "metadata", None)
+    p = probability(page, metadata, model_path)
+    return p >= threshold, p

@@ -1,0 +1,132 @@
+"""Page features, the news-please baseline and the shipped page model on generated article and listing pages."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from newscrawl import modelio
+from newscrawl.classify import apply_method, body_extractor
+from newscrawl.classify.features import FEATURE_NAMES, headline_links, newsplease_rule, page_features
+from newscrawl.classify.page import classify, load
+from newscrawl.page import Page
+from newscrawl.paths import models_dir
+
+WORDS = ("council budget river school market storm health transport festival court election museum "
+         "harbour police library weather housing energy").split()
+
+
+def _sentence(rng: random.Random, n: int = 14) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def _chrome(inner: str, head: str = "") -> str:
+    menu = "".join(f"<li><a href='/section/{w}/'>{w}</a></li>" for w in WORDS[:8])
+    return (f"<html><head><title>Story | Daily Example</title>{head}</head><body>"
+            f"<header><nav><ul>{menu}</ul></nav></header>{inner}"
+            "<footer><a href='/about/'>About</a> <a href='/privacy/'>Privacy</a></footer></body></html>")
+
+
+def article_page(seed: int) -> str:
+    rng = random.Random(seed)
+    paragraphs = "".join(f"<p>{_sentence(rng)} {_sentence(rng)} {_sentence(rng)}</p>" for _ in range(9))
+    related = "".join(f"<li><a href='/2025/03/{d:02d}/story-{d}-{seed}.html'>{_sentence(rng, 6)}</a></li>" for d in range(1, 5))
+    head = ("<meta property='og:type' content='article'>"
+            "<script type='application/ld+json'>{\"@type\": \"NewsArticle\", \"datePublished\": \"2025-03-04\"}</script>")
+    inner = (f"<main><article><h1>{_sentence(rng, 8)}</h1><p class='byline'>By A. Writer, 4 March 2025</p>"
+             f"{paragraphs}</article><aside><h2>Related</h2><ul>{related}</ul></aside></main>")
+    return _chrome(inner, head)
+
+
+def listing_page(seed: int) -> str:
+    rng = random.Random(seed)
+    items = "".join(
+        f"<div class='teaser'><h2><a href='/2025/03/{d:02d}/story-{d}-{seed}.html'>{_sentence(rng, 7)}</a></h2>"
+        f"<p>{_sentence(rng, 10)}</p></div>" for d in range(1, 21)
+    )
+    pager = "".join(f"<a href='/section/news/page/{n}/'>{n}</a>" for n in range(2, 6))
+    return _chrome(f"<main><h1>News</h1>{items}<div class='pager'>{pager}</div></main>",
+                   "<meta property='og:type' content='website'>")
+
+
+def test_features_cover_every_name_and_count_link_targets():
+    page = Page.from_html(listing_page(1), "https://example.com/section/news/")
+    values = page_features(page)
+    assert set(values) == set(FEATURE_NAMES)
+    assert values["links"] == 8 + 20 + 4 + 2
+    assert values["links_date"] == 20 and values["links_reserved"] >= 4 + 8  # page/N and /section/
+    assert values["url_reserved"] == 1.0 and values["url_slash"] == 1.0
+    assert values["og_article"] == 0.0 and values["headlines"] == 21  # the <h1> and 20 teaser <h2>
+
+
+def test_article_features_differ_from_listing_features():
+    art = page_features(Page.from_html(article_page(2), "https://example.com/2025/03/04/council-budget.html"))
+    lst = page_features(Page.from_html(listing_page(2), "https://example.com/section/news/"))
+    assert art["mss_score"] > 2 * lst["mss_score"]
+    assert art["og_article"] == 1.0 and art["schema_news"] == 1.0 and art["has_published"] == 1.0
+    assert art["linked_headlines"] < 0.5 < lst["linked_headlines"]
+    assert art["url_date"] == 1.0 and lst["url_date"] == 0.0
+
+
+def test_newsplease_rule_needs_og_article_and_few_linked_headlines():
+    art = Page.from_html(article_page(3), "https://example.com/2025/03/04/a.html")
+    lst = Page.from_html(listing_page(3).replace("'website'", "'article'"), "https://example.com/news/")
+    assert newsplease_rule(art)
+    assert headline_links(lst).linked == 20 / 21
+    assert not newsplease_rule(lst)  # og:type says article, but 20 of 21 headings are links
+
+
+def test_shipped_model_separates_generated_articles_from_listings():
+    for seed in range(4):
+        is_art, p_art = classify(Page.from_html(article_page(seed), f"https://example.com/2025/03/04/story-{seed}.html"))
+        is_list, p_list = classify(Page.from_html(listing_page(seed), "https://example.com/section/news/"))
+        assert is_art and not is_list
+        assert 0.5 <= p_art <= 1.0 and 0.0 <= p_list < 0.5
+
+
+def test_model_card_and_metadata():
+    model = load()
+    assert model.features == FEATURE_NAMES
+    assert model.meta["chosen"] in ("tree", "forest", "extra-trees")
+    assert model.meta["tree_depth"] > 0 and model.meta["tree_leaves"] > 1
+    card = (models_dir() / "page_classifier.md").read_text(encoding="utf-8")
+    assert "newscrawl train page" in card and "F1" in card
+
+
+def test_tampered_model_is_refused(tmp_path):
+    body = json.loads((models_dir() / "page_classifier.json").read_text(encoding="utf-8"))
+    body["trees"][0]["threshold"][0] += 1.0
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(body), encoding="utf-8")
+    with pytest.raises(modelio.ModelError, match="checksum"):
+        load(str(bad))
+
+
+def test_model_for_other_features_is_refused(tmp_path):
+    body = json.loads((models_dir() / "page_classifier.json").read_text(encoding="utf-8"))
+    body.pop("sha256")
+    body["features"] = body["features"][:-1] + ["something_else"]
+    other = tmp_path / "other.json"
+    modelio.save_model(body, other)
+    with pytest.raises(modelio.ModelError, match="other features"):
+        load(str(other))
+
+
+class _Article:
+    def __init__(self) -> None:
+        self.title = "nce title"
+        self.body = "nce body"
+        self.provenance: dict = {}
+
+
+def test_every_method_is_registered_and_replaces_the_body():
+    page = Page.from_html(article_page(5), "https://example.com/2025/03/04/story-5.html")
+    for method in ("mss", "coreex", "newsfeed"):
+        art = apply_method(_Article(), page, method)
+        assert art.body and art.body != "nce body" and "Related" not in art.body.split("\n")[0]
+        assert art.provenance["body"]["method"] == method
+    assert apply_method(_Article(), page, "newsfeed").title.endswith(".")  # the single <h1>, site name stripped
+    with pytest.raises(ValueError, match="unknown body extractor"):
+        body_extractor("nope")
