@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Mapping
 from urllib.parse import urljoin
+from weakref import WeakKeyDictionary
 
 import tinycss2
 
@@ -166,20 +167,16 @@ class _CombinedIndex:
         relevant: set[str] = set()
         for position, sheet in enumerate(sheets):
             origin = _ORIGIN_UA if position < ua_count else _ORIGIN_AUTHOR
-            groups = [*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
-                      sheet.universal]
-            for group in groups:
-                for selector, rule in group:
-                    if rule.media and not all(media_matches(m, viewport) for m in rule.media):
-                        continue
-                    kind, value = selector.key
-                    # (origin, source order across sheets): the cascade's tie-breakers
-                    entry = (selector, rule, (origin, position * 10_000_000 + rule.order))
-                    if kind == "*":
-                        self.universal.append(entry)
-                    else:
-                        tables[kind].setdefault(value, []).append(entry)
-                    relevant.update(selector.own, selector.parent_own, selector.required)
+            base = position * 10_000_000
+            items, sheet_relevant = _prepared(sheet, viewport)
+            relevant |= sheet_relevant
+            for kind, value, selector, rule in items:
+                # (origin, source order across sheets): the cascade's tie-breakers
+                entry = (selector, rule, (origin, base + rule.order))
+                if kind == "*":
+                    self.universal.append(entry)
+                else:
+                    tables[kind].setdefault(value, []).append(entry)
         relevant.update("#" + v for v in self.by_id)
         relevant.update("." + v for v in self.by_class)
         relevant.update(self.by_tag)
@@ -248,6 +245,29 @@ class _Candidates:
         self.implied = implied
         self.tested = tested
         self.layers: dict[tuple[bool, ...], tuple] = {}
+
+
+_PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], tuple]] = WeakKeyDictionary()
+
+
+def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> tuple[list[tuple], set[str]]:
+    """A sheet's (kind, key, selector, rule) entries whose @media matches, and the keys its
+    selectors look at; computed once per sheet and viewport (indexes are rebuilt per new
+    combination of a page's <style> blocks, so this part is shared)."""
+    per_viewport = _PREPARED.setdefault(sheet, {})
+    found = per_viewport.get(viewport)
+    if found is None:
+        items: list[tuple] = []
+        relevant: set[str] = set()
+        for group in (*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
+                      sheet.universal):
+            for selector, rule in group:
+                if rule.media and not all(media_matches(m, viewport) for m in rule.media):
+                    continue
+                items.append((*selector.key, selector, rule))
+                relevant.update(selector.own, selector.parent_own, selector.required)
+        found = per_viewport[viewport] = (items, relevant)
+    return found
 
 
 @lru_cache(maxsize=32)
