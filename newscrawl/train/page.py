@@ -1,6 +1,6 @@
-"""``newscrawl train page``: the article/non-article page classifier (seed 002), from wcxb-dev page types.
+"""``newscrawl train page``: the article/non-article page classifier (seed 002).
 
-Reads the pages of the labelled datasets under ``../shared/datasets``, computes
+Reads wcxb-dev (page types, under ``../shared/datasets``) and the generated demo news site, computes
 :mod:`newscrawl.classify.features` for each, compares a C4.5-like decision tree (entropy
 criterion) with a random forest by repeated stratified 10-fold cross-validation, and ships the
 better one as ``models/page_classifier.json`` (safe JSON trees via :mod:`newscrawl.modelio`) with
@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
-import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +24,7 @@ from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
 from newscrawl.paths import datasets_dir, models_dir
 
-HELP = "train the article/non-article page classifier (models/page_classifier.json) on wcxb-dev"
-logger = logging.getLogger(__name__)
+HELP = "train the article/non-article page classifier (models/page_classifier.json) on wcxb-dev and the demo site"
 
 # "demo" is the generated news site (newscrawl.demo): its section, tag, author, gallery and video
 # pages are the news listings wcxb-dev has few of.
