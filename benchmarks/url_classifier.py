@@ -93,11 +93,11 @@ def wyofile_pages(root: Path) -> list[tuple[str, bool]]:
 
 def _table(title: str, y: Sequence[bool], rows: dict[str, Sequence[bool]]) -> None:
     print(f"\n{title}: {len(y)} URLs, {sum(y)} articles")
-    print(f"| {'method':44s} | precision | recall |   F1  |")
-    print(f"|{'-' * 46}|-----------|--------|-------|")
+    print(f"| {'method':48s} | precision | recall |   F1  |")
+    print(f"|{'-' * 50}|-----------|--------|-------|")
     for name, pred in rows.items():
         p, r, f = prf(y, pred)
-        print(f"| {name:44s} |   {p:.3f}   |  {r:.3f} | {f:.3f} |")
+        print(f"| {name:48s} |   {p:.3f}   |  {r:.3f} | {f:.3f} |")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
