@@ -108,13 +108,17 @@ class StylesheetMiddleware:
             if source.kind == "link":
                 rel = source.attrs.get("rel", "").lower().split()
                 href = source.attrs.get("href", "").strip()
-                if "stylesheet" not in rel or "alternate" in rel or not href \
-                        or href.startswith(("data:", "javascript:")):
+                if "stylesheet" not in rel or "alternate" in rel or not href:
                     continue
-                sources.append(("link", urldefrag(response.urljoin(href))[0]))
+                url = urldefrag(response.urljoin(href))[0]
+                if not url.startswith(("http://", "https://")):  # data:, file:, javascript:
+                    self._inc("skipped_scheme")
+                    continue
+                sources.append(("link", url))
             elif "@import" in source.text.lower():
                 sheet = parse_style_block(source.text, get_base_url(response))
-                sources.append(("style", [i for i in sheet.imports if media_matches(i.media)]))
+                sources.append(("style", [i for i in sheet.imports if media_matches(i.media)
+                                          and i.url.startswith(("http://", "https://"))]))
         return sources
 
     async def _page_stylesheets(self, response: HtmlResponse) -> list[str]:
@@ -151,7 +155,8 @@ class StylesheetMiddleware:
         if sheet is None:
             return
         if sheet.imports and depth < self.import_depth:
-            imports = [i for i in sheet.imports if media_matches(i.media)]
+            imports = [i for i in sheet.imports if media_matches(i.media)
+                       and i.url.startswith(("http://", "https://"))]
             for imp in imports:
                 if imp.url not in seen:
                     self._start(imp.url, depth + 1)
@@ -221,7 +226,7 @@ class StylesheetMiddleware:
             self._inflight.pop(url, None)
         if sheet is not None and depth < self.import_depth:
             for imp in sheet.imports:
-                if media_matches(imp.media):
+                if media_matches(imp.media) and imp.url.startswith(("http://", "https://")):
                     self._start(imp.url, depth + 1)
         return sheet
 

@@ -36,6 +36,8 @@ class HostileSite(Site):
             return ok("User-agent: *\nDisallow: /private/\n", "text/plain")
         if path == "/" or path.startswith("/p"):
             links = "".join(f'<link rel="stylesheet" href="{u}">' for u in self.LINKS)
+            links += ('<link rel="stylesheet" href="file:///etc/hostname">'
+                      '<link rel="stylesheet" href="data:text/css,p{color:red}">')
             pages = "".join(f'<a href="/p{i}">p{i}</a>' for i in range(1, 6))
             extra = '<a href="/style-page.css">s</a><a href="/html-as-css">h</a>'
             return ok(f"<!DOCTYPE html><html><head>{links}<style>@import '/ok.css';"

@@ -81,6 +81,7 @@ def test_failures_are_counted_and_each_url_fetched_once(hostile: dict) -> None:
     assert stats["newscrawl/css/failed/timeout"] == 1  # /slow.css
     assert stats["newscrawl/css/timeouts"] >= 1  # the page that was waiting for it
     assert stats["newscrawl/css/import_loops"] >= 5  # cycle-a <-> cycle-b
+    assert stats["newscrawl/css/skipped_scheme"] >= 2  # file: and data: are never fetched
     for target, count in hostile["hits"].items():
         if target.endswith(".css") and target != "/style-page.css":
             assert count == 1, target
