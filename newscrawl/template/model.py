@@ -94,11 +94,6 @@ class Template:
         mapping = etdm(self.skeleton(), page, self.params)
         return page, set(mapping.values())
 
-    def coverage(self, root: Any) -> float:
-        """Share of the template's nodes found on the page (low: another template)."""
-        _, marked = self.match(root)
-        return len(marked) / max(1, self.size)
-
     def apply(self, root: Any) -> int:
         """Remove this template from a page of the site: every maximal subtree whose nodes are all
         template nodes is dropped (tails kept). Returns the number of elements removed."""
