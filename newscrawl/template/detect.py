@@ -37,11 +37,10 @@ def skeleton_of(page: Any) -> Skeleton:
 
 @dataclass
 class Detection:
-    """Which candidate pages were used and how strongly each matched the key page."""
+    """Votes per key-page node, the candidate pages used, and the atypical ones replaced."""
 
     votes: list[int]
     used: list[int]
-    matched: dict[int, int] = field(default_factory=dict)
     replaced: list[int] = field(default_factory=list)
 
 
@@ -74,7 +73,7 @@ def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int,
     for k in used:
         for x in mapping(k):
             votes[x] += 1
-    return Detection(votes, used, {k: len(mapping(k)) for k in used}, replaced)
+    return Detection(votes, used, replaced)
 
 
 def detect_template(key_page: Any, pages: Sequence[Any], *, n: int = 3, t: int = 2,

@@ -21,6 +21,7 @@ SKIP_TAGS = frozenset((
     "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
 ))
 NO_TEXT = -1
+_EMPTY: frozenset = frozenset()
 _RANK_WINDOW = 8  # same-tag children compared around each child's rank (left and right)
 _ALL_PAIRS = 256  # below this many same-tag pairs, compare them all
 
@@ -51,6 +52,8 @@ class Params:
 
 def text_key(text: str) -> int:
     """Stable key of a whitespace-collapsed text (crc32; NO_TEXT when empty)."""
+    if not text or text.isspace():
+        return NO_TEXT
     text = " ".join(text.split())
     return zlib.crc32(text.encode("utf-8", "surrogatepass")) if text else NO_TEXT
 
@@ -98,7 +101,7 @@ class Skeleton:
         self.id.append(id_)
         self.classes.append(classes)
         self.attrs.append(attrs)
-        self.attr_names.append(frozenset(name for name, _ in attrs))
+        self.attr_names.append(frozenset(name for name, _ in attrs) if attrs else _EMPTY)
         self.text.append(text)
         self.nchild.append(nchild)
         self.index.append(index)
@@ -117,13 +120,25 @@ class Skeleton:
         stack: list[tuple[Any, int, int, int]] = [(root, -1, 0, 1)]
         while stack:
             el, parent, index, nsib = stack.pop()
-            kids = [c for c in el if isinstance(c.tag, str) and c.tag.lower() not in SKIP_TAGS]
-            parts = [el.text or ""]
-            parts.extend(c.tail or "" for c in el)
-            classes = frozenset((el.get("class") or "").split())
-            attrs = frozenset((k, _value_key(v)) for k, v in el.attrib.items() if k not in ("id", "class"))
-            i = sk.add(parent, el.tag.lower(), (el.get("id") or "").strip(), classes, attrs,
-                       text_key("".join(parts)), len(kids), index, nsib, el)
+            children = list(el)
+            kids = [c for c in children if isinstance(c.tag, str) and c.tag.lower() not in SKIP_TAGS]
+            text = el.text or ""
+            if children:
+                text += "".join(c.tail or "" for c in children)
+            id_, classes, attrs = "", _EMPTY, _EMPTY
+            items = el.items()
+            if items:
+                rest = []
+                for name, value in items:
+                    if name == "class":
+                        classes = frozenset(value.split())
+                    elif name == "id":
+                        id_ = value.strip()
+                    else:
+                        rest.append((name, _value_key(value)))
+                if rest:
+                    attrs = frozenset(rest)
+            i = sk.add(parent, el.tag.lower(), id_, classes, attrs, text_key(text), len(kids), index, nsib, el)
             for k in range(len(kids) - 1, -1, -1):
                 stack.append((kids[k], i, k, len(kids)))
         return sk
