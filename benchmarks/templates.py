@@ -32,7 +32,6 @@ import time
 import urllib.request
 from collections import defaultdict
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from newscrawl.evaluate import body_scores, load_dataset, read_page

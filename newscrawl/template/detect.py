@@ -8,7 +8,6 @@ learns one template per page of a group of pages that need not link each other.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
