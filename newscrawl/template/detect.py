@@ -139,8 +139,10 @@ def template_from_search(key_root: Any, key_url: str, cs: Sequence[str], process
 def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int = 3, t: int = 2,
                         params: Params | None = None, atypical: float = 0.5) -> dict[str, Template]:
     """One template per page of a group of same-site pages ``(id, url, page)`` learned from the
-    others (no link search: the pages are mapped directly), nearest URLs (link relevance) first.
-    Groups of fewer than 3 pages get no templates."""
+    others (no link search: the pages are mapped directly). The farthest URLs (link relevance
+    reversed) come first: with no menu to say which pages share the template, pages as different
+    as possible isolate what the whole site shares (seed 003 §2.2.3's argument; measured in
+    docs/decisions.md). Groups of fewer than 3 pages get no templates."""
     if len(pages) < 3:
         return {}
     skeletons = [skeleton_of(page) for _, _, page in pages]
@@ -148,7 +150,7 @@ def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int 
     for k, (page_id, url, _) in enumerate(pages):
         others = [o for o in range(len(pages)) if o != k]
         if url:
-            others.sort(key=lambda o: link_relevance_key(hyperlink_distance(url, pages[o][1] or url)))
+            others.sort(key=lambda o: link_relevance_key(hyperlink_distance(url, pages[o][1] or url)), reverse=True)
         template = detect_template(skeletons[k], [skeletons[o] for o in others], n=n, t=t, params=params,
                                    atypical=atypical, key_url=url, page_ids=[pages[o][0] for o in others])
         result[page_id] = template
