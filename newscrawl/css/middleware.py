@@ -84,7 +84,8 @@ class StylesheetMiddleware:
     async def process_response(self, request: Request, response: Response,
                                spider: Any = None) -> Response:
         if request.meta.get(MARKER) or request.callback is NO_CALLBACK \
-                or not isinstance(response, HtmlResponse) or META_KEY in request.meta:
+                or not isinstance(response, HtmlResponse) or META_KEY in request.meta \
+                or not 200 <= response.status < 300:  # redirects and error pages: no styles
             return response
         self._inc("pages")
         try:
