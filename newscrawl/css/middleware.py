@@ -251,9 +251,10 @@ class StylesheetMiddleware:
             return None
         final_url = urldefrag(response.url)[0]
         if len(body) > THREAD_PARSE_BYTES:
-            sheet = await run_in_thread(parse_stylesheet, body, url=final_url)
+            sheet = await run_in_thread(parse_stylesheet, body, url=final_url,
+                                        max_bytes=self.max_bytes)
         else:
-            sheet = parse_stylesheet(body, url=final_url)
+            sheet = parse_stylesheet(body, url=final_url, max_bytes=self.max_bytes)
         if final_url != url:
             sheet = _renamed(sheet, url)
         self.store.put(url, sheet)

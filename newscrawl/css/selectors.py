@@ -278,16 +278,17 @@ def element_keys(element: Any) -> set[str]:
 
 
 _COMPOUNDS: dict[tuple, Test | None] = {}
+_MISSING = object()
 
 
 def _compile_compound_cached(compound: Any) -> Test | None:
     """Compounds repeat across selectors (".entry-content", "a"): compile each one once."""
     key = tuple((type(simple).__name__, repr(simple)) for simple in compound.simple_selectors)
-    if key in _COMPOUNDS:
-        return _COMPOUNDS[key]
-    if len(_COMPOUNDS) >= 8192:
-        _COMPOUNDS.clear()
-    test = _COMPOUNDS[key] = _compile_compound(compound)
+    test = _COMPOUNDS.get(key, _MISSING)  # one lookup: big sheets are parsed in a thread
+    if test is _MISSING:
+        if len(_COMPOUNDS) >= 8192:
+            _COMPOUNDS.clear()
+        test = _COMPOUNDS[key] = _compile_compound(compound)
     return test
 
 
