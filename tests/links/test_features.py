@@ -170,3 +170,10 @@ def test_percent_encoded_slug() -> None:
     values = link_features(url)
     assert values["slug_tokens"] == 3.0
     assert values["has_number"] == 0.0
+
+
+@pytest.mark.parametrize("url", ["http://[::1/broken", "", "   ", "https://", "//no-scheme.example/a-b-c-d/"])
+def test_malformed_urls_do_not_raise(url: str) -> None:
+    values = link_features(url)
+    assert values["has_date"] == values["has_reserved_word"] == 0.0
+    assert values["slug_tokens"] == 0.0
