@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --batch: learn a template per page from the other pages of its site "
                              "(manifest 'site' or registrable domain; groups of >= 3) and remove it")
     parser.add_argument("--method", default="nce",
-                        help="extraction method: nce (default) or another the extraction core offers")
+                        help="extraction method: nce (default) or a body extractor the core offers "
+                             "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
 
 
 def extractor(method: str) -> Callable[..., Any]:
