@@ -39,7 +39,7 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_RESERVED_WORDS": [],
     # Pages whose URL article probability reaches this go to the extraction pipelines, unless the
     # page declares its type in structured data (JSON-LD/microdata Article type or articleBody:
-    # handed on; only WebPage-like types: not), which then decides.
+    # handed on; only WebPage-like types: not; else og:type=article: handed on), which decides.
     "NEWSCRAWL_ARTICLE_THRESHOLD": 0.5,
     # "articles": hand article candidates to the pipelines (default); "all": every HTML page.
     "NEWSCRAWL_HAND_OFF": "articles",

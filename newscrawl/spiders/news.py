@@ -7,8 +7,8 @@ article candidates to the item pipelines as :class:`~newscrawl.items.NewsArticle
 
 Which pages go to the pipelines: when the page declares its type in structured data (a JSON-LD /
 microdata Article type or ``itemprop=articleBody``; or only page types such as WebPage,
-CollectionPage, ProfilePage), that declaration decides; otherwise the URL probability must reach
-``NEWSCRAWL_ARTICLE_THRESHOLD``. So a low URL score never hides a page that says it is an
+CollectionPage, ProfilePage), that declaration decides; without one, ``og:type=article`` says
+yes; otherwise the URL probability must reach ``NEWSCRAWL_ARTICLE_THRESHOLD``. So a low URL score never hides a page that says it is an
 article. The other pages are counted in ``newscrawl/pages/not_candidate`` and logged at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page
 becomes an item.
 """
@@ -63,17 +63,21 @@ def _looks_binary(body: bytes) -> bool:
 
 
 def declared_article(root: Any) -> bool | None:
-    """What the page's own structured data says: True (an Article type or itemprop=articleBody),
+    """What the page says it is: True (a JSON-LD/microdata Article type or itemprop=articleBody),
     False (only page types such as WebPage/CollectionPage/ProfilePage), None (nothing declared).
 
-    ``og:type`` is not used: CMSs (e.g. Yoast) set ``og:type=article`` on section and static
-    pages too (measured on the saved wyofile copy: 81 of 84 listing/static pages).
+    Without a structured-data declaration, ``og:type=article`` counts as True. It is only a
+    fallback because CMSs (e.g. Yoast) also set it on section and static pages: on the saved
+    wyofile copy 81 of its 84 listing and static pages say ``og:type=article`` while their JSON-LD
+    says WebPage.
     """
     meta = read_metadata(root)
     if meta.article_body_element is not None or any(_ARTICLE_TYPE_RE.search(t) for t in meta.schema_types):
         return True
     if meta.schema_types & _NON_ARTICLE_PAGE_TYPES:
         return False
+    if (meta.og_type or "").strip().lower() == "article":
+        return True
     return None
 
 

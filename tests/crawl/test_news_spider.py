@@ -88,3 +88,20 @@ def test_start_file_and_several_start_urls(crawl, tmp_path):
     domains = {item["domain"] for item in result.items}
     assert domains == {one.base_url.split("//")[1], two.base_url.split("//")[1]}
     assert max(item["depth"] for item in result.items) <= 1
+
+
+def test_declared_page_type_decides_before_the_url():
+    from lxml import html
+
+    from newscrawl.spiders.news import declared_article
+
+    def page(head: str) -> object:
+        return html.fromstring(f"<html><head>{head}</head><body><p>x</p></body></html>")
+
+    jsonld = '<script type="application/ld+json">{"@context":"https://schema.org","@graph":[{"@type":"WebPage"},{"@type":"%s"}]}</script>'
+    assert declared_article(page(jsonld % "NewsArticle")) is True
+    assert declared_article(page(jsonld % "Person")) is False
+    og = '<meta property="og:type" content="article">'
+    assert declared_article(page(og)) is True
+    assert declared_article(page(og + jsonld % "Person")) is False  # structured data wins over og:type
+    assert declared_article(page("")) is None
