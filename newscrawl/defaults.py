@@ -65,6 +65,9 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_CSS_TIMEOUT": 10.0,
     # @import nesting followed (1 = a linked sheet's imports, not theirs).
     "NEWSCRAWL_CSS_IMPORT_DEPTH": 4,
+    # Fetch stylesheets hosted on other registrable domains (CDNs, font services). The LOCAL
+    # profile (sites on 127.0.0.1) turns this off so tests and benchmarks never leave the machine.
+    "NEWSCRAWL_CSS_OFFSITE": True,
     # --- scale and resilience (newscrawl.distributed, newscrawl.journal, newscrawl.progress) ----
     # Share one frontier in Redis (scrapy-redis scheduler + dupefilter on REDIS_URL) between workers.
     "NEWSCRAWL_DISTRIBUTED": False,

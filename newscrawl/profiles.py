@@ -2,8 +2,9 @@
 
 ``POLITE`` is for real news sites: obeys robots.txt, AutoThrottle on, at most 2 parallel requests
 per site, a user agent that names newscrawl, bounded response sizes. This repository's
-``settings/`` module and ``newscrawl crawl`` use it. ``LOCAL`` relaxes only the throttling, for
-sites served on 127.0.0.1 (the demo, tests and benchmarks); robots.txt is still obeyed.
+``settings/`` module and ``newscrawl crawl`` use it. ``LOCAL`` is for sites served on 127.0.0.1
+(the demo, tests and benchmarks): no throttling, and no stylesheets from other hosts; robots.txt
+is still obeyed.
 """
 
 from __future__ import annotations
@@ -38,4 +39,6 @@ LOCAL: dict[str, Any] = {
     "DOWNLOAD_DELAY": 0,
     "AUTOTHROTTLE_ENABLED": False,
     "DOWNLOAD_TIMEOUT": 20,
+    # a saved copy of a real site still links its CDN stylesheets: never leave the machine
+    "NEWSCRAWL_CSS_OFFSITE": False,
 }

@@ -39,6 +39,7 @@ from newscrawl.css.media import media_matches
 from newscrawl.css.store import stylesheet_store
 from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
 from newscrawl.defaults import DEFAULTS
+from newscrawl.links.urls import registrable_domain
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -69,6 +70,7 @@ class StylesheetMiddleware:
         self.max_bytes = _setting(crawler, "NEWSCRAWL_CSS_MAX_BYTES", "getint")
         self.timeout = _setting(crawler, "NEWSCRAWL_CSS_TIMEOUT", "getfloat")
         self.import_depth = _setting(crawler, "NEWSCRAWL_CSS_IMPORT_DEPTH", "getint")
+        self.offsite = _setting(crawler, "NEWSCRAWL_CSS_OFFSITE", "getbool")
         self.store = stylesheet_store(crawler)
         self._inflight: dict[str, Deferred] = {}
         self._failed: OrderedDict[str, str] = OrderedDict()
@@ -115,12 +117,21 @@ class StylesheetMiddleware:
                 if not url.startswith(("http://", "https://")):  # data:, file:, javascript:
                     self._inc("skipped_scheme")
                     continue
-                sources.append(("link", url))
+                if self._allowed(url, response.url):
+                    sources.append(("link", url))
             elif "@import" in source.text.lower():
                 sheet = parse_style_block(source.text, get_base_url(response))
                 sources.append(("style", [i for i in sheet.imports if media_matches(i.media)
-                                          and i.url.startswith(("http://", "https://"))]))
+                                          and i.url.startswith(("http://", "https://"))
+                                          and self._allowed(i.url, response.url)]))
         return sources
+
+    def _allowed(self, url: str, referrer: str) -> bool:
+        """Off-site sheets (another registrable domain, e.g. a CDN) only with NEWSCRAWL_CSS_OFFSITE."""
+        if self.offsite or registrable_domain(url) == registrable_domain(referrer):
+            return True
+        self._inc("skipped_offsite")
+        return False
 
     async def _page_stylesheets(self, response: HtmlResponse) -> list[str]:
         deadline = time.monotonic() + self.timeout
@@ -157,7 +168,7 @@ class StylesheetMiddleware:
             return
         if sheet.imports and depth < self.import_depth:
             imports = [i for i in sheet.imports if media_matches(i.media)
-                       and i.url.startswith(("http://", "https://"))]
+                       and i.url.startswith(("http://", "https://")) and self._allowed(i.url, url)]
             for imp in imports:
                 if imp.url not in seen:
                     self._start(imp.url, depth + 1)
