@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from lxml import etree, html as lxml_html
 
@@ -67,11 +67,10 @@ _BOILERPLATE = re.compile(
 
 def collapse(text: str) -> str:
     """Whitespace-collapsed, stripped text (the form every measure and output uses)."""
-    return _WS.sub(" ", text).strip()
+    return " ".join(text.split())
 
 
-@dataclass(frozen=True, slots=True)
-class TextNode:
+class TextNode(NamedTuple):
     """One non-empty text run: ``element.text`` (is_tail False) or ``element.tail`` (True)."""
 
     element: Any
@@ -179,10 +178,9 @@ def _fallback_style(el: Any) -> FallbackStyle:
 
 
 def _is_hidden_markup(el: Any) -> bool:
-    attrib = el.attrib
-    if "hidden" in attrib:
+    if el.get("hidden") is not None:
         return True
-    style = attrib.get("style")
+    style = el.get("style")
     return bool(style) and _INLINE_HIDDEN.search(style) is not None
 
 
@@ -245,10 +243,10 @@ class Page:
         index: dict[Any, int] = {}
         text_len: list[int] = []
         link_len: list[int] = []
-        desc: list[int] = []
         depth: list[int] = []
         first_tn: list[int] = []
         end_tn: list[int] = []
+        end_el: list[int] = []
         hidden_flag: list[bool] = []
         text_nodes: list[TextNode] = []
         stack: list[int] = []  # indices of open elements
@@ -266,7 +264,6 @@ class Page:
                 index[el] = i
                 text_len.append(0)
                 link_len.append(0)
-                desc.append(0)
                 depth.append(len(stack))
                 hid = hidden_depth > 0 or el.tag == "style" or _is_hidden_markup(el)
                 hidden_flag.append(hid)
@@ -274,6 +271,7 @@ class Page:
                     hidden_depth += 1
                 first_tn.append(len(text_nodes))
                 end_tn.append(len(text_nodes))
+                end_el.append(0)
                 stack.append(i)
                 if not hid and el.text:
                     t = collapse(el.text)
@@ -283,6 +281,7 @@ class Page:
                 continue
             i = stack.pop()
             end_tn[i] = len(text_nodes)
+            end_el[i] = len(elements)  # descendants are exactly elements i+1 .. end-1
             hid = hidden_flag[i]
             if hid:
                 hidden_depth -= 1
@@ -294,7 +293,6 @@ class Page:
                 if not hid:
                     text_len[p] += text_len[i]
                     link_len[p] += link_len[i]
-                desc[p] += desc[i] + 1
                 if el.tail and not hidden_flag[p]:
                     t = collapse(el.tail)
                     if t:
@@ -306,7 +304,7 @@ class Page:
         self._index = index
         self._text_len = text_len
         self._link_len = link_len
-        self._desc = desc
+        self._desc = [end - i - 1 for i, end in enumerate(end_el)]
         self._depth = depth
         self._first_tn = first_tn
         self._end_tn = end_tn

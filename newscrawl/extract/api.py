@@ -21,7 +21,10 @@ from newscrawl.page import Page
 logger = logging.getLogger(__name__)
 
 MIN_BODY_CHARS = 100  # less relevant text than this is "no convincing content": body None
-ARTICLE_BODY_CHARS = 1200  # simple is_article rule until the page classifier exists
+ARTICLE_BODY_CHARS = 1200
+# The body starts at the detected title (§3.4.3) only when the relevant text before it is at
+# most this share of the whole (docs/decisions.md).
+TITLE_CUT_SHARE = 0.2  # simple is_article rule until the page classifier exists
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
                   "scholarlyarticle", "techarticle", "report"}
@@ -126,8 +129,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
         method, found = "nce", rel.separator is not None
         start = 0
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
-            before = sum(1 for k in nodes if k < td.title_node)
-            if before <= len(nodes) // 2:  # a "title" deep inside the text is not where the story starts
+            tns = page.text_nodes
+            before = sum(len(tns[k].text) for k in nodes if k < td.title_node)
+            total = sum(len(tns[k].text) for k in nodes)
+            if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
     text = "\n".join(paragraphs(page, kept))

@@ -9,7 +9,7 @@ of :class:`newscrawl.page.Page`, so later steps never walk the tree again.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from newscrawl.page import Page
@@ -36,6 +36,7 @@ class NCEParams:
     head: int = 120  # texts compared on their first min(len_a, len_b, head) characters
     min_before: float = 0.3  # a "comment section" must leave this share of the relevant text before it
     merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
+    retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
 
@@ -126,9 +127,13 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
 
 
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
-    """Named like navigation/share/comments and holding under half of the separator's text
-    (a wrapper called "content has-sidebar" must not take the article with it)."""
-    return p.prune_boilerplate and page.is_boilerplate(el) and 2 * page.text_len(el) < page.text_len(u)
+    """Named like navigation/share/comments, holding under half of the separator's text (a
+    wrapper called "content has-sidebar" must not take the article with it) and either short
+    (< β2) or link-heavy (> β1): page builders call every layout cell "widget"."""
+    if not (p.prune_boilerplate and page.is_boilerplate(el)):
+        return False
+    n = page.text_len(el)
+    return 2 * n < page.text_len(u) and (n < p.beta2 or page.link_density(el) > p.beta1)
 
 
 def _pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
@@ -189,11 +194,16 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         n = page.text_len(el)
         if n < p.alpha1:
             continue
-        if n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el):
+        if n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el) and not _has_heading(page, el):
             out.append(el)
             continue
         stack.extend(reversed([c for c in el if isinstance(c.tag, str)]))
     return out
+
+
+def _has_heading(page: Page, el: Any) -> bool:
+    """Listicle and section items carry headings; comments do not."""
+    return any(page.tag_count(el, h) for h in ("h2", "h3", "h4", "h5", "h6"))
 
 
 def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] | None:
@@ -240,6 +250,9 @@ def _lca(nodes: list[Any]) -> Any:
 def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
     """Run NCE on ``page``: separator, forest F(u, β4), then comment removal."""
     u = find_separator(page, p)
+    if u is None and p.retry_beta3 and p.retry_beta3 < p.beta3:
+        # text cut into short runs (a span per sentence): look again with shorter leaves
+        u = find_separator(page, replace(p, beta3=p.retry_beta3))
     if u is None:
         return Relevant(None, [page.body], list(range(len(page.text_nodes))), notes=["no separator node"])
     forest, keep = _kept_ranges(page, u, p)
