@@ -210,19 +210,27 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
     ka, kb = a.children[pa], b.children[pb]
     if not ka or not kb:
         return []
-    by_tag: dict[str, list[int]] = {}
-    for y in kb:
-        by_tag.setdefault(b.tag[y], []).append(y)
-    groups_a: dict[str, list[int]] = {}
-    for x in ka:
-        groups_a.setdefault(a.tag[x], []).append(x)
-    scored: list[tuple[float, int, int, int, int]] = []
     threshold = p.threshold
+    # when differing own texts can never reach the threshold, only same-tag same-text children
+    # are candidates: content paragraphs (unique texts) then cost nothing
     strict_text = p.text_mismatch * (p.w_classes + p.w_attributes + p.w_children + p.w_position) < threshold
-    text_a, text_b = a.text, b.text
+    text_a, text_b, tag_a, tag_b = a.text, b.text, a.tag, b.tag
+    groups_b: dict[Any, list[int]] = {}
+    groups_a: dict[Any, list[int]] = {}
+    if strict_text:
+        for y in kb:
+            groups_b.setdefault((tag_b[y], text_b[y]), []).append(y)
+        for x in ka:
+            groups_a.setdefault((tag_a[x], text_a[x]), []).append(x)
+    else:
+        for y in kb:
+            groups_b.setdefault(tag_b[y], []).append(y)
+        for x in ka:
+            groups_a.setdefault(tag_a[x], []).append(x)
+    scored: list[tuple[float, int, int, int, int]] = []
     sig_a, sig_b, index_a, index_b, nsib_a, nsib_b = a.sig, b.sig, a.index, b.index, a.nsib, b.nsib
-    for tag, xs in groups_a.items():
-        ys = by_tag.get(tag)
+    for group, xs in groups_a.items():
+        ys = groups_b.get(group)
         if not ys:
             continue
         n, m = len(xs), len(ys)
@@ -232,8 +240,6 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             candidates = _near_ranks(n, m)
         for r, s in candidates:
             x, y = xs[r], ys[s]
-            if strict_text and text_a[x] != text_b[y]:
-                continue  # different own texts can never reach the threshold
             if sig_a[x] == sig_b[y] and index_a[x] == index_b[y] and nsib_a[x] == nsib_b[y]:
                 score = _identical(a, x, p)  # same features and position: the common template case
             else:
