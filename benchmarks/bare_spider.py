@@ -16,7 +16,8 @@ class BareSpider(scrapy.Spider):
     def __init__(self, start: str = "", *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.start_url = start
-        self.links = LinkExtractor(allow_domains=[urlsplit(start).hostname or ""])
+        # Scrapy matches allow_domains against host:port, so use the netloc
+        self.links = LinkExtractor(allow_domains=[urlsplit(start).netloc])
 
     async def start(self) -> AsyncIterator[scrapy.Request]:
         yield scrapy.Request(self.start_url)
