@@ -2,8 +2,8 @@
 
 Reads wcxb-dev (page types, under ``../shared/datasets``) and the generated demo news site, computes
 :mod:`newscrawl.classify.features` for each, compares a C4.5-like decision tree (entropy
-criterion) with a random forest by repeated stratified 10-fold cross-validation, and ships the
-better one as ``models/page_classifier.json`` (safe JSON trees via :mod:`newscrawl.modelio`) with
+criterion) with a random forest and extra trees by repeated stratified 10-fold cross-validation,
+and ships the best as ``models/page_classifier.json`` (safe JSON trees via :mod:`newscrawl.modelio`) with
 its card. ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
