@@ -14,13 +14,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from newscrawl.extract.body import paragraphs
-from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, relevant_content
+from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import detect, evaluated_subset
 from newscrawl.page import Page
 
 logger = logging.getLogger(__name__)
 
 MIN_BODY_CHARS = 100  # less relevant text than this is "no convincing content": body None
+NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
 # most this share of the whole (docs/decisions.md).
@@ -125,8 +126,14 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
         method, found = "itemprop-articleBody", True
         kept = [k for k in page.text_range(marked) if k not in skip]
+    elif rel.separator is None:
+        # NCE returns the whole page when it finds no separator (§3.4.1); that is the content
+        # only on tiny pages, elsewhere it is navigation and footers (seed 004: body None)
+        method = "nce-whole-page"
+        kept = [k for k in pruned(page, page.body, page.body, params) if k not in skip]
+        found = bool(kept) and page.text_len(page.body) <= NO_SEPARATOR_MAX_CHARS
     else:
-        method, found = "nce", rel.separator is not None
+        method, found = "nce", True
         start = 0
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
             tns = page.text_nodes
@@ -136,7 +143,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
     text = "\n".join(paragraphs(page, kept))
-    if found and len(text) >= MIN_BODY_CHARS:
+    if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text
         art.provenance["body"] = {"method": method, "score": 1.0}
     else:

@@ -120,7 +120,7 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         own.difference_update(r)
         if page.link_density(child) <= p.beta4 and not _boilerplate(page, child, u, p):
             forest.append(child)
-            keep.extend(_pruned(page, child, u, p))
+            keep.extend(pruned(page, child, u, p))
     keep.extend(own)  # tails of children and u.text
     keep.sort()
     return forest, keep
@@ -136,7 +136,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     return 2 * n < page.text_len(u) and (n < p.beta2 or page.link_density(el) > p.beta1)
 
 
-def _pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
+def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     """Text nodes of ``root`` minus nested block subtrees that are link lists or boilerplate."""
     r = page.text_range(root)
     if not (p.prune_nested or p.prune_boilerplate):

@@ -75,11 +75,20 @@ def test_unknown_method_is_a_clear_error():
 
 
 def test_no_convincing_content_gives_no_body():
-    art = extract("<html><head><title>Video: sunset</title></head><body><nav><a href=/>Home</a></nav>"
-                  "<div class=player>Watch the video</div></body></html>")
+    # a video page: menus, a player, a one-line caption and a footer; no article text
+    nav = "".join(f'<li><a href="/section/{i}">Section number {i}</a></li>' for i in range(30))
+    foot = "".join(f'<a href="/legal/{i}">Legal page {i}</a> ' for i in range(12))
+    art = extract(f"<html><head><title>Video: sunset over the bay | TV</title></head><body><nav><ul>{nav}</ul></nav>"
+                  f"<div class=player>Watch: the sun sets over the bay</div><footer>{foot}</footer></body></html>")
     assert art.body is None
-    assert art.title == "Video: sunset"
+    assert art.title == "Video: sunset over the bay"
     assert not art.is_article
+
+
+def test_a_tiny_page_without_separator_is_its_own_content():
+    art = extract("<html><body><div><p>Lorem ipsum dolor sit amet.</p><p>Second line here.</p></div></body></html>")
+    assert art.body == "Lorem ipsum dolor sit amet.\nSecond line here."
+    assert art.provenance["body"]["method"] == "nce-whole-page"
 
 
 def _bounded(html, seconds: float = 60.0) -> Article:
