@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "train a shipped model (urls, title-date, page) from ../shared/datasets"
+HELP = "train a shipped model (urls, title-date, page, wang) from ../shared/datasets"
 
 TARGETS: dict[str, str] = {
     "urls": "newscrawl.train.urls",
     "title-date": "newscrawl.train.title_date",
     "page": "newscrawl.train.page",
+    "wang": "newscrawl.train.wang",
 }
 
 
