@@ -85,9 +85,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
     rel = relevant_content(page, params)
-    nodes = rel.nodes
-    td = detect(page, evaluated_subset(nodes) if nodes else list(range(len(page.text_nodes))),
-                meta.title if meta is not None else None)
+    evaluated = evaluated_subset(page, rel.nodes)
+    shown = set(evaluated)
+    nodes = [k for k in rel.nodes if k in shown]  # hidden by computed style: not body text
+    td = detect(page, evaluated, meta.title if meta is not None else None)
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:
@@ -125,12 +126,13 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
     marked = meta.article_body_element if meta is not None else None
     if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
         method, found = "itemprop-articleBody", True
-        kept = [k for k in page.text_range(marked) if k not in skip]
+        kept = [k for k in page.text_range(marked)
+                if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)]
     elif rel.separator is None:
         # NCE returns the whole page when it finds no separator (§3.4.1); that is the content
         # only on tiny pages, elsewhere it is navigation and footers (seed 004: body None)
         method = "nce-whole-page"
-        kept = [k for k in pruned(page, page.body, page.body, params) if k not in skip]
+        kept = [k for k in pruned(page, page.body, page.body, params) if k not in skip and k in shown]
         found = bool(kept) and page.text_len(page.body) <= NO_SEPARATOR_MAX_CHARS
     else:
         method, found = "nce", True

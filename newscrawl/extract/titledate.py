@@ -114,10 +114,13 @@ class TitleDate:
     date_score: float
 
 
-def evaluated_subset(relevant: list[int]) -> list[int]:
-    """Seed §3.4.1: the relevant nodes plus every text node before the first of them."""
-    first = relevant[0] if relevant else 0
-    return list(range(first)) + list(relevant)
+def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
+    """Seed §3.4.1: the relevant nodes plus every text node before the first of them (all
+    nodes when nothing is relevant), without those hidden by computed style (styles are
+    resolved here, on demand, for this subset only)."""
+    nodes = list(range(relevant[0])) + list(relevant) if relevant else range(len(page.text_nodes))
+    tns = page.text_nodes
+    return [k for k in nodes if getattr(page.style(tns[k].container), "visible", True)]
 
 
 def title_candidates(X: np.ndarray) -> np.ndarray:

@@ -120,7 +120,7 @@ def load_pages(root: Path, log: Any) -> tuple[list[PageRows], dict[str, int]]:
                 continue
             raw = gzip.decompress((root / name / rec["path"]).read_bytes())
             page = Page.from_html(raw, rec.get("url"))
-            nodes = evaluated_subset(relevant_content(page).nodes)
+            nodes = evaluated_subset(page, relevant_content(page).nodes)
             if not nodes:
                 continue
             X = node_features(page, nodes, read_metadata(page).title)

@@ -157,3 +157,12 @@ def test_item_prop_article_body_is_the_body_when_marked():
     art = extract(html)
     assert art.provenance["body"]["method"] == "itemprop-articleBody"
     assert art.body.split("\n") == PARAS
+
+
+def test_text_hidden_by_a_stylesheet_is_not_body_text():
+    html = article_html(comments=False).replace(
+        f"<p>{PARAS[2]}</p>", f'<p class="note">Subscribe now for only one euro a month, cancel anytime you like.</p><p>{PARAS[2]}</p>')
+    shown = extract(html)
+    assert "Subscribe now" in shown.body
+    hidden = extract(html, stylesheets=[".note { display: none }"])
+    assert "Subscribe now" not in hidden.body and PARAS[2] in hidden.body
