@@ -18,6 +18,7 @@ import tinycss2
 
 from tinycss2.bytes import decode_stylesheet_bytes
 
+from newscrawl.css.declarations import split_declarations
 from newscrawl.css.media import supports_matches
 from newscrawl.css.scan import count_declarations, relevant, split_rules, strip_comments
 from newscrawl.css.selectors import Selector, compile_selector_text
@@ -29,6 +30,7 @@ DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 DEFAULT_MAX_RULES = 10_000
 MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
+MAX_CACHED_PIECE = 512  # declarations up to this length are parsed once per process
 CACHED_TEXT_CHARS = 128 * 1024  # 256 cached texts: at most 32 MB of source held
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
 # evaluated; container queries, layers and scopes are assumed to apply).
@@ -82,7 +84,43 @@ def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> str:
     return css
 
 
+_STAT_NAMES = ("declarations_total", "declarations_kept", "declarations_invalid",
+               "custom_properties", "nested_rules_ignored")
+
+
 def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
+    """Kept declarations of a block. Text blocks are split first: only the declarations of
+    kept properties are tokenised (each parsed once per process, see _parsed_piece)."""
+    pieces = split_declarations(content) if isinstance(content, str) else None
+    if pieces is None:
+        return _tinycss2_declarations(content, stats)
+    kept: list[Declaration] = []
+    for name, text in pieces:
+        if name is not None and name != "font" and name not in PROPERTIES \
+                and not name.startswith("--"):
+            stats["declarations_total"] += 1  # ``ident :`` without braces: a declaration
+            continue
+        if len(text) > MAX_CACHED_PIECE:
+            kept.extend(_tinycss2_declarations(text, stats))
+            continue
+        declarations, counts = _parsed_piece(text)
+        kept.extend(declarations)
+        for stat, count in zip(_STAT_NAMES, counts):
+            if count:
+                stats[stat] += count
+    return kept
+
+
+@lru_cache(maxsize=16384)
+def _parsed_piece(text: str) -> tuple[tuple[Declaration, ...], tuple[int, ...]]:
+    """One declaration's text parsed by tinycss2 (values repeat across rules and sites)."""
+    stats = dict.fromkeys(_STAT_NAMES, 0)
+    kept = _tinycss2_declarations(text, stats)
+    return tuple(kept), tuple(stats[name] for name in _STAT_NAMES)
+
+
+def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]
+                           ) -> list[Declaration]:
     kept: list[Declaration] = []
     for item in tinycss2.parse_blocks_contents(content, skip_comments=True,
                                                skip_whitespace=True):

@@ -1,0 +1,63 @@
+"""The declaration splitter agrees with tinycss2 on every block it accepts."""
+
+from __future__ import annotations
+
+import random
+
+from newscrawl.css import stylesheet
+from newscrawl.css.declarations import split_declarations
+
+_STATS = stylesheet._STAT_NAMES
+
+
+def _both(block: str) -> tuple[tuple, tuple]:
+    slow = dict.fromkeys(_STATS, 0)
+    fast = dict.fromkeys(_STATS, 0)
+    reference = stylesheet._tinycss2_declarations(block, slow)
+    result = stylesheet._declarations(block, fast)
+    return (repr(reference), slow), (repr(result), fast)
+
+
+def test_splits_at_top_level_semicolons_only() -> None:
+    pieces = split_declarations(
+        'margin:0; content: "a;b"; background: url(x;y.png); grid-area: calc(1px; 2px);'
+        " /* c;d */ color: red !important ; --X-y: [a;b]")
+    assert pieces is not None
+    assert [name for name, _ in pieces] == [
+        "margin", "content", "background", "grid-area", None, "--X-y"]  # None: comment first
+
+
+def test_blocks_it_cannot_vouch_for_go_to_tinycss2() -> None:
+    assert split_declarations("color: red; a { color: blue }") is None  # nested rule
+    assert split_declarations(r"col\6fr: red") is None  # escape
+    assert split_declarations("background: xurl(a;b); color: red") is None
+
+
+def test_unusual_pieces_keep_their_name_unknown() -> None:
+    pieces = split_declarations("/* x */ color: red; Font-Size :1em; @media x; -->: a")
+    assert pieces is not None
+    assert [name for name, _ in pieces] == [None, "font-size", None, None]
+
+
+def test_same_declarations_and_stats_as_tinycss2() -> None:
+    blocks = [
+        "color: red; margin: 0; FONT-WEIGHT: bold !important; font: italic 2em serif",
+        "color: var(--a, blue); --a: green; display: none;;; visibility: hidden",
+        'font-family: "A;B", serif; background: url( "x;y" ); color: #fff',
+        "color: red; float: left; position: absolute; unknown; : x; 12px: y",
+        "font-size: calc(1em + (2px; 3px)); color: rgb(1 2 3",
+        "color: red /* ; */; display: block /* unclosed",
+        'content: "bad\nstring; color: red; font-style: italic',
+    ]
+    rng = random.Random(7)
+    parts = ["color", ":", "red", ";", " ", "(", ")", "[", "]", '"', "'", "/*", "*/", "url(",
+             "\n", "!important", "font", "font-size", "12px", "var(--x)", "--x", "@media",
+             "#fff", "-->", "Color", "bold", "\r", "é", ",", "display", "none", "-", "1"]
+    blocks += ["".join(rng.choice(parts) for _ in range(rng.randint(1, 12)))
+               for _ in range(3000)]
+    accepted = 0
+    for block in blocks:
+        reference, result = _both(block)
+        assert result == reference, block
+        accepted += split_declarations(block) is not None
+    assert accepted > len(blocks) // 2  # the fast path is actually taken
