@@ -9,6 +9,7 @@ stack). With memoisation a selector costs O(parts x depth) per page at worst.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -312,6 +313,9 @@ def _split_selector_list(prelude: list[Any]) -> list[list[Any]]:
 def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
     """compile_selector_list for a prelude given as text; cached, since real stylesheets
     repeat selectors (in each @media block, in every page's <style>). None when invalid."""
+    simple = _compile_simple_list(prelude)
+    if simple is not None:
+        return simple, 0
     try:
         selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude,
                                                                                    True))
@@ -397,3 +401,103 @@ def _keys_only(compound: Any) -> bool:
     return bool(compound.simple_selectors) and all(
         isinstance(s, (css_parser.IDSelector, css_parser.ClassSelector,
                        css_parser.LocalNameSelector)) for s in compound.simple_selectors)
+
+
+# --- fast path: lists of plain compounds (tag, #id, .class) and combinators ----------------------
+# Most selectors of real sheets look like ".post .entry-title a" or "h1, #main > p.lead". They
+# are compiled from the text, without tinycss2 tokens, cssselect2's parser or eval'd predicates,
+# into the same Selector a full compilation gives (tests/css/test_selectors.py compares them).
+# Anything else (pseudo-classes, attributes, escapes, non-ASCII, upper-case tags) takes the
+# full path.
+_WS = "[ \t\n\r\f]"
+_IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
+_COMPOUND = rf"(?:\*|[a-z][a-z0-9_-]*)?(?:[.#]{_IDENT})*"
+_SIMPLE_SELECTOR = re.compile(rf"{_COMPOUND}(?:(?:{_WS}*[>+~]{_WS}*|{_WS}+){_COMPOUND})*")
+_PIECES = re.compile(rf"({_WS}*[>+~]{_WS}*|{_WS}+)|([^ \t\n\r\f>+~]+)")
+_SIMPLES = re.compile(rf"([.#]?)({_IDENT}|\*)")
+_SIMPLE_CACHE: dict[str, tuple] = {}
+
+
+def _compile_simple_list(prelude: str) -> tuple[Selector, ...] | None:
+    """The selectors of a prelude made only of plain compounds; None to take the full path."""
+    parts = prelude.split(",")
+    if len(parts) > MAX_SELECTORS_PER_RULE:
+        return None
+    selectors: list[Selector] = []
+    for part in parts:
+        part = part.strip(" \t\n\r\f")
+        if not part or len(part) > MAX_SELECTOR_TOKENS or _SIMPLE_SELECTOR.fullmatch(part) is None:
+            return None
+        compounds: list[tuple] = []
+        combinators: list[str | None] = []
+        for combinator, compound in _PIECES.findall(part):
+            if compound:
+                if len(compounds) > len(combinators):  # two compounds touching: "a*"
+                    return None
+                compounds.append(_simple_compound(compound))
+            else:
+                combinators.append(combinator.strip(" \t\n\r\f") or " ")
+        if len(compounds) != len(combinators) + 1 or len(compounds) > MAX_COMPOUNDS:
+            return None
+        compounds.reverse()
+        combinators.reverse()
+        combinators.append(None)
+        selectors.append(_simple_selector(compounds, combinators))
+    return tuple(selectors)
+
+
+def _simple_compound(text: str) -> tuple:
+    """(test, index key, keys, specificity, universal) of a plain compound, cached."""
+    found = _SIMPLE_CACHE.get(text)
+    if found is None:
+        tag = None
+        ids: list[str] = []
+        classes: list[str] = []
+        for prefix, name in _SIMPLES.findall(text):
+            if prefix == "#":
+                ids.append(name)
+            elif prefix == ".":
+                classes.append(name)
+            elif name != "*":
+                tag = name
+        key: tuple = ("id", ids[0]) if ids else ("class", classes[0]) if classes else \
+            ("tag", tag) if tag else ("*", None)
+        keys = frozenset([*("#" + i for i in ids), *("." + c for c in classes),
+                          *((tag,) if tag else ())])
+        specificity = (len(ids), len(classes), 1 if tag else 0)
+        found = (_plain_test(tag, tuple(ids), tuple(classes)), key, keys, specificity,
+                 not keys)
+        if len(_SIMPLE_CACHE) >= 8192:
+            _SIMPLE_CACHE.clear()
+        _SIMPLE_CACHE[text] = found
+    return found
+
+
+def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...]) -> Test:
+    """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes)."""
+    def test(el: Any) -> bool:
+        if tag is not None and el.local_name != tag:
+            return False
+        if ids and any(el.id != i for i in ids):
+            return False
+        if classes:
+            names = el.classes
+            return all(c in names for c in classes)
+        return True
+    return test
+
+
+def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> Selector:
+    """The Selector _compile builds, from plain compounds (subject first)."""
+    required: set[str] = set()
+    for k in range(1, len(compounds)):
+        if combinators[k - 1] in (" ", ">"):
+            required.update(compounds[k][2])
+    first = compounds[0]
+    parent_own = compounds[1][2] if combinators[0] == ">" else frozenset()
+    # plain compounds are "keys only" unless universal
+    implied = len(compounds) == 1 or (len(compounds) == 2 and not compounds[1][4] and (
+        combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1)))
+    specificity = tuple(sum(c[3][i] for c in compounds) for i in range(3))
+    return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
+                    first[2], frozenset(required), implied, parent_own)

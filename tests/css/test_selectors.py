@@ -1,0 +1,45 @@
+"""The plain-selector fast path builds the Selector a full cssselect2 compilation builds."""
+
+from __future__ import annotations
+
+import lxml.html
+import tinycss2
+
+from newscrawl.css import selectors
+from newscrawl.css.selectors import NodeRegistry, compile_selector_list
+
+PLAIN = ["div", "*", "*.a", ".a.b", "#main", "div.a#b.c", "a > b c", "ul li + li", "h1 ~ p",
+         ".post .entry-title a", "body > *", "p, .lead , #x>span", "nav\n.menu\t>a",
+         "#x #y", ".a > .b.c", "* > p"]
+NOT_PLAIN = ["a:hover", "[hidden]", "DIV", "a::before", ".a\\:b", "a,", ", a", "a >", "> a",
+             ".1a", "a /* c */ b", "p:not(.x)", "é", "a  >  > b"]
+
+
+def _signature(selector: selectors.Selector) -> tuple:
+    return (selector.specificity, selector.key, selector.own, selector.parent_own,
+            selector.required, selector.implied, tuple(c for _, c in selector.parts))
+
+
+def test_plain_selectors_compile_like_cssselect2() -> None:
+    root = lxml.html.fromstring(
+        "<html><body><div id=main class='a b c'><h1 class=t>x</h1><p class=lead>y</p>"
+        "<ul><li>1</li><li class=a>2</li></ul><nav class=menu><a href=#>z</a></nav>"
+        "<div class='a c' id=b><span id=x><b>q</b></span></div></div><div class=post>"
+        "<h2 class=entry-title><a>t</a></h2></div></body></html>")
+    registry = NodeRegistry()
+    nodes = [registry.node(el) for el in root.iter()]
+    for text in PLAIN:
+        fast = selectors._compile_simple_list(text)
+        assert fast is not None, text
+        full, dropped = compile_selector_list(tinycss2.parse_component_value_list(text, True))
+        assert dropped == 0
+        assert [_signature(s) for s in fast] == [_signature(s) for s in full], text
+        for quick, slow in zip(fast, full):
+            matched = [bool(quick.matches(n, {})) for n in nodes]
+            assert matched == [bool(slow.matches(n, {})) for n in nodes], text
+    assert any(selectors._compile_simple_list("div.a#b.c")[0].matches(n, {}) for n in nodes)
+
+
+def test_other_selectors_take_the_full_path() -> None:
+    for text in NOT_PLAIN:
+        assert selectors._compile_simple_list(text) is None, text
