@@ -315,7 +315,7 @@ def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | No
     repeat selectors (in each @media block, in every page's <style>). None when invalid."""
     simple = _compile_simple_list(prelude)
     if simple is not None:
-        return simple, 0
+        return simple
     try:
         selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude,
                                                                                    True))
@@ -404,46 +404,80 @@ def _keys_only(compound: Any) -> bool:
 
 
 # --- fast path: lists of plain compounds (tag, #id, .class) and combinators ----------------------
-# Most selectors of real sheets look like ".post .entry-title a" or "h1, #main > p.lead". They
-# are compiled from the text, without tinycss2 tokens, cssselect2's parser or eval'd predicates,
-# into the same Selector a full compilation gives (tests/css/test_selectors.py compares them).
-# Anything else (pseudo-classes, attributes, escapes, non-ASCII, upper-case tags) takes the
-# full path.
+# Most selectors of real sheets look like ".post .entry-title a", "h1, #main > p.lead" or
+# ".btn:hover, .x::before". They are compiled from the text, without tinycss2 tokens,
+# cssselect2's parser or eval'd predicates, into the same Selector a full compilation gives
+# (tests/css/test_selectors.py compares them); selectors with a pseudo-element or a dynamic
+# pseudo-class (never matching in a static document) are counted as dropped, as the full path
+# does. Anything else (other pseudo-classes, attributes, escapes, non-ASCII, upper-case tags)
+# takes the full path.
 _WS = "[ \t\n\r\f]"
 _IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
-_COMPOUND = rf"(?:\*|[a-z][a-z0-9_-]*)?(?:[.#]{_IDENT})*"
+_COMPOUND = rf"(?:\*|[a-z][a-z0-9_-]*)?(?:[.#]{_IDENT}|:{_IDENT})*"
 _SIMPLE_SELECTOR = re.compile(rf"{_COMPOUND}(?:(?:{_WS}*[>+~]{_WS}*|{_WS}+){_COMPOUND})*")
 _PIECES = re.compile(rf"({_WS}*[>+~]{_WS}*|{_WS}+)|([^ \t\n\r\f>+~]+)")
 _SIMPLES = re.compile(rf"([.#]?)({_IDENT}|\*)")
+_PSEUDO_CLASS = re.compile(rf":({_IDENT})")
+_TRAILING_PSEUDO = re.compile(rf"(::?)({_IDENT})$")
+_LEGACY_PSEUDO_ELEMENTS = frozenset({"before", "after", "first-line", "first-letter"})
+# cssselect2 compiles these to "never matches" (compiler.py), so the selector is dropped.
+_DYNAMIC_PSEUDO_CLASSES = frozenset({
+    "visited", "hover", "active", "focus", "focus-within", "focus-visible", "target",
+    "target-within", "current", "past", "future", "playing", "paused", "seeking", "buffering",
+    "stalled", "muted", "volume-locked", "user-valid", "user-invalid", "host"})
 _SIMPLE_CACHE: dict[str, tuple] = {}
 
 
-def _compile_simple_list(prelude: str) -> tuple[Selector, ...] | None:
-    """The selectors of a prelude made only of plain compounds; None to take the full path."""
+def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
+    """(selectors, dropped) of a prelude made only of plain compounds, or of selectors the
+    full path would drop; None to take the full path."""
     parts = prelude.split(",")
     if len(parts) > MAX_SELECTORS_PER_RULE:
         return None
     selectors: list[Selector] = []
+    dropped = 0
     for part in parts:
         part = part.strip(" \t\n\r\f")
-        if not part or len(part) > MAX_SELECTOR_TOKENS or _SIMPLE_SELECTOR.fullmatch(part) is None:
+        if len(part) > MAX_SELECTOR_TOKENS:
+            return None
+        pseudo_element = False
+        trailing = _TRAILING_PSEUDO.search(part)
+        if trailing is not None:
+            colons, name = trailing.groups()
+            name = name.lower()
+            if colons == "::" and name not in css_parser.SUPPORTED_PSEUDO_ELEMENTS:
+                return None  # an invalid rule: the full path says so
+            if colons == "::" or name in _LEGACY_PSEUDO_ELEMENTS:
+                pseudo_element = True
+                part = part[:trailing.start()].rstrip(" \t\n\r\f")
+        if not part:
+            if not pseudo_element:
+                return None
+            dropped += 1  # "::before" alone
+            continue
+        if _SIMPLE_SELECTOR.fullmatch(part) is None:
+            return None
+        classes = {name.lower() for name in _PSEUDO_CLASS.findall(part)}
+        if classes and not classes <= _DYNAMIC_PSEUDO_CLASSES:
             return None
         compounds: list[tuple] = []
         combinators: list[str | None] = []
         for combinator, compound in _PIECES.findall(part):
             if compound:
-                if len(compounds) > len(combinators):  # two compounds touching: "a*"
-                    return None
-                compounds.append(_simple_compound(compound))
+                compounds.append(compound)
             else:
                 combinators.append(combinator.strip(" \t\n\r\f") or " ")
         if len(compounds) != len(combinators) + 1 or len(compounds) > MAX_COMPOUNDS:
             return None
+        if pseudo_element or classes:
+            dropped += 1
+            continue
         compounds.reverse()
         combinators.reverse()
         combinators.append(None)
-        selectors.append(_simple_selector(compounds, combinators))
-    return tuple(selectors)
+        selectors.append(_simple_selector([_simple_compound(c) for c in compounds],
+                                          combinators))
+    return tuple(selectors), dropped
 
 
 def _simple_compound(text: str) -> tuple:

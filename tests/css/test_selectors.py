@@ -11,7 +11,11 @@ from newscrawl.css.selectors import NodeRegistry, compile_selector_list
 PLAIN = ["div", "*", "*.a", ".a.b", "#main", "div.a#b.c", "a > b c", "ul li + li", "h1 ~ p",
          ".post .entry-title a", "body > *", "p, .lead , #x>span", "nav\n.menu\t>a",
          "#x #y", ".a > .b.c", "* > p"]
-NOT_PLAIN = ["a:hover", "[hidden]", "DIV", "a::before", ".a\\:b", "a,", ", a", "a >", "> a",
+# Selectors the full path drops (pseudo-elements, dynamic pseudo-classes), mixed with plain ones.
+DROPPED = ["a:hover", ".a::before", "p:before", ".x:focus .y, .z", "::selection", ".a ::after",
+           "a:Hover:AFTER", ".m li:hover > a, .n"]
+NOT_PLAIN = ["[hidden]", "DIV", "a::-webkit-scrollbar", "a:first-child", "a:before .b",
+             ".a >::before", ".a\\:b", "a,", ", a", "a >", "> a",
              ".1a", "a /* c */ b", "p:not(.x)", "é", "a  >  > b"]
 
 
@@ -29,15 +33,26 @@ def test_plain_selectors_compile_like_cssselect2() -> None:
     registry = NodeRegistry()
     nodes = [registry.node(el) for el in root.iter()]
     for text in PLAIN:
-        fast = selectors._compile_simple_list(text)
-        assert fast is not None, text
+        found = selectors._compile_simple_list(text)
+        assert found is not None and found[1] == 0, text
+        fast = found[0]
         full, dropped = compile_selector_list(tinycss2.parse_component_value_list(text, True))
         assert dropped == 0
         assert [_signature(s) for s in fast] == [_signature(s) for s in full], text
         for quick, slow in zip(fast, full):
             matched = [bool(quick.matches(n, {})) for n in nodes]
             assert matched == [bool(slow.matches(n, {})) for n in nodes], text
-    assert any(selectors._compile_simple_list("div.a#b.c")[0].matches(n, {}) for n in nodes)
+    assert any(selectors._compile_simple_list("div.a#b.c")[0][0].matches(n, {}) for n in nodes)
+
+
+def test_dropped_selectors_are_counted_like_cssselect2() -> None:
+    for text in DROPPED:
+        found = selectors._compile_simple_list(text)
+        assert found is not None, text
+        full, dropped = compile_selector_list(tinycss2.parse_component_value_list(text, True))
+        assert (found[1], [_signature(s) for s in found[0]]) == \
+            (dropped, [_signature(s) for s in full]), text
+        assert dropped > 0
 
 
 def test_other_selectors_take_the_full_path() -> None:
