@@ -118,9 +118,15 @@ def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
     """Seed §3.4.1: the relevant nodes plus every text node before the first of them (all
     nodes when nothing is relevant), without those hidden by computed style (styles are
     resolved here, on demand, for this subset only)."""
-    nodes = list(range(relevant[0])) + list(relevant) if relevant else range(len(page.text_nodes))
+    nodes = list(range(relevant[0])) + list(relevant) if relevant else list(range(len(page.text_nodes)))
     tns = page.text_nodes
-    return [k for k in nodes if getattr(page.style(tns[k].container), "visible", True)]
+    shown = [k for k in nodes if getattr(page.style(tns[k].container), "visible", True)]
+    if 2 * sum(len(tns[k].text) for k in shown) < sum(len(tns[k].text) for k in nodes):
+        # most text hidden: an anti-flicker rule (html.no-js, body hidden until scripts run);
+        # a browser with scripts shows it, so computed visibility is ignored for this page
+        page.warnings.append("most text hidden by stylesheets until scripts run: visibility ignored")
+        return nodes
+    return shown
 
 
 def title_candidates(X: np.ndarray) -> np.ndarray:

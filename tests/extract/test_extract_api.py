@@ -166,3 +166,10 @@ def test_text_hidden_by_a_stylesheet_is_not_body_text():
     assert "Subscribe now" in shown.body
     hidden = extract(html, stylesheets=[".note { display: none }"])
     assert "Subscribe now" not in hidden.body and PARAS[2] in hidden.body
+
+
+def test_page_hidden_until_scripts_run_is_still_read():
+    # anti-flicker: the whole page is display:none until a script adds a class
+    art = extract(article_html(comments=False), stylesheets=["html.no-js body, body { display: none }"])
+    assert art.body is not None and PARAS[0] in art.body
+    assert any("visibility ignored" in w for w in art.warnings)
