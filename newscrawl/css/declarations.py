@@ -16,6 +16,7 @@ import re
 
 # What matters for finding the end of a declaration, in text without braces and backslashes.
 _SPECIAL = re.compile(r"""[;()\[\]"']|/\*|url\(""", re.I)
+_GROUPING = re.compile(r"""[()\[\]"']|/\*""")
 _STRING_END = {'"': re.compile(r'["\n\r\f]'), "'": re.compile(r"['\n\r\f]")}
 _UNSAFE = re.compile(r"[{}\\]")
 # A declaration starting with a plain ASCII ident and a colon; anything else (comments before
@@ -36,6 +37,10 @@ def split_declarations(block: str) -> list[tuple[str | None, str]] | None:
     if _UNSAFE.search(block) is not None:
         return None
     pieces: list[tuple[str | None, str]] = []
+    if _GROUPING.search(block) is None:  # no strings, comments or groups: every ';' ends one
+        for text in block.split(";"):
+            _add(pieces, text)
+        return pieces
     stack: list[str] = []  # expected closing characters of open groups
     start = pos = 0
     length = len(block)
