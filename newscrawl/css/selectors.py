@@ -426,6 +426,8 @@ _DYNAMIC_PSEUDO_CLASSES = frozenset({
     "target-within", "current", "past", "future", "playing", "paused", "seeking", "buffering",
     "stalled", "muted", "volume-locked", "user-valid", "user-invalid", "host"})
 _SIMPLE_CACHE: dict[str, tuple] = {}
+_PART_CACHE: dict[str, Any] = {}
+_FULL_PATH = object()
 
 
 def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
@@ -438,46 +440,57 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
     dropped = 0
     for part in parts:
         part = part.strip(" \t\n\r\f")
-        if len(part) > MAX_SELECTOR_TOKENS:
+        found = _PART_CACHE.get(part, _MISSING)
+        if found is _MISSING:  # parts repeat across rules (".entry-content p")
+            if len(_PART_CACHE) >= 16384:
+                _PART_CACHE.clear()
+            found = _PART_CACHE[part] = _simple_part(part)
+        if found is _FULL_PATH:
             return None
-        pseudo_element = False
-        trailing = _TRAILING_PSEUDO.search(part)
-        if trailing is not None:
-            colons, name = trailing.groups()
-            name = name.lower()
-            if colons == "::" and name not in css_parser.SUPPORTED_PSEUDO_ELEMENTS:
-                return None  # an invalid rule: the full path says so
-            if colons == "::" or name in _LEGACY_PSEUDO_ELEMENTS:
-                pseudo_element = True
-                part = part[:trailing.start()].rstrip(" \t\n\r\f")
-        if not part:
-            if not pseudo_element:
-                return None
-            dropped += 1  # "::before" alone
-            continue
-        if _SIMPLE_SELECTOR.fullmatch(part) is None:
-            return None
-        classes = {name.lower() for name in _PSEUDO_CLASS.findall(part)}
-        if classes and not classes <= _DYNAMIC_PSEUDO_CLASSES:
-            return None
-        compounds: list[tuple] = []
-        combinators: list[str | None] = []
-        for combinator, compound in _PIECES.findall(part):
-            if compound:
-                compounds.append(compound)
-            else:
-                combinators.append(combinator.strip(" \t\n\r\f") or " ")
-        if len(compounds) != len(combinators) + 1 or len(compounds) > MAX_COMPOUNDS:
-            return None
-        if pseudo_element or classes:
+        if found is None:
             dropped += 1
-            continue
-        compounds.reverse()
-        combinators.reverse()
-        combinators.append(None)
-        selectors.append(_simple_selector([_simple_compound(c) for c in compounds],
-                                          combinators))
+        else:
+            selectors.append(found)
     return tuple(selectors), dropped
+
+
+def _simple_part(part: str) -> Selector | None | object:
+    """The Selector of one plain selector, None if the full path would drop it, or
+    _FULL_PATH."""
+    if len(part) > MAX_SELECTOR_TOKENS:
+        return _FULL_PATH
+    pseudo_element = False
+    trailing = _TRAILING_PSEUDO.search(part)
+    if trailing is not None:
+        colons, name = trailing.groups()
+        name = name.lower()
+        if colons == "::" and name not in css_parser.SUPPORTED_PSEUDO_ELEMENTS:
+            return _FULL_PATH  # an invalid rule: the full path says so
+        if colons == "::" or name in _LEGACY_PSEUDO_ELEMENTS:
+            pseudo_element = True
+            part = part[:trailing.start()].rstrip(" \t\n\r\f")
+    if not part:
+        return None if pseudo_element else _FULL_PATH  # "::before" alone is dropped
+    if _SIMPLE_SELECTOR.fullmatch(part) is None:
+        return _FULL_PATH
+    classes = {name.lower() for name in _PSEUDO_CLASS.findall(part)}
+    if classes and not classes <= _DYNAMIC_PSEUDO_CLASSES:
+        return _FULL_PATH
+    compounds: list[str] = []
+    combinators: list[str | None] = []
+    for combinator, compound in _PIECES.findall(part):
+        if compound:
+            compounds.append(compound)
+        else:
+            combinators.append(combinator.strip(" \t\n\r\f") or " ")
+    if len(compounds) != len(combinators) + 1 or len(compounds) > MAX_COMPOUNDS:
+        return _FULL_PATH
+    if pseudo_element or classes:
+        return None
+    compounds.reverse()
+    combinators.reverse()
+    combinators.append(None)
+    return _simple_selector([_simple_compound(c) for c in compounds], combinators)
 
 
 def _simple_compound(text: str) -> tuple:
