@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
 # The README's test command: set up, run the whole test suite, then the extraction quality gate
-# (F1 floors per dataset on ../shared/datasets; see benchmarks/quality_gate.py).
+# (F1 floors per dataset on ../shared/datasets; see benchmarks/quality_gate.py). The gate needs
+# the development datasets beside the repository; in CI their absence is a failure, elsewhere
+# the gate is left out with a message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
 .venv/bin/python -m pytest
-.venv/bin/python benchmarks/quality_gate.py
+if [ -d ../shared/datasets ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}" = "true" ]; then
+  .venv/bin/python benchmarks/quality_gate.py
+else
+  echo "quality gate not run: no ../shared/datasets beside this repository"
+fi
