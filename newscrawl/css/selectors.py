@@ -413,7 +413,9 @@ def _keys_only(compound: Any) -> bool:
 # takes the full path.
 _WS = "[ \t\n\r\f]"
 _IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
-_COMPOUND = rf"(?:\*|[a-z][a-z0-9_-]*)?(?:[.#]{_IDENT}|:{_IDENT})*"
+# Compounds are never empty and hold no whitespace, so a combinator can be read only one way
+# (an empty compound would let runs of spaces split in exponentially many ways on failure).
+_COMPOUND = rf"(?:(?:\*|[a-z][a-z0-9_-]*)(?:[.#]{_IDENT}|:{_IDENT})*|(?:[.#]{_IDENT}|:{_IDENT})+)"
 _SIMPLE_SELECTOR = re.compile(rf"{_COMPOUND}(?:(?:{_WS}*[>+~]{_WS}*|{_WS}+){_COMPOUND})*")
 _PIECES = re.compile(rf"({_WS}*[>+~]{_WS}*|{_WS}+)|([^ \t\n\r\f>+~]+)")
 _SIMPLES = re.compile(rf"([.#]?)({_IDENT}|\*)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lxml.html
+import pytest
 import tinycss2
 
 from newscrawl.css import selectors
@@ -58,3 +59,11 @@ def test_dropped_selectors_are_counted_like_cssselect2() -> None:
 def test_other_selectors_take_the_full_path() -> None:
     for text in NOT_PLAIN:
         assert selectors._compile_simple_list(text) is None, text
+
+
+@pytest.mark.timeout(30)
+def test_long_whitespace_runs_do_not_backtrack() -> None:
+    # an empty compound in the plain-selector regex made this exponential in the spaces
+    prelude = "a" + " " * 190 + "!b"
+    assert selectors._compile_simple_list(prelude) is None
+    assert selectors.compile_selector_text(prelude) is None  # invalid for the full path too
