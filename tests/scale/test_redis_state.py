@@ -90,7 +90,7 @@ def test_shared_scope_and_claims_across_workers(redis_url):
 
 def test_template_cache_shared_with_expiry(redis_url):
     client = redis.Redis.from_url(redis_url)
-    template = Template(nodes=[[-1, "body", "", "", "", "", 1, 0, 1]], paths=["/html/body"], site="example.com")
+    template = Template(nodes=[[-1, "body", "", "", [], "", 1, 0, 1, 1]], site="example.com")
     RedisTemplateCache(client, expiry=3600).put("example.com", template)
     settings = Settings({"REDIS_URL": redis_url, "NEWSCRAWL_TEMPLATE_EXPIRY": 3600})
     other = redis_template_cache(settings).get("example.com")  # as the template pipeline builds it
