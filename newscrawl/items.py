@@ -34,4 +34,4 @@ class NewsArticle(scrapy.Item):
     outlinks = scrapy.Field()       # on-site links of the page, canonicalised, in document order
     stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware), parsed copies in the crawl's cache
     # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
-    html = scrapy.Field()           # decoded HTML of the page (str)
+    html = scrapy.Field()           # HTML of the page, decoded as browsers do (newscrawl.encoding)

@@ -14,13 +14,16 @@ from newscrawl.profiles import LOCAL, POLITE
 
 
 def crawl_settings(output: Path | None, *, local: bool = False, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Settings of a crawl into ``output``. The file is overwritten, except when the crawl has a
+    ``JOBDIR`` (a resumable crawl), where it is appended to so a resume keeps what was exported."""
     settings: dict[str, Any] = dict(LOCAL if local else POLITE)
     settings["ADDONS"] = {"newscrawl.addon.NewscrawlAddon": 0}
     settings["SPIDER_MODULES"] = ["newscrawl.spiders"]
-    if output is not None:
-        fmt = {".jsonl": "jsonlines", ".jl": "jsonlines", ".json": "json", ".csv": "csv", ".xml": "xml"}.get(output.suffix, "jsonlines")
-        settings["FEEDS"] = {str(output): {"format": fmt, "encoding": "utf8", "overwrite": True}}
     settings.update(overrides or {})
+    if output is not None and "FEEDS" not in (overrides or {}):
+        fmt = {".jsonl": "jsonlines", ".jl": "jsonlines", ".json": "json", ".csv": "csv", ".xml": "xml"}.get(output.suffix, "jsonlines")
+        resumable = bool(settings.get("JOBDIR"))
+        settings["FEEDS"] = {str(output): {"format": fmt, "encoding": "utf8", "overwrite": not resumable}}
     return settings
 
 

@@ -31,6 +31,7 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from twisted.python.failure import Failure
 
+from newscrawl.encoding import decode_html
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.items import NewsArticle
 from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sitemaps_from_robots
@@ -203,7 +204,7 @@ class NewsSpider(scrapy.Spider):
             discovered_by=response.meta.get("newscrawl_source", "link"),
             outlinks=outlinks,
             stylesheets=list(response.meta.get("newscrawl_stylesheets", [])),
-            html=response.text,
+            html=decode_html(response.body, response.headers.get("Content-Type", b"").decode("latin-1"))[0],
         )
 
     def _canonical_url(self, response: HtmlResponse, url: str) -> str:

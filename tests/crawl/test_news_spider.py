@@ -105,3 +105,27 @@ def test_declared_page_type_decides_before_the_url():
     assert declared_article(page(og)) is True
     assert declared_article(page(og + jsonld % "Person")) is False  # structured data wins over og:type
     assert declared_article(page("")) is None
+
+
+def test_pages_are_decoded_as_browsers_do(crawl, tmp_path):
+    """A page whose bytes are windows-1252 but whose server says UTF-8 (a common misconfiguration)
+    reaches the pipelines readable: the spider decodes with newscrawl.encoding, not the header."""
+    from newscrawl.demo.base import Site
+    from newscrawl.demo.model import PageTruth
+    from newscrawl.demo.response import ok
+
+    class Cp1252Site(Site):
+        truth = {"/": PageTruth("/", "home"), "/news/2025/01/02/cafe-story/": PageTruth("/news/2025/01/02/cafe-story/", "article")}
+
+        def resolve(self, path_and_query, base_url="http://127.0.0.1"):
+            if path_and_query == "/":
+                return ok('<html><body><a href="/news/2025/01/02/cafe-story/">story</a></body></html>')
+            if path_and_query.startswith("/news/"):
+                body = "<html><head><title>Caf\u00e9</title></head><body><p>Na\u00efve caf\u00e9 cr\u00e8me \u2014 \u201cquoted\u201d</p></body></html>"
+                return ok(body.encode("cp1252"), "text/html; charset=utf-8")
+            return ok("", "text/plain")
+
+    with serve_site(Cp1252Site()) as server:
+        result = crawl(tmp_path, [server.base_url + "/"], *SPIDER_ONLY, "NEWSCRAWL_KEEP_HTML=true")
+    page = result.by_path(server.base_url)["/news/2025/01/02/cafe-story/"]
+    assert "Na\u00efve caf\u00e9 cr\u00e8me \u2014 \u201cquoted\u201d" in page["html"]
