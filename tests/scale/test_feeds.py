@@ -51,7 +51,7 @@ def feed_crawl(tmp_path_factory, ftp_server, tools):
     }
     with serve_site(build_demo_site()) as server:
         cmd = tools.newscrawl_cmd(server.base_url + "/", tmp_path / "ignored.jsonl")
-        for setting in (*SPIDER_ONLY, "NEWSCRAWL_PROGRESS_INTERVAL=1", "CONCURRENT_REQUESTS_PER_DOMAIN=2",
+        for setting in (*SPIDER_ONLY, "NEWSCRAWL_PROGRESS_INTERVAL=0.1", "CONCURRENT_REQUESTS_PER_DOMAIN=2",
                         "FEEDS=" + json.dumps(feeds)):
             cmd += ["-s", setting]
         proc = tools.popen(cmd, tmp_path / "log.txt")
