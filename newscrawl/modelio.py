@@ -119,11 +119,34 @@ def export_trees(estimator: Any, features: Sequence[str], meta: Mapping[str, Any
     }
 
 
-def save_model(payload: Mapping[str, Any], path: str | Path) -> None:
+def write_checked(payload: Mapping[str, Any], path: str | Path) -> None:
+    """Write a JSON payload with a SHA-256 of its canonical form (what :func:`read_checked` verifies)."""
     body = dict(payload)
     body.pop("sha256", None)
     body["sha256"] = _digest(body)
     Path(path).write_text(json.dumps(body, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def read_checked(path: str | Path, fmt: str) -> dict[str, Any]:
+    """The payload of a file written by :func:`write_checked` in format ``fmt``; refuses files
+    that are missing, not JSON, of another format, or modified since they were written."""
+    path = Path(path)
+    try:
+        body = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"model file not found: {path}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelError(f"model file {path} is not valid JSON: {exc}") from None
+    if not isinstance(body, dict) or body.get("format") != fmt:
+        raise ModelError(f"model file {path} is not in format {fmt}")
+    claimed = body.pop("sha256", None)
+    if claimed != _digest(body):
+        raise ModelError(f"model file {path} fails its checksum: it was modified after training; retrain it")
+    return body
+
+
+def save_model(payload: Mapping[str, Any], path: str | Path) -> None:
+    write_checked(payload, path)
 
 
 def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
@@ -159,18 +182,7 @@ def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
 
 def load_model(path: str | Path) -> TreeModel:
     """Read and validate a model written by :func:`save_model`; never executes code."""
-    path = Path(path)
-    try:
-        body = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"model file not found: {path}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelError(f"model file {path} is not valid JSON: {exc}") from None
-    if not isinstance(body, dict) or body.get("format") != FORMAT:
-        raise ModelError(f"model file {path} is not in format {FORMAT}")
-    claimed = body.pop("sha256", None)
-    if claimed != _digest(body):
-        raise ModelError(f"model file {path} fails its checksum: it was modified after training; retrain it")
+    body = read_checked(path, FORMAT)
     features, classes, trees = body.get("features"), body.get("classes"), body.get("trees")
     if not isinstance(features, list) or not isinstance(classes, list) or not isinstance(trees, list) or not trees:
         raise ModelError(f"model file {path} lacks features, classes or trees")

@@ -19,7 +19,6 @@ suite never needs a browser.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import re
 import shutil
@@ -35,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from newscrawl.classify import BodyResult
+from newscrawl.modelio import ModelError, read_checked, write_checked
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -66,10 +66,6 @@ _COLLECT = """(() => {
             parseFloat(cs.fontSize) || 0];
   }));
 })()"""
-
-
-class ModelError(ValueError):
-    """The SVM file is missing, malformed or was modified after training."""
 
 
 # --- browser -------------------------------------------------------------------------------------
@@ -246,11 +242,6 @@ def title_candidates(nodes: list[Node], body: Node) -> tuple[list[Node], np.ndar
 
 
 # --- the SVM in a safe format ---------------------------------------------------------------------
-def _digest(payload: dict[str, Any]) -> str:
-    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(canonical.encode("ascii")).hexdigest()
-
-
 @dataclass(frozen=True)
 class RBFSVM:
     """decision(x) = Σ dual_i · exp(-gamma·|sv_i - z|²) + intercept, z = (x - mean) / scale."""
@@ -278,9 +269,7 @@ def export_svm(scaler: Any, svc: Any) -> dict[str, Any]:
 
 
 def save_models(body: dict[str, Any], title: dict[str, Any], meta: dict[str, Any], path: Path) -> None:
-    payload = {"format": FORMAT, "body": body, "title": title, "meta": meta}
-    payload["sha256"] = _digest(payload)
-    path.write_text(json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n", encoding="utf-8")
+    write_checked({"format": FORMAT, "body": body, "title": title, "meta": meta}, path)
 
 
 def _svm(raw: Any, n_features: int) -> RBFSVM:
@@ -303,18 +292,7 @@ def _svm(raw: Any, n_features: int) -> RBFSVM:
 
 def load_models(path: Path | None = None) -> tuple[RBFSVM, RBFSVM, dict[str, Any]]:
     """(body SVM, title SVM, meta) from a file written by :func:`save_models`; never executes code."""
-    path = path or models_dir() / MODEL_FILE
-    try:
-        payload = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"model file not found: {path} (train it: python -m newscrawl.train.wang)") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelError(f"model file {path} is not valid JSON: {exc}") from None
-    if not isinstance(payload, dict) or payload.get("format") != FORMAT:
-        raise ModelError(f"model file {path} is not in format {FORMAT}")
-    claimed = payload.pop("sha256", None)
-    if claimed != _digest(payload):
-        raise ModelError(f"model file {path} fails its checksum: it was modified after training")
+    payload = read_checked(path or models_dir() / MODEL_FILE, FORMAT)
     return _svm(payload.get("body"), len(BODY_FEATURES)), _svm(payload.get("title"), len(TITLE_FEATURES)), payload.get("meta") or {}
 
 
