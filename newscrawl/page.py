@@ -123,13 +123,14 @@ def _fallback_decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
         return data.decode("cp1252", "replace"), "windows-1252"
 
 
-def _style_resolver(root: Any, stylesheets: Sequence[Any]) -> Any | None:
+def _style_resolver(root: Any, stylesheets: Sequence[Any], url: str | None) -> Any | None:
     try:
         from newscrawl.css import StyleResolver, parse_stylesheet
     except ImportError:
         return None
     sheets = [parse_stylesheet(s) if isinstance(s, str) else s for s in stylesheets]
-    return StyleResolver(root, sheets)
+    # the page URL resolves relative <link href>s, so fetched sheets keep their cascade position
+    return StyleResolver(root, sheets, base_url=url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,7 +375,7 @@ class Page:
             return cached
         if self._resolver is False:
             try:
-                self._resolver = _style_resolver(self.root, self._stylesheets)
+                self._resolver = _style_resolver(self.root, self._stylesheets, self.url)
             except Exception as exc:  # a broken stylesheet must not stop extraction
                 self.warnings.append(f"stylesheets ignored: {exc.__class__.__name__}: {exc}")
                 self._resolver = None

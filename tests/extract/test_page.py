@@ -90,3 +90,17 @@ def test_deep_nesting_is_flattened_with_a_warning():
 
 def test_collapse():
     assert collapse("  a \n\t b  ") == "a b"
+
+
+def test_fetched_stylesheets_keep_their_place_before_later_style_blocks():
+    """A sheet linked with a relative href comes before a later <style> block in the cascade."""
+    from newscrawl.css import parse_stylesheet
+    from newscrawl.page import Page
+
+    html = ('<html><head><link rel="stylesheet" href="/css/site.css">'
+            '<style>p.lead { color: #00ff00 }</style></head>'
+            '<body><p class="lead">Some text</p></body></html>')
+    sheet = parse_stylesheet("p.lead { color: #ff0000 }", url="https://news.example.com/css/site.css")
+    page = Page.from_html(html, "https://news.example.com/2025/01/02/a/", stylesheets=[sheet])
+    lead = page.root.find(".//p")
+    assert page.style(lead).color == "#00ff00"
