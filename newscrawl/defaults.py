@@ -68,6 +68,12 @@ DEFAULTS: dict[str, Any] = {
     # Fetch stylesheets hosted on other registrable domains (CDNs, font services). The LOCAL
     # profile (sites on 127.0.0.1) turns this off so tests and benchmarks never leave the machine.
     "NEWSCRAWL_CSS_OFFSITE": True,
+    # Downloaded stylesheet sources are also kept outside the process, so a resumed or later crawl
+    # (and, when distributed, every other worker through Redis) reuses them instead of fetching
+    # again: this directory (default JOBDIR/newscrawl-css when JOBDIR is set, else memory only),
+    # and the age in seconds after which a kept source is fetched again.
+    "NEWSCRAWL_CSS_SOURCE_DIR": None,
+    "NEWSCRAWL_CSS_SOURCE_EXPIRY": 24 * 3600,
     # --- scale and resilience (newscrawl.distributed, newscrawl.journal, newscrawl.progress) ----
     # Share one frontier in Redis (scrapy-redis scheduler + dupefilter on REDIS_URL) between workers.
     "NEWSCRAWL_DISTRIBUTED": False,

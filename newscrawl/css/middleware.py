@@ -5,7 +5,9 @@ ones), ``<style>`` blocks and their ``@import``s (recursively, depth-limited, lo
 fetches the external sheets with ``crawler.engine.download_async`` so robots.txt, throttling,
 retries and the HTTP cache apply. Like Scrapy's RobotsTxtMiddleware, a URL has one in-flight
 download that concurrent pages await; the parsed sheet goes to the crawl-wide store
-(:func:`newscrawl.css.store.stylesheet_store`).
+(:func:`newscrawl.css.store.stylesheet_store`), and the downloaded source to the second tier
+(:mod:`newscrawl.css.sources`: ``JOBDIR`` or Redis), where a resumed crawl or another worker
+finds it instead of downloading it again.
 
 Hand-off: ``response.meta["newscrawl_stylesheets"]`` = absolute URLs of the sheets obtained, in
 cascade order (imports before the sheet importing them); look them up in the store. A failed,
@@ -36,6 +38,7 @@ from twisted.internet.defer import Deferred
 from newscrawl.css.cascade import parse_style_block
 from newscrawl.css.links import style_sources
 from newscrawl.css.media import media_matches
+from newscrawl.css.sources import pack, source_cache, unpack
 from newscrawl.css.store import stylesheet_store
 from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
 from newscrawl.defaults import DEFAULTS
@@ -72,6 +75,7 @@ class StylesheetMiddleware:
         self.import_depth = _setting(crawler, "NEWSCRAWL_CSS_IMPORT_DEPTH", "getint")
         self.offsite = _setting(crawler, "NEWSCRAWL_CSS_OFFSITE", "getbool")
         self.store = stylesheet_store(crawler)
+        self.sources = source_cache(crawler.settings)
         self._inflight: dict[str, Deferred] = {}
         self._failed: OrderedDict[str, str] = OrderedDict()
 
@@ -243,6 +247,27 @@ class StylesheetMiddleware:
         return sheet
 
     async def _fetch_unsafe(self, url: str) -> Stylesheet | None:
+        source = self._kept_source(url)
+        if source is None:
+            source = await self._download(url)
+            if source is None:
+                return None
+            self._keep_source(url, *source)
+        final_url, body = source
+        if len(body) > THREAD_PARSE_BYTES:
+            sheet = await run_in_thread(parse_stylesheet, body, url=final_url,
+                                        max_bytes=self.max_bytes)
+        else:
+            sheet = parse_stylesheet(body, url=final_url, max_bytes=self.max_bytes)
+        if final_url != url:
+            sheet = _renamed(sheet, url)
+        self.store.put(url, sheet)
+        self._inc("rules_total", sheet.stats["rules_total"])
+        self._inc("rules_kept", sheet.stats["rules_kept"])
+        return sheet
+
+    async def _download(self, url: str) -> tuple[str, bytes] | None:
+        """``(final URL, body)`` of a usable stylesheet, or None (failure recorded)."""
         self._inc("requests")
         request = Request(url, callback=NO_CALLBACK, meta={
             MARKER: True, "download_timeout": self.timeout, "download_maxsize": self.max_bytes,
@@ -260,20 +285,36 @@ class StylesheetMiddleware:
         if "css" not in content_type and (content_type or body.lstrip()[:1] == b"<"):
             self._fail(url, "not_css")  # browsers refuse e.g. text/html as a stylesheet
             return None
-        final_url = urldefrag(response.url)[0]
-        if len(body) > THREAD_PARSE_BYTES:
-            sheet = await run_in_thread(parse_stylesheet, body, url=final_url,
-                                        max_bytes=self.max_bytes)
-        else:
-            sheet = parse_stylesheet(body, url=final_url, max_bytes=self.max_bytes)
-        if final_url != url:
-            sheet = _renamed(sheet, url)
-        self.store.put(url, sheet)
         self._inc("fetched")
         self._inc("bytes", len(body))
-        self._inc("rules_total", sheet.stats["rules_total"])
-        self._inc("rules_kept", sheet.stats["rules_kept"])
-        return sheet
+        return urldefrag(response.url)[0], body
+
+    # --- second tier (JOBDIR directory or Redis) ------------------------------------------------
+    def _kept_source(self, url: str) -> tuple[str, bytes] | None:
+        """A source an earlier run or another worker downloaded; its loss only costs a download."""
+        if self.sources is None:
+            return None
+        try:
+            data = self.sources.get(url)
+            source = unpack(data) if data is not None else None
+        except Exception as exc:  # unreachable Redis, unreadable file: download instead
+            logger.warning("stylesheet source cache unavailable for %s: %r", url, exc)
+            self._inc("source_cache/errors")
+            return None
+        if source is not None and len(source[1]) <= self.max_bytes:
+            self._inc("source_cache/hits")
+            return source
+        self._inc("source_cache/misses")
+        return None
+
+    def _keep_source(self, url: str, final_url: str, body: bytes) -> None:
+        if self.sources is None:
+            return
+        try:
+            self.sources.put(url, pack(final_url, body))
+        except Exception as exc:
+            logger.warning("stylesheet %s not kept in the source cache: %r", url, exc)
+            self._inc("source_cache/errors")
 
 
 def _failure_reason(exc: Exception) -> str:

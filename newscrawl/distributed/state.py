@@ -150,6 +150,16 @@ class RedisStylesheetCache:
             self._local.popitem(last=False)
 
 
+def redis_stylesheet_cache(settings: Any) -> RedisStylesheetCache:
+    """The stylesheet-source cache of a distributed crawl (``NEWSCRAWL_CSS_SOURCE_EXPIRY``,
+    ``NEWSCRAWL_CSS_MAX_BYTES``; Redis from ``REDIS_URL``)."""
+    from scrapy_redis.connection import get_redis_from_settings
+
+    return RedisStylesheetCache(get_redis_from_settings(settings), settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
+                                ttl=int(settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", 24 * 3600)) or 24 * 3600,
+                                max_bytes=settings.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024))
+
+
 def redis_template_cache(settings: Any) -> RedisTemplateCache:
     """The template cache of a distributed crawl (``NEWSCRAWL_TEMPLATE_*`` sizes, Redis from ``REDIS_URL``)."""
     from scrapy_redis.connection import get_redis_from_settings

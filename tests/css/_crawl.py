@@ -1,7 +1,8 @@
 """Run one real Scrapy crawl on 127.0.0.1 with the stylesheet middleware and print a JSON report.
 
 Used by test_middleware.py in a subprocess (a Twisted reactor cannot be restarted in one
-process). Usage: python _crawl.py demo|hostile '{"NEWSCRAWL_CSS_TIMEOUT": 1}'
+process). Usage: python _crawl.py demo|hostile '{"NEWSCRAWL_CSS_TIMEOUT": 1}' [PORT]
+(a fixed port lets two crawls share stylesheet URLs, for the source cache).
 """
 
 from __future__ import annotations
@@ -105,7 +106,8 @@ def main() -> None:
         "CLOSESPIDER_PAGECOUNT": 0, "DEPTH_LIMIT": 3, "RETRY_ENABLED": False,
         **overrides,
     }
-    with serve_site(site) as served:
+    port = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    with serve_site(site, port=port) as served:
         process = CrawlerProcess(settings=settings)
         crawler = process.create_crawler(CollectSpider)
         started = time.monotonic()

@@ -17,8 +17,8 @@ import pytest
 CRAWL = Path(__file__).with_name("_crawl.py")
 
 
-def crawl(site: str, **settings: object) -> dict:
-    out = subprocess.run([sys.executable, str(CRAWL), site, json.dumps(settings)],
+def crawl(site: str, port: int = 0, **settings: object) -> dict:
+    out = subprocess.run([sys.executable, str(CRAWL), site, json.dumps(settings), str(port)],
                          capture_output=True, text=True, timeout=240)
     assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout)
@@ -110,3 +110,33 @@ def test_disabled() -> None:
     report = crawl("demo", DEPTH_LIMIT=1, NEWSCRAWL_CSS_ENABLED=False)
     assert not any(t.endswith(".css") for t in report["hits"])
     assert all(p["stylesheets"] is None for p in report["pages"].values())
+
+
+def test_a_later_crawl_reuses_kept_sources_instead_of_downloading(tmp_path: Path) -> None:
+    """NEWSCRAWL_CSS_SOURCE_DIR (JOBDIR/newscrawl-css by default) survives the process: a second
+    crawl of the same URLs downloads no stylesheet, hands off the same lists, and an unreadable
+    kept entry only costs that one download."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = {"NEWSCRAWL_CSS_SOURCE_DIR": str(tmp_path / "css")}
+    first = crawl("demo", port, **settings)
+    kept = sorted((tmp_path / "css").glob("*.css"))
+    assert len(kept) == first["stats"]["newscrawl/css/fetched"] == 3
+
+    second = crawl("demo", port, **settings)
+    assert {t for t in second["hits"] if t.endswith(".css")} == set()
+    assert "newscrawl/css/requests" not in second["stats"]
+    assert second["stats"]["newscrawl/css/source_cache/hits"] == 3
+    lists = lambda report: {u: p["stylesheets"] for u, p in report["pages"].items() if p["html"]}
+    assert lists(second) == lists(first)
+    assert second["rules"] == first["rules"]
+
+    kept[0].write_bytes(b"garbage without a URL line")
+    third = crawl("demo", port, **settings)
+    assert sum(n for t, n in third["hits"].items() if t.endswith(".css")) == 1
+    assert third["stats"]["newscrawl/css/source_cache/errors"] == 1
+    assert third["stats"]["newscrawl/css/source_cache/hits"] == 2
+    assert lists(third) == lists(first)

@@ -113,4 +113,4 @@ def tools() -> Any:
     from types import SimpleNamespace
 
     return SimpleNamespace(popen=popen, newscrawl_cmd=newscrawl_cmd, read_jsonl=read_jsonl, scrapy_cmd=scrapy_cmd,
-                           stats_from_log=stats_from_log, REPO=REPO)
+                           stats_from_log=stats_from_log, free_port=free_port, REPO=REPO)

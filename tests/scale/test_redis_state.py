@@ -102,3 +102,43 @@ def test_push_start_urls(redis_url):
     assert push_start_urls(redis_url, ["http://127.0.0.1/", "example.org"]) == 2
     client = redis.Redis.from_url(redis_url)
     assert client.lrange("newscrawl:news:start_urls", 0, -1) == [b"http://127.0.0.1/", b"example.org"]
+
+
+def test_stylesheet_sources_shared_through_redis_with_expiry(redis_url):
+    from newscrawl.css.sources import pack, source_cache, unpack
+    from newscrawl.distributed.state import RedisStylesheetCache
+
+    settings = Settings({"NEWSCRAWL_DISTRIBUTED": True, "REDIS_URL": redis_url, "NEWSCRAWL_CSS_SOURCE_EXPIRY": 600,
+                         "NEWSCRAWL_CSS_MAX_BYTES": 64, "JOBDIR": "/nonexistent"})
+    one, other = source_cache(settings), source_cache(settings)
+    assert isinstance(one, RedisStylesheetCache) and one.max_bytes == 64
+    one.put("http://a.example/s.css", pack("http://a.example/s.css", b"p{color:red}"))
+    assert unpack(other.get("http://a.example/s.css")) == ("http://a.example/s.css", b"p{color:red}")
+    client = redis.Redis.from_url(redis_url)
+    assert 0 < client.ttl("newscrawl:css:http://a.example/s.css") <= 600
+    one.put("http://a.example/big.css", b"x" * 65)  # over NEWSCRAWL_CSS_MAX_BYTES: not shared
+    assert other.get("http://a.example/big.css") is None
+
+
+def test_one_workers_stylesheet_downloads_serve_the_next(redis_url, tools):
+    """The CSS middleware with NEWSCRAWL_DISTRIBUTED keeps sources in Redis: a second crawler of the
+    same site (same port, so the same stylesheet URLs) downloads none of them."""
+    import json
+    import subprocess
+    import sys
+
+    script = tools.REPO / "tests" / "css" / "_crawl.py"
+    settings = json.dumps({"NEWSCRAWL_DISTRIBUTED": True, "REDIS_URL": redis_url})
+    port = str(tools.free_port())
+    reports = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, str(script), "demo", settings, port],
+                             capture_output=True, text=True, timeout=240)
+        assert out.returncode == 0, out.stderr[-3000:]
+        reports.append(json.loads(out.stdout))
+    first, second = reports
+    assert first["stats"]["newscrawl/css/fetched"] == 3
+    assert "newscrawl/css/requests" not in second["stats"]
+    assert second["stats"]["newscrawl/css/source_cache/hits"] == 3
+    assert second["rules"] == first["rules"] and len(second["rules"]) == 3
+    assert len(redis.Redis.from_url(redis_url).keys("newscrawl:css:*")) == 3

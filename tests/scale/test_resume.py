@@ -109,6 +109,7 @@ def test_full_pipeline_resume_keeps_templates_and_stylesheets(tmp_path, tools):
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(timeout=60)
                 assert list((jobdir / "newscrawl-templates").glob("*.json")), "no template on disk before the kill"
+                assert list((jobdir / "newscrawl-css").glob("*.css")), "no stylesheet source on disk before the kill"
             else:
                 assert proc.wait(timeout=300) == 0, (tmp_path / "run2.log").read_text()[-3000:]
                 runs.append(json.loads((tmp_path / "stats2.json").read_text()))
@@ -122,3 +123,6 @@ def test_full_pipeline_resume_keeps_templates_and_stylesheets(tmp_path, tools):
     assert stats.get("newscrawl/template/items", 0) > 0
     assert stats.get("newscrawl/template/learned", 0) == 0  # the domain's template came from JOBDIR
     assert stats.get("newscrawl/css/pages", 0) > 0
+    assert stats.get("newscrawl/css/source_cache/hits", 0) > 0  # stylesheets came from JOBDIR ...
+    css_hits = {t: n for t, n in server.hits.items() if t.split("?")[0].endswith(".css")}
+    assert css_hits and max(css_hits.values()) == 1, css_hits  # ... so each was downloaded once in all
