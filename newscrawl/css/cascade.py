@@ -9,7 +9,7 @@ ancestors iteratively (top-down from the nearest memoised one).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
@@ -183,7 +183,13 @@ class _CombinedIndex:
         # Keys some rule looks at. Elements are described by these only (post-123, the page's
         # own ids...), so signatures repeat across the pages of a site and memos carry over.
         self.relevant: frozenset[str] = frozenset(relevant)
+        self.attr_names: frozenset[str] = frozenset(self.by_attr)
         self._memo: dict[tuple, _Candidates] = {}
+        # Key sets are interned (equal sets are one object), so signatures hash from cached set
+        # hashes and compare by identity: (tag, id, class) -> own keys, (keys, own) -> union.
+        self._interned: dict[frozenset[str], frozenset[str]] = {}
+        self._own_memo: dict[tuple, frozenset[str]] = {}
+        self._union_memo: dict[tuple, frozenset[str]] = {}
         # Custom-property maps are interned (same parent map + same declarations -> same dict)
         # so that var() substitutions can be memoised by map identity across the site's pages.
         self.customs: dict[tuple, dict[str, str]] = {}
@@ -203,11 +209,46 @@ class _CombinedIndex:
             self.customs[(id(found), "parent")] = parent  # type: ignore[assignment]
         return found
 
+    def own_keys(self, element: Any) -> frozenset[str]:
+        """The element's keys that some rule looks at (interned; memoised per tag/id/class)."""
+        key = (element.tag, element.get("id"), element.get("class"))
+        found = self._own_memo.get(key)
+        if found is None:
+            if len(self._own_memo) >= self.MAX_MEMO:
+                self._own_memo.clear()
+            found = self._intern(self.relevant.intersection(element_keys(element)))
+            self._own_memo[key] = found
+        return found
+
+    def union(self, ancestor_keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
+        """``ancestor_keys | own``, interned (memoised per pair of interned sets)."""
+        if own <= ancestor_keys:
+            return ancestor_keys
+        key = (ancestor_keys, own)
+        found = self._union_memo.get(key)
+        if found is None:
+            if len(self._union_memo) >= self.MAX_MEMO:
+                self._union_memo.clear()
+            found = self._union_memo[key] = self._intern(ancestor_keys | own)
+        return found
+
+    def _intern(self, keys: frozenset[str]) -> frozenset[str]:
+        found = self._interned.get(keys)
+        if found is None:
+            if len(self._interned) >= self.MAX_MEMO:
+                self._interned.clear()
+            found = self._interned[keys] = keys
+        return found
+
     def candidates(self, element: Any, ancestor_keys: frozenset[str], own_keys: frozenset[str],
                    parent_keys: frozenset[str]) -> _Candidates:
         """Rules that can match: by index key, then by the keys the element, its parent and
         its ancestors must have (cached per signature). Keys are already cut to ``relevant``."""
-        attributes = tuple(name for name in element.attrib.keys() if name in self.by_attr)
+        attributes: tuple[str, ...] = ()
+        if self.attr_names:
+            names = element.keys()
+            if not self.attr_names.isdisjoint(names):
+                attributes = tuple(name for name in names if name in self.attr_names)
         signature = (own_keys, attributes, parent_keys, ancestor_keys)
         found = self._memo.get(signature)
         if found is not None:
@@ -239,11 +280,12 @@ class _Candidates:
     the signature proves match, and those to test. The merged declarations are cached per
     outcome of the tests, so most elements cost a few predicate calls and a dict copy."""
 
-    __slots__ = ("implied", "tested", "layers")
+    __slots__ = ("implied", "tested", "selectors", "layers")
 
     def __init__(self, implied: list[tuple], tested: list[tuple]) -> None:
         self.implied = implied
         self.tested = tested
+        self.selectors = [entry[0] for entry in tested]
         self.layers: dict[tuple[bool, ...], tuple] = {}
 
 
@@ -343,18 +385,7 @@ class StyleResolver:
             imported.update(_norm_url(i.url) for i in sheet.imports)
         ordered: list[Stylesheet] = []
         seen: set[int] = set()
-
-        def add(sheet: Stylesheet, depth: int) -> None:
-            seen.add(id(sheet))
-            if not media_matches(sheet.media, self.viewport):
-                return
-            if depth < MAX_IMPORT_DEPTH:
-                for imp in sheet.imports:
-                    child = by_url.get(_norm_url(imp.url))
-                    if child is not None and id(child) not in seen \
-                            and media_matches(imp.media, self.viewport):
-                        add(child, depth + 1)
-            ordered.append(sheet)
+        add = partial(self._add_sheet, by_url=by_url, seen=seen, ordered=ordered)
 
         for el in self.root.iter("link", "style"):
             if el.tag == "link":
@@ -380,11 +411,37 @@ class StyleResolver:
                 sheet = parse_style_block(el.text or "", self.base_url)
                 if id(sheet) in seen:
                     continue
-            add(sheet, 0)
+            add(sheet)
         for sheet in provided:
             if id(sheet) not in seen and not (sheet.url and _norm_url(sheet.url) in imported):
-                add(sheet, 0)
+                add(sheet)
         return ordered
+
+    def _add_sheet(self, sheet: Stylesheet, *, by_url: dict[str, Stylesheet], seen: set[int],
+                   ordered: list[Stylesheet]) -> None:
+        """Append ``sheet`` to ``ordered`` after the sheets it imports (depth-first, iterative;
+        not a recursive closure: that would be a reference cycle holding the resolver)."""
+        seen.add(id(sheet))
+        if not media_matches(sheet.media, self.viewport):
+            return
+        stack = [(sheet, 0, iter(sheet.imports))]
+        while stack:
+            current, depth, imports = stack[-1]
+            child = None
+            if depth < MAX_IMPORT_DEPTH:
+                for imp in imports:
+                    found = by_url.get(_norm_url(imp.url))
+                    if found is not None and id(found) not in seen \
+                            and media_matches(imp.media, self.viewport):
+                        seen.add(id(found))
+                        if media_matches(found.media, self.viewport):
+                            child = found
+                            break
+            if child is None:
+                stack.pop()
+                ordered.append(current)
+            else:
+                stack.append((child, depth + 1, iter(child.imports)))
 
     # --- public ----------------------------------------------------------------------------------
     def style(self, element: Any) -> ComputedStyle:
@@ -407,33 +464,37 @@ class StyleResolver:
             return state
         chain = []
         current = element
-        parent_state, parent_keys = _INITIAL, frozenset()
+        parent_state, parent_keys = _INITIAL, _NO_KEYS
+        states = self._states
         while current is not None:
-            known = self._states.get(current)
+            known = states.get(current)
             if known is not None:
                 parent_state, parent_keys = known, self._keys[current]
                 break
             chain.append(current)
             current = current.getparent()
+        is_root = current is None  # the top of the chain is the document's root
         parent_own = self._own.get(current, _NO_KEYS) if current is not None else _NO_KEYS
+        index = self._index
         for el in reversed(chain):
             if isinstance(el.tag, str):  # not a comment or processing instruction
-                own = self._index.relevant.intersection(element_keys(el))
-                parent_state = self._compute(el, parent_state, parent_keys, own, parent_own)
-                if not own <= parent_keys:
-                    parent_keys = parent_keys | own
+                own = index.own_keys(el)
+                parent_state = self._compute(el, parent_state, parent_keys, own, parent_own,
+                                             is_root)
+                parent_keys = index.union(parent_keys, own)
                 self._own[el] = parent_own = own
-            self._states[el] = parent_state
+            is_root = False
+            states[el] = parent_state
             self._keys[el] = parent_keys
         return parent_state
 
     def _compute(self, element: Any, parent: _State, ancestor_keys: frozenset[str],
-                 own_keys: frozenset[str], parent_keys: frozenset[str]) -> _State:
+                 own_keys: frozenset[str], parent_keys: frozenset[str], is_root: bool
+                 ) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
         layers = self._matching_layers(element, ancestor_keys, own_keys, parent_keys)
         inline_text = element.get("style")
-        is_root = element.getparent() is None
         key = (id(parent), id(layers), inline_text, is_root)
         state = self._shared.get(key)
         if state is None:
@@ -445,10 +506,10 @@ class StyleResolver:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
         candidates = self._index.candidates(element, ancestor_keys, own_keys, parent_keys)
         outcome: tuple[bool, ...] = ()
-        if candidates.tested:
+        if candidates.selectors:
             node = self._registry.node(element)
             memo = self._memo
-            outcome = tuple(entry[0].matches(node, memo) for entry in candidates.tested)
+            outcome = tuple([selector.matches(node, memo) for selector in candidates.selectors])
         layers = candidates.layers.get(outcome)
         if layers is None:
             matching = candidates.implied + [e for e, ok in zip(candidates.tested, outcome) if ok]

@@ -10,6 +10,7 @@ stack). With memoisation a selector costs O(parts x depth) per page at worst.
 from __future__ import annotations
 
 import re
+import weakref
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any, Callable
@@ -37,7 +38,9 @@ class Node(ElementWrapper):
         self.parent = parent
         self._index = index
         self._previous = previous  # False: not known yet
-        self._registry = registry
+        # A weak reference: registry -> node -> registry would make every page's nodes (and
+        # through them its lxml tree) cyclic garbage, freed only by full GC passes.
+        self._registry = None if registry is None else weakref.ref(registry)
         self.in_html_document = in_html_document
         self.transport_content_language = content_language
         self._ancestors = None
@@ -57,20 +60,22 @@ class Node(ElementWrapper):
     @property
     def index(self) -> int:  # type: ignore[override]
         if self._index is None:
-            if self.parent is None or self._registry is None:
+            registry = self._registry() if self._registry is not None else None
+            if self.parent is None or registry is None:
                 self._index = 0
             else:
-                self._index = self._registry.child_index(self.parent)[self.etree_element]
+                self._index = registry.child_index(self.parent)[self.etree_element]
         return self._index
 
     @property
     def previous(self) -> Node | None:  # type: ignore[override]
         if self._previous is False:
             index = self.index
-            if index == 0 or self.parent is None or self._registry is None:
+            registry = self._registry() if self._registry is not None else None
+            if index == 0 or self.parent is None or registry is None:
                 self._previous = None
             else:
-                self._previous = self._registry.node(self.etree_siblings[index - 1])
+                self._previous = registry.node(self.etree_siblings[index - 1])
         return self._previous
 
     @property
@@ -88,7 +93,8 @@ class Node(ElementWrapper):
     @property
     def previous_siblings(self) -> tuple:  # type: ignore[override]
         if self._previous_siblings is None:
-            if self._registry is None or self.parent is None:
+            registry = self._registry() if self._registry is not None else None
+            if registry is None or self.parent is None:
                 siblings = []
                 node = self.previous
                 while node is not None:
@@ -96,7 +102,7 @@ class Node(ElementWrapper):
                     node = node.previous
                 siblings.reverse()
             else:
-                siblings = [self._registry.node(e) for e in self.etree_siblings[:self.index]]
+                siblings = [registry.node(e) for e in self.etree_siblings[:self.index]]
             self._previous_siblings = tuple(siblings)
         return self._previous_siblings
 
