@@ -12,11 +12,14 @@ Setup (benchmark only; the test suite never needs a browser)::
     apt-get update && apt-get install -y chromium     # or: python benchmarks/css_vs_browser.py --setup
     .venv/bin/pip install -e '.[bench]'               # websocket-client for the DevTools protocol
 
-Run: ``.venv/bin/python benchmarks/css_vs_browser.py [--pages 30] [--site demo|wyofile|all]``.
+Run: ``.venv/bin/python benchmarks/css_vs_browser.py [--pages 30] [--site demo|wyofile|all]``
+(``--ours-only``: time our side alone, without Chromium and without agreement figures).
 
-Timing: "ours" = lxml parse of the page + StyleResolver + styles of the compared elements, pages
-in sequence as in a crawl: external stylesheets parsed once per site (the middleware's store),
-<style> blocks and the site-wide index cached from earlier pages, never from the page itself.
+Timing: "ours" = lxml parse of the page + StyleResolver (which parses the page's <style> blocks)
++ styles of the compared elements, pages in sequence as in a crawl, each page's first visit:
+external stylesheets parsed once per site (the middleware's crawl-wide store); every in-process
+CSS cache is cleared before the first page, so <style> blocks, compiled selectors and the
+site-wide index are cached only from earlier pages, never from the page itself.
 "cold" = no cache at all: every stylesheet and <style> block parsed for the page alone.
 "chromium" = navigate + load + getComputedStyle of the same elements on a warm browser (its memory
 cache holds the CSS), best of --repeat loads. CPU columns: our process's CPU time vs the summed
@@ -42,7 +45,7 @@ from typing import Any
 
 import lxml.html
 
-from newscrawl.css import StyleResolver, parse_stylesheet
+from newscrawl.css import StyleResolver, parse_style_block, parse_stylesheet
 from newscrawl.css import cascade as cascade_module
 from newscrawl.css import selectors as selectors_module
 from newscrawl.css import stylesheet as stylesheet_module
@@ -235,9 +238,8 @@ class SheetFetcher:
                 if "stylesheet" in rel and "alternate" not in rel and href \
                         and media_matches(el.get("media"), VIEWPORT):
                     add(urllib.parse.urljoin(base, href).split("#")[0], 0)
-            else:
-                sheet = parse_stylesheet(el.text or "", url=base)
-                for imp in sheet.imports:
+            elif "@import" in (el.text or "").lower():  # other blocks import nothing
+                for imp in parse_style_block(el.text or "", base).imports:
                     add(imp.url, 1)
         return out
 
@@ -322,13 +324,19 @@ def pages_of(site: str, base: str, limit: int, rng: random.Random) -> list[str]:
 
 
 def clear_caches() -> None:
+    """Forget every in-process CSS cache (parsed <style> texts, declarations, selectors,
+    indexes); parsed external sheets are held by the SheetFetcher, as by the crawl's store."""
     stylesheet_module._parse_cached.cache_clear()
+    stylesheet_module._parsed_piece.cache_clear()
     cascade_module._combined_index.cache_clear()
+    cascade_module._inline_declarations.cache_clear()
     selectors_module.compile_selector_text.cache_clear()
     selectors_module._COMPOUNDS.clear()
+    selectors_module._PART_CACHE.clear()
+    selectors_module._SIMPLE_CACHE.clear()
 
 
-def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict,
+def run_site(site: str, served: Any, limit: int, browser: Chromium | None, report: dict,
              repeat: int) -> None:
     rng = random.Random(1)
     fetcher = SheetFetcher()
@@ -342,10 +350,13 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict
         root = lxml.html.document_fromstring(html, base_url=url)
         pages.append((url, html, fetcher.for_page(root, url)))  # external sheets parsed once
     # Crawl order: each page seen once, caches warmed only by the pages before it.
+    clear_caches()
     for url, html, sheets in pages:
         ours, elapsed, cpu = our_styles(html, url, sheets)
         ours_t.append(elapsed)
         ours_cpu.append(cpu)
+        if browser is None:
+            continue
         # Chromium warm (its memory cache holds the CSS), best of `repeat` loads: the machine is
         # shared and noisy.
         chrome_runs = [browser.computed(url) for _ in range(repeat)]
@@ -374,9 +385,9 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium, report: dict
         "pages": len(ours_t), "elements": total, "aligned": matched,
         "agreement": {p: counts[p] / matched if matched else 0.0 for p in PROPS},
         "ours_ms": 1000 * statistics.mean(ours_t), "ours_cold_ms": 1000 * statistics.mean(
-            ours_cold_t), "chromium_ms": 1000 * statistics.mean(chrome_t),
+            ours_cold_t), "chromium_ms": 1000 * statistics.mean(chrome_t or [0.0]),
         "ours_cpu_ms": 1000 * statistics.mean(ours_cpu),
-        "chromium_cpu_ms": 1000 * statistics.mean(chrome_cpu),
+        "chromium_cpu_ms": 1000 * statistics.mean(chrome_cpu or [0.0]),
         "rules_discarded": 1 - kept["rules_kept"] / max(1, kept["rules_total"]),
         "declarations_discarded": 1 - kept["declarations_kept"] / max(
             1, kept["declarations_total"]),
@@ -393,15 +404,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--site", choices=("demo", "wyofile", "all"), default="all")
     parser.add_argument("--repeat", type=int, default=2, help="timed runs per page (best kept)")
     parser.add_argument("--setup", action="store_true", help="apt-get install chromium first")
+    parser.add_argument("--ours-only", action="store_true",
+                        help="time our cascade alone (no Chromium, no agreement)")
     parser.add_argument("--json", help="also write the report here")
     args = parser.parse_args(argv)
     if args.setup:
         setup_chromium()
-    if not Path(CHROMIUM).exists():
+    if not args.ours_only and not Path(CHROMIUM).exists():
         print("chromium missing: run with --setup (apt-get install -y chromium)", file=sys.stderr)
         return 2
     report: dict = {}
-    browser = Chromium()
+    browser = None if args.ours_only else Chromium()
     try:
         if args.site in ("demo", "all"):
             with serve_site(build_demo_site()) as served:
@@ -411,7 +424,16 @@ def main(argv: list[str] | None = None) -> int:
             with serve_directory(wyofile) as served:
                 run_site("wyofile", served, args.pages, browser, report, args.repeat)
     finally:
-        browser.close()
+        if browser is not None:
+            browser.close()
+    if args.ours_only:
+        print(f"{'site':8} {'pages':>5}  {'ours ms':>8} {'ours cpu':>8} {'cold ms':>8}"
+              f"  {'rules disc.':>11} {'decl disc.':>10}")
+        for site, r in report.items():
+            print(f"{site:8} {r['pages']:5d}  {r['ours_ms']:8.1f} {r['ours_cpu_ms']:8.1f}"
+                  f" {r['ours_cold_ms']:8.1f}  {100 * r['rules_discarded']:10.1f}%"
+                  f" {100 * r['declarations_discarded']:9.1f}%")
+        return 0
     print(f"{'site':8} {'pages':>5} {'elems':>6} {'aligned':>7}  "
           + "  ".join(f"{p:>11}" for p in PROPS)
           + f"  {'ours ms':>8} {'cold ms':>8} {'chrome ms':>9} {'speedup':>7}"
@@ -421,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{site:8} {r['pages']:5d} {r['elements']:6d} {r['aligned']:7d}  "
               + "  ".join(f"{100 * r['agreement'][p]:10.1f}%" for p in PROPS)
               + f"  {r['ours_ms']:8.1f} {r['ours_cold_ms']:8.1f} {r['chromium_ms']:9.1f}"
-              + f" {r['chromium_ms'] / r['ours_ms']:6.1f}x"
+              + f" {r['chromium_ms'] / max(r['ours_ms'], 1e-9):6.1f}x"
               + f"  {r['ours_cpu_ms']:8.1f} {r['chromium_cpu_ms']:10.1f}"
               + f" {r['chromium_cpu_ms'] / max(r['ours_cpu_ms'], 1e-9):10.1f}x"
               + f"  {100 * r['rules_discarded']:10.1f}% {100 * r['declarations_discarded']:9.1f}%")
