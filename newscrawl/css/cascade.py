@@ -185,11 +185,12 @@ class _CombinedIndex:
         self.relevant: frozenset[str] = frozenset(relevant)
         self.attr_names: frozenset[str] = frozenset(self.by_attr)
         self._memo: dict[tuple, _Candidates] = {}
-        # Key sets are interned (equal sets are one object), so signatures hash from cached set
-        # hashes and compare by identity: (tag, id, class) -> own keys, (keys, own) -> union.
+        # Key sets are interned (equal sets are one object): (tag, id, class) -> own keys,
+        # (parent chain, own keys) -> chain. Signatures hash and compare by identity.
         self._interned: dict[frozenset[str], frozenset[str]] = {}
         self._own_memo: dict[tuple, frozenset[str]] = {}
-        self._union_memo: dict[tuple, frozenset[str]] = {}
+        self._chains: dict[tuple, _Chain] = {}
+        self._unions: dict[tuple, frozenset[str]] = {}
         # Custom-property maps are interned (same parent map + same declarations -> same dict)
         # so that var() substitutions can be memoised by map identity across the site's pages.
         self.customs: dict[tuple, dict[str, str]] = {}
@@ -220,16 +221,24 @@ class _CombinedIndex:
             self._own_memo[key] = found
         return found
 
-    def union(self, ancestor_keys: frozenset[str], own: frozenset[str]) -> frozenset[str]:
-        """``ancestor_keys | own``, interned (memoised per pair of interned sets)."""
-        if own <= ancestor_keys:
-            return ancestor_keys
-        key = (ancestor_keys, own)
-        found = self._union_memo.get(key)
+    def chain(self, parent: _Chain, own: frozenset[str]) -> _Chain:
+        """The chain of an element with these own keys under ``parent`` (interned)."""
+        key = (parent, own)
+        found = self._chains.get(key)
         if found is None:
-            if len(self._union_memo) >= self.MAX_MEMO:
-                self._union_memo.clear()
-            found = self._union_memo[key] = self._intern(ancestor_keys | own)
+            if len(self._chains) >= self.MAX_MEMO:
+                self._chains.clear()
+                self._unions.clear()
+                self._memo.clear()
+                self.layers.clear()
+            ancestors = parent.inclusive
+            inclusive = ancestors
+            if not own <= ancestors:
+                pair = (ancestors, own)
+                inclusive = self._unions.get(pair)
+                if inclusive is None:
+                    inclusive = self._unions[pair] = self._intern(ancestors | own)
+            found = self._chains[key] = _Chain(own, parent.own, ancestors, inclusive)
         return found
 
     def _intern(self, keys: frozenset[str]) -> frozenset[str]:
@@ -240,19 +249,21 @@ class _CombinedIndex:
             found = self._interned[keys] = keys
         return found
 
-    def candidates(self, element: Any, ancestor_keys: frozenset[str], own_keys: frozenset[str],
-                   parent_keys: frozenset[str]) -> _Candidates:
+    def candidates(self, element: Any, chain: _Chain, resolver: StyleResolver) -> _Candidates:
         """Rules that can match: by index key, then by the keys the element, its parent and
-        its ancestors must have (cached per signature). Keys are already cut to ``relevant``."""
+        its ancestors must have (cached per signature: chain and indexed attribute names).
+        Selectors of tags, ids, classes and ancestor combinators only are decided here, once
+        per chain: their outcome depends on nothing else."""
         attributes: tuple[str, ...] = ()
         if self.attr_names:
             names = element.keys()
             if not self.attr_names.isdisjoint(names):
                 attributes = tuple(name for name in names if name in self.attr_names)
-        signature = (own_keys, attributes, parent_keys, ancestor_keys)
+        signature = (chain, attributes)
         found = self._memo.get(signature)
         if found is not None:
             return found
+        own_keys, parent_keys, ancestor_keys = chain.own, chain.parent_own, chain.ancestors
         entries: list[tuple] = []
         for key in own_keys:
             if key[0] == "#":
@@ -264,15 +275,44 @@ class _CombinedIndex:
         for name in attributes:
             entries.extend(self.by_attr[name])
         entries.extend(self.universal)
-        kept = [e for e in entries if e[0].own <= own_keys and e[0].parent_own <= parent_keys
-                and (not e[0].required or e[0].required <= ancestor_keys)]
-        found = _Candidates([e for e in kept if e[0].implied],
-                            [e for e in kept if not e[0].implied])
+        implied: list[tuple] = []
+        tested: list[tuple] = []
+        for e in entries:
+            selector = e[0]
+            if not (selector.own <= own_keys and selector.parent_own <= parent_keys
+                    and (not selector.required or selector.required <= ancestor_keys)):
+                continue
+            if selector.implied:
+                implied.append(e)
+            elif selector.plain:
+                if resolver.matches(element, selector):
+                    implied.append(e)
+            else:
+                tested.append(e)
+        found = _Candidates(implied, tested)
         if len(self._memo) >= self.MAX_MEMO:
             self._memo.clear()
             self.layers.clear()
         self._memo[signature] = found
         return found
+
+
+class _Chain:
+    """An element's relevant keys, its parent's, and its ancestors' (union): what decides
+    selectors made of tags, ids, classes and ancestor combinators. Interned per index, so
+    identical chains (every page of a site repeats its templates) are one object."""
+
+    __slots__ = ("own", "parent_own", "ancestors", "inclusive")
+
+    def __init__(self, own: frozenset[str], parent_own: frozenset[str],
+                 ancestors: frozenset[str], inclusive: frozenset[str]) -> None:
+        self.own = own
+        self.parent_own = parent_own
+        self.ancestors = ancestors
+        self.inclusive = inclusive  # ancestors | own
+
+
+_ROOT_PARENT = _Chain(_NO_KEYS, _NO_KEYS, _NO_KEYS, _NO_KEYS)
 
 
 class _Candidates:
@@ -358,8 +398,7 @@ class StyleResolver:
         self._registry = NodeRegistry()
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
-        self._keys: dict[Any, frozenset[str]] = {}  # element_keys of the element and ancestors
-        self._own: dict[Any, frozenset[str]] = {}  # element_keys of the element
+        self._chains: dict[Any, _Chain] = {}
         self._shared: dict[tuple, _State] = {}
         self._root_font_size = _MEDIUM
         sheets = [parse_style_block(s, self.base_url) if isinstance(s, str) else s
@@ -462,38 +501,36 @@ class StyleResolver:
         state = self._states.get(element)
         if state is not None:
             return state
-        chain = []
+        missing = []
         current = element
-        parent_state, parent_keys = _INITIAL, _NO_KEYS
+        parent_state, parent_chain = _INITIAL, _ROOT_PARENT
         states = self._states
         while current is not None:
             known = states.get(current)
             if known is not None:
-                parent_state, parent_keys = known, self._keys[current]
+                parent_state, parent_chain = known, self._chains[current]
                 break
-            chain.append(current)
+            missing.append(current)
             current = current.getparent()
         is_root = current is None  # the top of the chain is the document's root
-        parent_own = self._own.get(current, _NO_KEYS) if current is not None else _NO_KEYS
         index = self._index
-        for el in reversed(chain):
+        for el in reversed(missing):
             if isinstance(el.tag, str):  # not a comment or processing instruction
-                own = index.own_keys(el)
-                parent_state = self._compute(el, parent_state, parent_keys, own, parent_own,
-                                             is_root)
-                parent_keys = index.union(parent_keys, own)
-                self._own[el] = parent_own = own
+                parent_chain = index.chain(parent_chain, index.own_keys(el))
+                parent_state = self._compute(el, parent_state, parent_chain, is_root)
             is_root = False
             states[el] = parent_state
-            self._keys[el] = parent_keys
+            self._chains[el] = parent_chain
         return parent_state
 
-    def _compute(self, element: Any, parent: _State, ancestor_keys: frozenset[str],
-                 own_keys: frozenset[str], parent_keys: frozenset[str], is_root: bool
-                 ) -> _State:
+    def matches(self, element: Any, selector: Any) -> bool:
+        """Whether ``selector`` matches ``element`` (memoised per page)."""
+        return selector.matches(self._registry.node(element), self._memo)
+
+    def _compute(self, element: Any, parent: _State, chain: _Chain, is_root: bool) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
-        layers = self._matching_layers(element, ancestor_keys, own_keys, parent_keys)
+        layers = self._matching_layers(element, chain)
         inline_text = element.get("style")
         key = (id(parent), id(layers), inline_text, is_root)
         state = self._shared.get(key)
@@ -501,10 +538,9 @@ class StyleResolver:
             state = self._shared[key] = self._compute_state(layers, inline_text, parent, is_root)
         return state
 
-    def _matching_layers(self, element: Any, ancestor_keys: frozenset[str],
-                         own_keys: frozenset[str], parent_keys: frozenset[str]) -> tuple:
+    def _matching_layers(self, element: Any, chain: _Chain) -> tuple:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        candidates = self._index.candidates(element, ancestor_keys, own_keys, parent_keys)
+        candidates = self._index.candidates(element, chain, self)
         outcome: tuple[bool, ...] = ()
         if candidates.selectors:
             node = self._registry.node(element)

@@ -148,11 +148,13 @@ class Selector:
     ("id", v), ("class", v), ("tag", v) or ("*", None).
     """
 
-    __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied")
+    __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
+                 "plain")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
                  own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
-                 implied: bool = False, parent_own: frozenset[str] = frozenset()) -> None:
+                 implied: bool = False, parent_own: frozenset[str] = frozenset(),
+                 plain: bool = False) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -166,6 +168,9 @@ class Selector:
         # Ids ("#x"), classes (".x") and tags some ancestor must have: a set test rejects most
         # descendant selectors before any matching (browsers use a Bloom filter the same way).
         self.required = required
+        # Only tags, ids, classes (or "*") joined by descendant/child combinators: whether it
+        # matches depends on nothing but the keys of the element and of its ancestors, in order.
+        self.plain = plain
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -392,9 +397,11 @@ def _compile(selector: Any) -> Selector | None:
         len(compounds) == 1 or (len(compounds) == 2 and _keys_only(compounds[1]) and (
             combinators[0] == ">" or (combinators[0] == " "
                                       and len(compound_keys(compounds[1])) == 1))))
+    plain = all(_keys_only(c) or _is_universal(c) for c in compounds) \
+        and all(c in (" ", ">", None) for c in combinators)
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
-                    frozenset(parent_own))
+                    frozenset(parent_own), plain)
 
 
 def _is_universal(compound: Any) -> bool:
@@ -554,5 +561,6 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
     implied = len(compounds) == 1 or (len(compounds) == 2 and not compounds[1][4] and (
         combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1)))
     specificity = tuple(sum(c[3][i] for c in compounds) for i in range(3))
+    plain = all(c in (" ", ">", None) for c in combinators)  # every compound is plain here
     return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
-                    first[2], frozenset(required), implied, parent_own)
+                    first[2], frozenset(required), implied, parent_own, plain)

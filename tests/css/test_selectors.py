@@ -22,7 +22,8 @@ NOT_PLAIN = ["[hidden]", "DIV", "a::-webkit-scrollbar", "a:first-child", "a:befo
 
 def _signature(selector: selectors.Selector) -> tuple:
     return (selector.specificity, selector.key, selector.own, selector.parent_own,
-            selector.required, selector.implied, tuple(c for _, c in selector.parts))
+            selector.required, selector.implied, selector.plain,
+            tuple(c for _, c in selector.parts))
 
 
 def test_plain_selectors_compile_like_cssselect2() -> None:
