@@ -112,7 +112,8 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_TEMPLATE_MODE": "after",
     # Pages loaded at most by one n-CS search (from the crawl's recent pages or downloaded).
     "NEWSCRAWL_TEMPLATE_MAX_FETCH": 15,
-    # Recent pages kept per domain (8 domains at most) until the domain has a template.
+    # Recent pages (HTML + links) kept per domain, for the 8 most recent domains: the n-CS search
+    # reads these before downloading anything (section templates too).
     "NEWSCRAWL_TEMPLATE_MAX_PAGES": 20,
     # Key pages tried per domain (or section) before giving up on its template.
     "NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS": 3,

@@ -17,12 +17,33 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
 logger = logging.getLogger(__name__)
+
+# The Page that ExtractionPipeline built for an item, for the later pipelines (TemplatePipeline):
+# one parse per page. Weak keys: an entry goes when its item does. Plain dict items cannot be
+# weakly referenced; later pipelines then parse the HTML themselves.
+_pages: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
+
+
+def shared_page(item: Any) -> Any | None:
+    """The :class:`newscrawl.page.Page` ExtractionPipeline built from ``item``'s HTML, if any."""
+    try:
+        return _pages.get(item)
+    except TypeError:  # not weakly referenceable (a dict item)
+        return None
+
+
+def _share_page(item: Any, page: Any) -> None:
+    try:
+        _pages[item] = page
+    except TypeError:
+        pass
 
 # newscrawl.page's warnings when an input limit was hit (size, element count, nesting depth)
 LIMIT_WARNINGS = ("input cut to", "document cut", "deeper than")
@@ -54,10 +75,16 @@ class ExtractionPipeline:
         if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_EXTRACTION_ENABLED is off")
         from newscrawl.extract import extract
+        from newscrawl.extract.api import extract_from_page
+        from newscrawl.page import Page
 
         self._extract = extract
+        self._extract_from_page = extract_from_page
+        self._page = Page.from_html
         self.crawler = crawler
         self.method = settings.get("NEWSCRAWL_BODY_EXTRACTOR", "nce")
+        # keep the Page for TemplatePipeline only when it runs
+        self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -71,7 +98,14 @@ class ExtractionPipeline:
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         try:
-            article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method)
+            try:
+                page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
+            except Exception:  # unparseable input: extract() reports it in the warnings
+                article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method)
+            else:
+                article = self._extract_from_page(page, method=self.method)
+                if self.share:
+                    _share_page(item, page)
         except Exception as exc:  # the core must not raise; if it does, keep the page and say why
             stats.inc_value("newscrawl/extraction/errors")
             logger.error("Extraction failed for %s: %s: %s", adapter.get("url"), type(exc).__name__, exc)

@@ -68,6 +68,12 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
     except Exception as exc:  # bad bytes must not stop a crawl
         logger.debug("page could not be built", exc_info=True)
         return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])
+    return extract_from_page(page, method=method, params=params)
+
+
+def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DEFAULT_PARAMS) -> Article:
+    """:func:`extract` on an already built Page, so a caller (the crawl's pipelines) can keep
+    using the one parse afterwards; never raises."""
     try:
         article = extract_page(page, params)
         if method != "nce":  # same Page, same title/date/is_article; the chosen method's body
@@ -76,7 +82,7 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
             apply_method(article, page, method)
         return article
     except Exception as exc:
-        logger.warning("extraction failed for %s", url, exc_info=True)
+        logger.warning("extraction failed for %s", page.url, exc_info=True)
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
 
 

@@ -1,22 +1,26 @@
 """``TemplatePipeline``: learn each site's template once, strip it from every article's body.
 
-A thin Scrapy adapter over :mod:`newscrawl.template`. While a domain has no template, the HTML
-of the pages the crawl downloads (every response, not only items) is kept, a bounded number per
-domain; the first item of the domain becomes the key page, and the n-CS search reads its linked
-pages from that store, downloading only the missing ones through the engine
-(``download_async``). The template goes to the :class:`~newscrawl.template.cache.TemplateCache`
+A thin Scrapy adapter over :mod:`newscrawl.template`. The HTML of the pages the crawl downloads
+(every response, not only items) is kept, a bounded number per domain for the most recent
+domains, with the page's on-site links once known (an item's ``outlinks``, or from the one parse
+of a page the search reads). The first item of a domain becomes the key page; the n-CS search
+first runs over the linked pages the crawl already has (Algorithm 1's order restricted to them),
+and only when they hold no complete subdigraph of ``n`` pages does it search again, downloading
+the missing pages through the engine (``download_async``). The key page is the Page
+:class:`~newscrawl.pipelines.ExtractionPipeline` built (:func:`~newscrawl.pipelines.shared_page`),
+not a second parse. The template goes to the :class:`~newscrawl.template.cache.TemplateCache`
 (memory, and disk under ``NEWSCRAWL_TEMPLATE_CACHE_DIR`` or ``JOBDIR``) and is applied to every
-item of the domain: the template is removed from the parsed page and the body is extracted again
-from what is left. A page that matches less than ``NEWSCRAWL_TEMPLATE_MIN_COVERAGE`` of the
-domain's template belongs to a section with its own template, learned the same way and cached
-under ``domain/section``. The item's ``extraction["template"]`` records the template id, its
-key and how many elements were removed.
+item of the domain (``NEWSCRAWL_TEMPLATE_MODE``). A page that matches less than
+``NEWSCRAWL_TEMPLATE_MIN_COVERAGE`` of the domain's template belongs to a section with its own
+template, learned the same way and cached under ``domain/section``. The item's
+``extraction["template"]`` records the template id, its key and how many elements were removed.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +40,8 @@ from newscrawl.template.detect import template_from_search
 from newscrawl.template.etdm import Params
 from newscrawl.template.extraction import MODES, remove_template
 from newscrawl.template.model import Template
-from newscrawl.template.topology import CompleteSubdigraphSearch, page_links
+from newscrawl.template.topology import (CompleteSubdigraphSearch, Link, hyperlink_distance, link_relevance_key,
+                                         page_links)
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/template"
@@ -60,6 +65,44 @@ def params_from_settings(settings: Any) -> Params:
     )
 
 
+@dataclass
+class Stored:
+    """A page the crawl downloaded: its HTML and, once known, its canonical on-site links."""
+
+    html: str | None
+    links: list[str] | None = None
+
+
+class PageStore:
+    """Recent pages per registrable domain (``per_domain`` each, ``domains`` domains), least
+    recently used out first: what the n-CS search reads instead of downloading."""
+
+    def __init__(self, per_domain: int, domains: int = 8) -> None:
+        self.per_domain = per_domain
+        self.domains = domains
+        self._pages: OrderedDict[str, OrderedDict[str, Stored]] = OrderedDict()
+
+    def add(self, url: str, html: str | None, links: list[str] | None = None) -> None:
+        domain = registrable_domain(url)
+        pages = self._pages.setdefault(domain, OrderedDict())
+        self._pages.move_to_end(domain)
+        old = pages.pop(url, None)
+        pages[url] = Stored(html if html is not None else (old.html if old else None),
+                            links if links is not None else (old.links if old else None))
+        while len(pages) > self.per_domain:
+            pages.popitem(last=False)
+        while len(self._pages) > self.domains:
+            self._pages.popitem(last=False)
+
+    def get(self, url: str) -> Stored | None:
+        return self._pages.get(registrable_domain(url), {}).get(url)
+
+    def set_links(self, url: str, links: list[str]) -> None:
+        stored = self.get(url)
+        if stored is not None:
+            stored.links = links
+
+
 class TemplatePipeline:
     def __init__(self, crawler: Crawler) -> None:
         s = crawler.settings
@@ -71,7 +114,6 @@ class TemplatePipeline:
         self.n = s.getint("NEWSCRAWL_TEMPLATE_N", 3)
         self.t = s.getint("NEWSCRAWL_TEMPLATE_T", 2)
         self.max_fetch = s.getint("NEWSCRAWL_TEMPLATE_MAX_FETCH", 15)
-        self.max_pages = s.getint("NEWSCRAWL_TEMPLATE_MAX_PAGES", 30)
         self.max_attempts = s.getint("NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS", 3)
         self.min_coverage = s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5)
         self.atypical = s.getfloat("NEWSCRAWL_TEMPLATE_ATYPICAL", 0.5)
@@ -87,10 +129,10 @@ class TemplatePipeline:
             from newscrawl.distributed.state import redis_template_cache
 
             self.cache = redis_template_cache(s)
-        self.recent: OrderedDict[str, OrderedDict[str, str]] = OrderedDict()  # domain -> url -> html
+        self.store = PageStore(s.getint("NEWSCRAWL_TEMPLATE_MAX_PAGES", 20))
         self.learning: dict[str, list[Deferred[None]]] = {}
         self.attempts: dict[str, int] = {}
-        self.known: set[str] = set()  # keys with a template: their pages are no longer kept
+        self.known: set[str] = set()  # domains with a template
         crawler.signals.connect(self.response_received, signal=signals.response_received)
 
     @classmethod
@@ -99,25 +141,14 @@ class TemplatePipeline:
 
     # --- page store ----------------------------------------------------------------------------
     def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
-        """Keep the HTML of recent pages of domains that still need a template."""
+        """Keep the HTML of the pages the crawl downloads (recent ones, a few domains)."""
         if not isinstance(response, TextResponse) or b"html" not in (response.headers.get("Content-Type") or b"html"):
             return
-        domain = registrable_domain(response.url)
-        if domain in self.known:
-            return
-        pages = self.recent.setdefault(domain, OrderedDict())
-        self.recent.move_to_end(domain)
-        pages[canonicalize(response.url)] = response.text
-        while len(pages) > self.max_pages:
-            pages.popitem(last=False)
-        while len(self.recent) > 8:  # domains waiting for a template
-            self.recent.popitem(last=False)
+        if response.status == 200:
+            self.store.add(canonicalize(response.url), response.text)
 
-    async def _html(self, url: str) -> str | None:
-        stored = self.recent.get(registrable_domain(url), {}).get(url)
-        if stored is not None:
-            self.stats.inc_value(f"{STATS}/pages_from_store")
-            return stored
+    async def _download(self, url: str) -> str | None:
+        """A missing page, through the engine (not the scheduler: the search waits for it)."""
         request = Request(url, callback=NO_CALLBACK, dont_filter=True, meta={"newscrawl_template": True})
         try:
             response = await self.crawler.engine.download_async(request)
@@ -128,25 +159,54 @@ class TemplatePipeline:
         self.stats.inc_value(f"{STATS}/pages_fetched")
         if not isinstance(response, TextResponse) or response.status != 200:
             return None
+        self.store.add(url, response.text)
         return response.text
 
     def _known(self, key: str) -> None:
         if "/" not in key and key not in self.known:
             self.known.add(key)
-            self.recent.pop(key, None)
             self.stats.set_value("newscrawl/templates/domains", len(self.known))  # read by newscrawl.progress
 
     # --- learning ------------------------------------------------------------------------------
-    async def _learn(self, key: str, url: str, page: Page) -> Template | None:
-        search = CompleteSubdigraphSearch(url, page_links(page.root, url), self.n)
-        roots: dict[str, Any] = {}
+    async def _search(self, url: str, key_links: list[Link], roots: dict[str, Any], download: bool
+                      ) -> CompleteSubdigraphSearch:
+        """Algorithm 2 over ``key_links``: stored pages are read from the store (their links
+        without a parse when known), missing ones downloaded only with ``download``."""
+        search = CompleteSubdigraphSearch(url, key_links, self.n)
         while len(search.processed) < self.max_fetch and (link := search.next_url()) is not None:
-            html = await self._html(link)
+            stored = self.store.get(link)
             links = None
-            if html is not None:
+            if stored is not None:
+                self.stats.inc_value(f"{STATS}/pages_from_store")
+                html = stored.html
+            else:
+                html = await self._download(link) if download else None
+            if stored is not None and stored.links is not None:
+                links = stored.links
+            elif html is not None:
                 roots[link] = Page.from_html(html, link).root
                 links = [lk.url for lk in page_links(roots[link], link)]
+                self.store.set_links(link, links)
             search.record(link, links)
+        return search
+
+    async def _learn(self, key: str, url: str, page: Page) -> Template | None:
+        key_links = page_links(page.root, url)
+        roots: dict[str, Any] = {}
+        # The pages the crawl already has first, from the link-relevance classes the full search
+        # would take its first n pages from (a stored page of another section must not win over
+        # the key page's nearer, not yet downloaded, neighbours); download only without an n-CS.
+        relevance = {lk.url: link_relevance_key(hyperlink_distance(url, lk.url)) for lk in key_links}
+        ranked = sorted(relevance.values())
+        limit = ranked[min(self.n, len(ranked)) - 1] if ranked else (0, 0)
+        stored = [lk for lk in key_links if relevance[lk.url] <= limit and self.store.get(lk.url) is not None]
+        search = await self._search(url, stored, roots, False)
+        if len(search.best) < self.n:
+            search = await self._search(url, key_links, roots, True)
+        for link in search.processed:  # CS pages (and replacements) whose links came parse-free
+            stored = self.store.get(link)
+            if link not in roots and stored is not None and stored.html is not None:
+                roots[link] = Page.from_html(stored.html, link).root
         template = template_from_search(page.root, url, search.best, search.processed, roots, n=self.n, t=self.t,
                                         params=self.params, atypical=self.atypical)
         if template is None:
@@ -191,7 +251,14 @@ class TemplatePipeline:
         html, url = adapter.get("html"), adapter.get("url")
         if not html or not url:
             return item
-        page = Page.from_html(html, url)
+        from newscrawl.pipelines import shared_page
+
+        page = shared_page(item)
+        if page is None:
+            page = Page.from_html(html, url)
+            self.stats.inc_value(f"{STATS}/pages_parsed")
+        if adapter.get("outlinks") is not None:  # the spider's links: a later search reads them parse-free
+            self.store.add(canonicalize(url), html, list(adapter.get("outlinks")))
         key = cache_key(url)
         template = await self._template(key, url, page)
         match = template.match(page.root) if template is not None else None
