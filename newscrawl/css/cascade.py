@@ -27,7 +27,9 @@ MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
 _MEDIUM = 16.0
 _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
-_ORIGIN_UA, _ORIGIN_AUTHOR = 0, 1
+# An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
+# source order across sheets, plus _AUTHOR for author rules (origin sorts first).
+_AUTHOR = 1 << 60
 
 # Chrome's html.css, reduced to the properties we compute.
 UA_CSS = """
@@ -166,13 +168,11 @@ class _CombinedIndex:
                   "attr": self.by_attr}
         relevant: set[str] = set()
         for position, sheet in enumerate(sheets):
-            origin = _ORIGIN_UA if position < ua_count else _ORIGIN_AUTHOR
-            base = position * 10_000_000
+            base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
             items, sheet_relevant = _prepared(sheet, viewport)
             relevant |= sheet_relevant
             for kind, value, selector, rule in items:
-                # (origin, source order across sheets): the cascade's tie-breakers
-                entry = (selector, rule, (origin, base + rule.order))
+                entry = (selector, rule, base + rule.order)  # origin, source order
                 if kind == "*":
                     self.universal.append(entry)
                 else:
@@ -196,6 +196,10 @@ class _CombinedIndex:
         self.customs: dict[tuple, dict[str, str]] = {}
         self.layers: dict[tuple, tuple] = {}  # merged declarations per set of matching rules
         self.var_memo: dict[tuple, Any] = {}
+        # Computed states per (parent state, matching declarations, inline style, is root):
+        # a state depends on nothing else (the root's font size, for rem, is the root
+        # state's), so the pages of a site share their states too.
+        self.states: dict[tuple, tuple] = {}
 
     def intern_customs(self, parent: Mapping[str, str], own: dict[str, str]) -> dict[str, str]:
         key = (id(parent), tuple(own.items()))
@@ -399,7 +403,6 @@ class StyleResolver:
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
         self._chains: dict[Any, _Chain] = {}
-        self._shared: dict[tuple, _State] = {}
         self._root_font_size = _MEDIUM
         sheets = [parse_style_block(s, self.base_url) if isinstance(s, str) else s
                   for s in stylesheets]
@@ -533,9 +536,17 @@ class StyleResolver:
         layers = self._matching_layers(element, chain)
         inline_text = element.get("style")
         key = (id(parent), id(layers), inline_text, is_root)
-        state = self._shared.get(key)
-        if state is None:
-            state = self._shared[key] = self._compute_state(layers, inline_text, parent, is_root)
+        shared = self._index.states
+        found = shared.get(key)
+        if found is None:
+            if len(shared) >= _CombinedIndex.MAX_MEMO:
+                shared.clear()
+            state = self._compute_state(layers, inline_text, parent, is_root)
+            # the entry holds parent and layers, so the ids in its key stay theirs
+            found = shared[key] = (state, parent, layers)
+        state = found[0]
+        if is_root:
+            self._root_font_size = state.font_size  # rem lengths below refer to it
         return state
 
     def _matching_layers(self, element: Any, chain: _Chain) -> tuple:
@@ -579,20 +590,20 @@ class StyleResolver:
     def _layers(self, entries: list[tuple]) -> tuple:
         """Declared values (and custom properties) of matching rules, normal and !important
         apart, in cascade order: origin, specificity, source order."""
-        best: dict[tuple[int, int], tuple] = {}
+        best: dict[int, tuple] = {}
         for selector, rule, sheet_key in entries:
             spec = selector.specificity
             previous = best.get(sheet_key)
             if previous is None or previous[0] < spec:
                 best[sheet_key] = (spec, rule)
         # keys are unique, so sorting never compares rules
-        matched = sorted((key[0], spec, key[1], rule) for key, (spec, rule) in best.items())
+        matched = sorted((key >= _AUTHOR, spec, key, rule) for key, (spec, rule) in best.items())
         layers: list[dict] = []
         for important in (False, True):
             declared: dict[str, Any] = {}
             customs: dict[str, str] = {}
-            for origin, _spec, _order, rule in matched:
-                if important and origin == _ORIGIN_UA:
+            for author, _spec, _order, rule in matched:
+                if important and not author:
                     continue
                 for declaration in rule.declarations:
                     if declaration[2] == important:
@@ -659,8 +670,6 @@ class StyleResolver:
         mono, parent_mono = families == ("monospace",), parent.families == ("monospace",)
         if keyword_size and mono != parent_mono:
             font_size *= (_MONOSPACE_MEDIUM / _MEDIUM) if mono else (_MEDIUM / _MONOSPACE_MEDIUM)
-        if is_root:
-            self._root_font_size = font_size
 
         weight = self._weight(declared.get("font-weight"), parent.weight)
         italic = _inherited(declared.get("font-style"), parent.italic, False)
