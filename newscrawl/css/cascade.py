@@ -167,12 +167,14 @@ class _CombinedIndex:
         tables = {"id": self.by_id, "class": self.by_class, "tag": self.by_tag,
                   "attr": self.by_attr}
         relevant: set[str] = set()
+        presence: set[str] = set()
         for position, sheet in enumerate(sheets):
             base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
             items, sheet_relevant = _prepared(sheet, viewport)
             relevant |= sheet_relevant
             for kind, value, selector, rule in items:
                 entry = (selector, rule, base + rule.order)  # origin, source order
+                presence.update(selector.presence)
                 if kind == "*":
                     self.universal.append(entry)
                 else:
@@ -183,7 +185,9 @@ class _CombinedIndex:
         # Keys some rule looks at. Elements are described by these only (post-123, the page's
         # own ids...), so signatures repeat across the pages of a site and memos carry over.
         self.relevant: frozenset[str] = frozenset(relevant)
-        self.attr_names: frozenset[str] = frozenset(self.by_attr)
+        # Attribute names in signatures: those rules are indexed by, and those whose presence
+        # decides a selector (see Selector.presence).
+        self.attr_names: frozenset[str] = frozenset(self.by_attr) | frozenset(presence)
         self._memo: dict[tuple, _Candidates] = {}
         # Key sets are interned (equal sets are one object): (tag, id, class) -> own keys,
         # (parent chain, own keys) -> chain. Signatures hash and compare by identity.
@@ -277,7 +281,7 @@ class _CombinedIndex:
             else:
                 entries.extend(self.by_tag.get(key, ()))
         for name in attributes:
-            entries.extend(self.by_attr[name])
+            entries.extend(self.by_attr.get(name, ()))
         entries.extend(self.universal)
         implied: list[tuple] = []
         tested: list[tuple] = []

@@ -149,12 +149,12 @@ class Selector:
     """
 
     __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
-                 "plain")
+                 "plain", "presence")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
                  own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
                  implied: bool = False, parent_own: frozenset[str] = frozenset(),
-                 plain: bool = False) -> None:
+                 plain: bool = False, presence: frozenset[str] = frozenset()) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -168,9 +168,12 @@ class Selector:
         # Ids ("#x"), classes (".x") and tags some ancestor must have: a set test rejects most
         # descendant selectors before any matching (browsers use a Bloom filter the same way).
         self.required = required
-        # Only tags, ids, classes (or "*") joined by descendant/child combinators: whether it
-        # matches depends on nothing but the keys of the element and of its ancestors, in order.
+        # Tags, ids, classes (or "*") joined by descendant/child combinators, the subject also
+        # possibly with [attr] / a:link: whether it matches depends on nothing but the keys of
+        # the element and of its ancestors, in order, and on which of the ``presence``
+        # attributes the element has.
         self.plain = plain
+        self.presence = presence
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -397,11 +400,33 @@ def _compile(selector: Any) -> Selector | None:
         len(compounds) == 1 or (len(compounds) == 2 and _keys_only(compounds[1]) and (
             combinators[0] == ">" or (combinators[0] == " "
                                       and len(compound_keys(compounds[1])) == 1))))
-    plain = all(_keys_only(c) or _is_universal(c) for c in compounds) \
+    presence = _presence(compounds[0])
+    plain = presence is not None \
+        and all(_keys_only(c) or _is_universal(c) for c in compounds[1:]) \
         and all(c in (" ", ">", None) for c in combinators)
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
-                    frozenset(parent_own), plain)
+                    frozenset(parent_own), plain, presence if plain else frozenset())
+
+
+def _presence(compound: Any) -> frozenset[str] | None:
+    """Attribute names whose presence, with the compound's tag/ids/classes, decides whether an
+    element matches it (``[disabled]``, ``a:link``); None when something else counts too."""
+    names: set[str] = set()
+    has_tag = any(isinstance(s, css_parser.LocalNameSelector) for s in compound.simple_selectors)
+    for simple in compound.simple_selectors:
+        if isinstance(simple, (css_parser.IDSelector, css_parser.ClassSelector,
+                               css_parser.LocalNameSelector)):
+            continue
+        if isinstance(simple, css_parser.AttributeSelector) and simple.operator is None \
+                and simple.namespace == "":
+            names.add(simple.lower_name)
+        elif isinstance(simple, css_parser.PseudoClassSelector) and has_tag \
+                and simple.name in ("link", "any-link"):
+            names.add("href")  # a/area/link with an href; the tag is among the keys
+        else:
+            return None
+    return frozenset(names)
 
 
 def _is_universal(compound: Any) -> bool:

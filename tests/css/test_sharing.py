@@ -1,0 +1,109 @@
+"""What the cascade shares between elements and pages must never mix up their styles.
+
+Selectors decided once per key chain (``.a .b``, ``a:link``, ``[disabled]``), computed states
+shared across pages, and parsed ``<style>`` blocks shared by text: each test builds elements or
+pages that share as much as possible and differ in exactly one thing that must show.
+"""
+
+from __future__ import annotations
+
+import lxml.html
+
+from newscrawl.css import StyleResolver, parse_style_block, parse_stylesheet
+from newscrawl.css import cascade, stylesheet
+
+DOCTYPE = "<!DOCTYPE html>"
+
+
+def _styles(body: str, sheets: list, head: str = "") -> dict:
+    root = lxml.html.document_fromstring(
+        f"{DOCTYPE}<html><head>{head}</head><body>{body}</body></html>",
+        base_url="http://example.test/page")
+    resolver = StyleResolver(root, sheets)
+    return {el.get("id"): resolver.style(el) for el in root.iter() if el.get("id")}
+
+
+def test_attribute_presence_decides_per_element_not_per_chain() -> None:
+    sheet = parse_stylesheet(".nav a:link { color: red } .nav a { font-size: 20px }"
+                             ".f button[disabled] { color: #777 } .f button { color: blue }")
+    s = _styles('<div class="nav"><a id="l1" href="/x">a</a><a id="n1">b</a>'
+                '<a id="l2" href="/y">c</a><a id="n2">d</a></div>'
+                '<form class="f"><button id="d" disabled>x</button><button id="e">y</button>'
+                '</form>', [sheet])
+    assert s["l1"].color == s["l2"].color == "#ff0000"
+    assert s["n1"].color == s["n2"].color == "#000000"  # no href: not a link
+    assert {s[k].font_size for k in ("l1", "n1", "l2", "n2")} == {20}
+    assert s["d"].color == "#777777" and s["e"].color == "#0000ff"
+
+
+def test_descendant_selectors_decided_per_chain_follow_the_real_ancestors() -> None:
+    sheet = parse_stylesheet(".a .b > p { color: red } .a > p { color: green }")
+    s = _styles('<div class="a"><div class="b"><p id="x">1</p></div><p id="y">2</p></div>'
+                '<div class="b"><p id="z">3</p></div>'
+                '<div class="a"><div class="c"><div class="b"><p id="w">4</p></div></div></div>',
+                [sheet])
+    assert s["x"].color == "#ff0000" and s["w"].color == "#ff0000"
+    assert s["y"].color == "#008000" and s["z"].color == "#000000"
+
+
+def test_pages_sharing_rules_keep_their_own_inherited_values() -> None:
+    # Same sheet, same structure: the second page shares states with the first except where
+    # its root font size (rem) and an inline style differ.
+    sheet = parse_stylesheet("p { font-size: 2rem } .k { color: green }")
+    first = _styles('<p id="p">a</p><span class="k" id="k">b</span>', [sheet],
+                    head="<style>html { font-size: 10px }</style>")
+    second = _styles('<p id="p">a</p><span class="k" id="k" style="color: red">b</span>',
+                     [sheet], head="<style>html { font-size: 12px }</style>")
+    third = _styles('<p id="p">a</p><span class="k" id="k">b</span>', [sheet],
+                    head="<style>html { font-size: 10px }</style>")
+    assert first["p"].font_size == 20 and second["p"].font_size == 24
+    assert third == first
+    assert first["k"].color == "#008000" and second["k"].color == "#ff0000"
+
+
+def test_identical_style_text_is_parsed_once_and_different_text_is_not_confused(
+        monkeypatch) -> None:
+    parsed: list[str] = []
+    real = stylesheet._parse
+
+    def counting(css, *args):
+        parsed.append(css)
+        return real(css, *args)
+
+    monkeypatch.setattr(stylesheet, "_parse", counting)
+    stylesheet._parse_cached.cache_clear()
+    text = ".story h2 { color: #123456 } /* sharing test */"
+    other = ".story h2 { color: #654321 } /* sharing test */"
+    pages = [f'<div class="story"><h2 id="h">t{i}</h2></div>' for i in range(4)]
+    colours = [_styles(body, [], head=f"<style>{text}</style>")["h"].color for body in pages]
+    assert colours == ["#123456"] * 4
+    assert parsed.count(text) == 1  # one parse for four pages
+    assert parse_style_block(text) is parse_style_block(text)
+    assert _styles(pages[0], [], head=f"<style>{other}</style>")["h"].color == "#654321"
+    assert parsed.count(other) == 1 and parse_style_block(other) is not parse_style_block(text)
+
+
+def test_style_blocks_with_imports_keep_their_page_url() -> None:
+    # Blocks with @import are parsed against the page URL: the same text on two sites must
+    # import from each site, so those are not shared across base URLs.
+    text = '@import "theme.css"; p { color: red }'
+    one = parse_style_block(text, "http://one.test/a/")
+    two = parse_style_block(text, "http://two.test/a/")
+    assert one is not two
+    assert [i.url for i in one.imports] == ["http://one.test/a/theme.css"]
+    assert [i.url for i in two.imports] == ["http://two.test/a/theme.css"]
+    plain = "p { color: red }"
+    assert parse_style_block(plain, "http://one.test/") is parse_style_block(plain,
+                                                                           "http://two.test/")
+
+
+def test_states_are_shared_across_pages_of_a_site() -> None:
+    sheet = parse_stylesheet(".x { color: red } p { font-weight: bold }")
+    body = '<div class="x"><p id="p">a</p></div>'
+    root1 = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    root2 = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    p1 = StyleResolver(root1, [sheet]).style(root1.get_element_by_id("p"))
+    p2 = StyleResolver(root2, [sheet]).style(root2.get_element_by_id("p"))
+    assert p1 is p2  # one computed style object for both pages
+    assert p1.color == "#ff0000" and p1.bold
+    assert cascade._combined_index.cache_info().currsize >= 1
