@@ -194,6 +194,7 @@ class _CombinedIndex:
         self._interned: dict[frozenset[str], frozenset[str]] = {}
         self._own_memo: dict[tuple, frozenset[str]] = {}
         self._chains: dict[tuple, _Chain] = {}
+        self._chain_memo: dict[tuple, bool] = {}  # (plain selector, compound, chain) -> match
         self._unions: dict[tuple, frozenset[str]] = {}
         # Custom-property maps are interned (same parent map + same declarations -> same dict)
         # so that var() substitutions can be memoised by map identity across the site's pages.
@@ -236,6 +237,7 @@ class _CombinedIndex:
         if found is None:
             if len(self._chains) >= self.MAX_MEMO:
                 self._chains.clear()
+                self._chain_memo.clear()
                 self._unions.clear()
                 self._memo.clear()
                 self.layers.clear()
@@ -246,7 +248,7 @@ class _CombinedIndex:
                 inclusive = self._unions.get(pair)
                 if inclusive is None:
                     inclusive = self._unions[pair] = self._intern(ancestors | own)
-            found = self._chains[key] = _Chain(own, parent.own, ancestors, inclusive)
+            found = self._chains[key] = _Chain(own, parent, ancestors, inclusive)
         return found
 
     def _intern(self, keys: frozenset[str]) -> frozenset[str]:
@@ -257,7 +259,29 @@ class _CombinedIndex:
             found = self._interned[keys] = keys
         return found
 
-    def candidates(self, element: Any, chain: _Chain, resolver: StyleResolver) -> _Candidates:
+    def _chain_matches(self, selector: Any, i: int, chain: _Chain) -> bool:
+        """Whether compounds i.. of a plain selector match the element of ``chain`` (and its
+        ancestors): set inclusions along the chain, memoised per index, so across pages."""
+        key = (selector, i, chain)
+        found = self._chain_memo.get(key)
+        if found is None:
+            found = False
+            if selector.keys[i] <= chain.own:
+                combinator = selector.parts[i][1]
+                parent = chain.parent
+                if combinator is None:
+                    found = True
+                elif combinator == ">":
+                    found = parent is not _ROOT_PARENT \
+                        and self._chain_matches(selector, i + 1, parent)
+                else:  # " ": some ancestor
+                    while parent is not _ROOT_PARENT and not found:
+                        found = self._chain_matches(selector, i + 1, parent)
+                        parent = parent.parent
+            self._chain_memo[key] = found
+        return found
+
+    def candidates(self, element: Any, chain: _Chain) -> _Candidates:
         """Rules that can match: by index key, then by the keys the element, its parent and
         its ancestors must have (cached per signature: chain and indexed attribute names).
         Selectors of tags, ids, classes and ancestor combinators only are decided here, once
@@ -272,6 +296,7 @@ class _CombinedIndex:
         if found is not None:
             return found
         own_keys, parent_keys, ancestor_keys = chain.own, chain.parent_own, chain.ancestors
+        present = frozenset(attributes)
         entries: list[tuple] = []
         for key in own_keys:
             if key[0] == "#":
@@ -293,7 +318,7 @@ class _CombinedIndex:
             if selector.implied:
                 implied.append(e)
             elif selector.plain:
-                if resolver.matches(element, selector):
+                if selector.presence <= present and self._chain_matches(selector, 0, chain):
                     implied.append(e)
             else:
                 tested.append(e)
@@ -310,17 +335,18 @@ class _Chain:
     selectors made of tags, ids, classes and ancestor combinators. Interned per index, so
     identical chains (every page of a site repeats its templates) are one object."""
 
-    __slots__ = ("own", "parent_own", "ancestors", "inclusive")
+    __slots__ = ("own", "parent", "parent_own", "ancestors", "inclusive")
 
-    def __init__(self, own: frozenset[str], parent_own: frozenset[str],
-                 ancestors: frozenset[str], inclusive: frozenset[str]) -> None:
+    def __init__(self, own: frozenset[str], parent: _Chain | None, ancestors: frozenset[str],
+                 inclusive: frozenset[str]) -> None:
         self.own = own
-        self.parent_own = parent_own
+        self.parent = parent  # _ROOT_PARENT above the root element
+        self.parent_own = parent.own if parent is not None else _NO_KEYS
         self.ancestors = ancestors
         self.inclusive = inclusive  # ancestors | own
 
 
-_ROOT_PARENT = _Chain(_NO_KEYS, _NO_KEYS, _NO_KEYS, _NO_KEYS)
+_ROOT_PARENT = _Chain(_NO_KEYS, None, _NO_KEYS, _NO_KEYS)
 
 
 class _Candidates:
@@ -530,10 +556,6 @@ class StyleResolver:
             self._chains[el] = parent_chain
         return parent_state
 
-    def matches(self, element: Any, selector: Any) -> bool:
-        """Whether ``selector`` matches ``element`` (memoised per page)."""
-        return selector.matches(self._registry.node(element), self._memo)
-
     def _compute(self, element: Any, parent: _State, chain: _Chain, is_root: bool) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
@@ -555,7 +577,7 @@ class StyleResolver:
 
     def _matching_layers(self, element: Any, chain: _Chain) -> tuple:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        candidates = self._index.candidates(element, chain, self)
+        candidates = self._index.candidates(element, chain)
         outcome: tuple[bool, ...] = ()
         if candidates.selectors:
             node = self._registry.node(element)

@@ -149,12 +149,13 @@ class Selector:
     """
 
     __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
-                 "plain", "presence")
+                 "plain", "presence", "keys")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
                  own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
                  implied: bool = False, parent_own: frozenset[str] = frozenset(),
-                 plain: bool = False, presence: frozenset[str] = frozenset()) -> None:
+                 plain: bool = False, presence: frozenset[str] = frozenset(),
+                 keys: tuple[frozenset[str], ...] = ()) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -174,6 +175,9 @@ class Selector:
         # attributes the element has.
         self.plain = plain
         self.presence = presence
+        # For plain selectors: each compound's keys, subject first (matching them is a set
+        # inclusion per compound: the keys are all the compound says).
+        self.keys = keys
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -406,7 +410,8 @@ def _compile(selector: Any) -> Selector | None:
         and all(c in (" ", ">", None) for c in combinators)
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
-                    frozenset(parent_own), plain, presence if plain else frozenset())
+                    frozenset(parent_own), plain, presence if plain else frozenset(),
+                    tuple(frozenset(compound_keys(c)) for c in compounds) if plain else ())
 
 
 def _presence(compound: Any) -> frozenset[str] | None:
@@ -588,4 +593,5 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
     specificity = tuple(sum(c[3][i] for c in compounds) for i in range(3))
     plain = all(c in (" ", ">", None) for c in combinators)  # every compound is plain here
     return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
-                    first[2], frozenset(required), implied, parent_own, plain)
+                    first[2], frozenset(required), implied, parent_own, plain, frozenset(),
+                    tuple(c[2] for c in compounds) if plain else ())

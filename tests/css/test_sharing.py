@@ -107,3 +107,28 @@ def test_states_are_shared_across_pages_of_a_site() -> None:
     assert p1 is p2  # one computed style object for both pages
     assert p1.color == "#ff0000" and p1.bold
     assert cascade._combined_index.cache_info().currsize >= 1
+
+
+def test_chain_decided_selectors_match_like_cssselect2() -> None:
+    # The key-chain decision against cssselect2's own predicates, element by element, on a
+    # tree where the same keys recur at different depths and under different parents.
+    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
+
+    body = ('<div class="a" id="top"><ul class="m"><li class="i"><a href="/1">x</a><ul class="m">'
+            '<li class="i"><a>y</a><span class="a"><a href="/2" class="i">z</a></span></li>'
+            '</ul></li></ul><p class="i"><b class="a b">q</b></p></div><section><div class="b">'
+            '<p><a class="i" href="/3">w</a></p></div><a disabled class="a">v</a></section>')
+    texts = [".a .i", ".m > .i > a", ".a > .m .i a", "ul li a", "#top a", "div p b.a",
+             ".a .b", "section > a", ".m .m a", "div > p > a", "* > .i", ".a *", "li a:link",
+             ".a a[href]", "section [disabled]", "ul > li > span > a.i", ".b p a"]
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    elements = [el for el in root.iter() if isinstance(el.tag, str)]
+    registry = NodeRegistry()
+    for text in texts:
+        selectors = compile_selector_text(text)[0]
+        assert all(s.plain for s in selectors), text
+        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
+        assert any(expected), text
+        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
+        got = [resolver.style(el).display == "table-caption" for el in elements]  # not inherited
+        assert got == expected, text
