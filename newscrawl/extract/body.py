@@ -33,10 +33,8 @@ def paragraphs(page: Page, nodes: Iterable[int]) -> list[str]:
             current = [tn.text]
             current_block = block
         else:
-            raw = tn.element.tail if tn.is_tail else tn.element.text
             prev = tns[last]
-            prev_raw = prev.element.tail if prev.is_tail else prev.element.text
-            glue = (raw and raw[0].isspace()) or (prev_raw and prev_raw[-1].isspace()) or _starts_block(tn, prev)
+            glue = _starts_block(tn, prev) or _space_between(prev, tn)
             current.append((" " if glue else "") + tn.text)
         last = k
     if current:
@@ -47,3 +45,51 @@ def paragraphs(page: Page, nodes: Iterable[int]) -> list[str]:
 def _starts_block(tn: Any, prev: Any) -> bool:
     """An <img>/<br>-like boundary between two runs of one block still separates words."""
     return tn.is_tail and tn.element.tag in ("img", "br", "wbr") or prev.element.tag == "img"
+
+
+_MAX_GAP_STEPS = 64  # markup between two adjacent runs; longer gaps are treated as a word break
+
+
+def _space_between(prev: Any, tn: Any) -> bool:
+    """Whether the source has whitespace from the end of run ``prev`` to the start of run ``tn``.
+
+    Whitespace-only runs are not text nodes, so ``<span>int</span> <span>x</span>`` (code
+    highlighting, inline formatting) keeps its word break only if the skipped runs are read too.
+    Walks the document-order positions between the two runs: (element, "text") is the element's
+    own text before its children, (element, "tail") the text after its end tag.
+    """
+    prev_raw = prev.element.tail if prev.is_tail else prev.element.text
+    if prev_raw and prev_raw[-1].isspace():
+        return True
+    target = (tn.element, "tail" if tn.is_tail else "text")
+    el = prev.element
+    if prev.is_tail:
+        node, phase = _after(el)
+    elif len(el):
+        node, phase = el[0], "text"
+    else:
+        node, phase = el, "tail"
+    for _ in range(_MAX_GAP_STEPS):
+        if node is None:
+            return True
+        if phase == "text":
+            raw = node.text if isinstance(node.tag, str) else None  # a comment's text is not page text
+        else:
+            raw = node.tail
+        if (node, phase) == target:
+            return bool(raw) and raw[0].isspace()
+        if raw and (raw[0].isspace() or raw[-1].isspace()):
+            return True
+        if phase == "text":
+            node, phase = (node[0], "text") if len(node) else (node, "tail")
+        else:
+            node, phase = _after(node)
+    return True
+
+
+def _after(node: Any) -> tuple[Any, str]:
+    """The position after ``node``'s tail: its next sibling's text, else its parent's tail."""
+    nxt = node.getnext()
+    if nxt is not None:
+        return nxt, "text"
+    return node.getparent(), "tail"

@@ -35,10 +35,12 @@ class NCEParams:
     alpha2: int = 600  # ... and alpha2
     head: int = 120  # texts compared on their first min(len_a, len_b, head) characters
     min_before: float = 0.3  # a "comment section" must leave this share of the relevant text before it
+    named_comments: bool = True  # ... unless it is named like comments (id/class)
     merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
     retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
+    skip_tabular: bool = True  # tables and code blocks are never comment candidates
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -192,13 +194,37 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         if not page.has(el):
             continue
         n = page.text_len(el)
-        if n < p.alpha1:
+        if n < p.alpha1 or (p.skip_tabular and el.tag in _TABULAR):
             continue
-        if n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el) and not _has_heading(page, el):
+        if (n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
+                and not _has_heading(page, el) and not _repeating_content(page, el, p)):
             out.append(el)
             continue
         stack.extend(reversed([c for c in el if isinstance(c.tag, str)]))
     return out
+
+
+# Tables and code blocks repeat one structure by design (rows, highlighted lines); comments are
+# prose. They are skipped whole; a block holding one is no candidate itself but is descended into.
+_TABULAR = frozenset({"table", "thead", "tbody", "tfoot", "tr", "pre", "code", "figure"})
+
+
+def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
+    return p.skip_tabular and bool(page.tag_count(el, "table") or page.tag_count(el, "pre"))
+
+
+_COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
+
+
+def _named_comments(el: Any, u: Any) -> bool:
+    """Some element from ``el`` up to (not including) the separator is named like comments: then
+    the similar subtrees are a comment section even when it outweighs the article above it."""
+    node = el
+    while node is not None and node is not u:
+        if _COMMENTS.search((node.get("id") or "") + " " + (node.get("class") or "")):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _has_heading(page: Page, el: Any) -> bool:
@@ -266,7 +292,7 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = page.text_range(z).start
         before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
         total = sum(len(page.text_nodes[k].text) for k in keep)
-        if before >= p.min_before * total:
+        if before >= p.min_before * total or (p.named_comments and _named_comments(component[0], u)):
             result.nodes = [k for k in keep if k < cut]
             result.comment_cut = cut
             result.notes.append(f"comment section of {len(component)} similar subtrees removed")

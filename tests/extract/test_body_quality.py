@@ -1,0 +1,82 @@
+"""Body quality behaviours added for issue 4's body F1 work (hand-built pages)."""
+
+from __future__ import annotations
+
+from newscrawl.extract.body import paragraphs
+from newscrawl.extract.nce import NCEParams, relevant_content
+from newscrawl.page import Page
+
+PARAS = [
+    "The city council voted on Tuesday to expand the bicycle lane network across the northern districts.",
+    "Supporters said the plan would cut traffic and make streets safer for children walking to school.",
+    "Opponents argued that the cost had been underestimated and that shop owners were not consulted.",
+    "The first new lanes are expected to open next spring, according to the transport department.",
+]
+
+
+def _page(body: str) -> Page:
+    return Page.from_html(f"<html><head><title>T</title></head><body>{body}</body></html>")
+
+
+def _texts(page: Page, nodes: list[int]) -> str:
+    return " ".join(page.text_nodes[k].text for k in nodes)
+
+
+# --- word breaks between inline runs ------------------------------------------------------------
+def test_whitespace_only_runs_between_inline_elements_keep_words_apart():
+    page = _page('<pre><span class="k">typedef</span> <span class="t">uint32_t</span>\n<span>cp;</span></pre>')
+    assert paragraphs(page, range(len(page.text_nodes))) == ["typedef uint32_t cp;"]
+
+
+def test_markup_without_whitespace_still_joins_a_word():
+    page = _page("<p>H<b>ello</b> w<i><b>or</b></i>ld and <a href=/x>more</a><span>!</span></p>")
+    assert paragraphs(page, range(len(page.text_nodes))) == ["Hello world and more!"]
+
+
+def test_whitespace_inside_a_nested_inline_element_counts():
+    page = _page("<p><span><b>red</b> </span><span><i>green</i></span></p>")
+    assert paragraphs(page, range(len(page.text_nodes))) == ["red green"]
+
+
+# --- comment graph --------------------------------------------------------------------------------
+def _story(extra: str, tail: str = "") -> str:
+    return ('<div class="story"><h1>Council expands bike lanes</h1>'
+            + "".join(f"<p>{p}</p>" for p in PARAS) + extra + "</div>" + tail)
+
+
+def test_tables_and_code_blocks_are_not_a_comment_section():
+    # rows of a table and highlighted code blocks repeat their structure; they are article content
+    rows = "".join(f"<tr><td><div>Week {i}</div><div>Rest, run easy {20 + i} min</div></td></tr>" for i in range(6))
+    code = "".join(f'<div class="highlight"><pre><span>var builder{i} = Factory.Create();</span></pre></div>'
+                   for i in range(4))
+    page = _page(_story(f"<table>{rows}</table>{code}<p>{PARAS[0]} Again.</p>"))
+    rel = relevant_content(page, NCEParams(min_before=0.0))
+    text = _texts(page, rel.nodes)
+    assert rel.comment_cut is None
+    assert "Week 5" in text and "builder3" in text
+    # the old behaviour (candidates inside tables and code) cuts them away
+    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False))
+    assert old.comment_cut is not None and "builder3" not in _texts(page, old.nodes)
+
+
+def _comments(n: int) -> str:
+    return "".join(
+        f'<li class="item"><div class="who">reader{i} says 12 March 2024 at 10:{i:02d}</div>'
+        f"<div class=txt>I think opinion {i} is {'very ' * (i % 4)}interesting and worth a long reply here.</div></li>"
+        for i in range(n))
+
+
+def test_a_section_named_comments_is_cut_even_when_it_outweighs_the_article():
+    page = _page(_story(f'<div id="comments"><ol class="thread">{_comments(30)}</ol></div>'))
+    rel = relevant_content(page)
+    text = _texts(page, rel.nodes)
+    assert rel.comment_cut is not None
+    assert PARAS[-1] in text and "reader3 says" not in text
+    assert relevant_content(page, NCEParams(named_comments=False)).comment_cut is None
+
+
+def test_an_unnamed_long_repeating_section_is_still_kept():
+    # without a comment-like name the min_before rule protects the text (it may be the article)
+    page = _page(_story(f'<div class="more"><ol class="thread">{_comments(30)}</ol></div>'))
+    rel = relevant_content(page)
+    assert rel.comment_cut is None and "reader3 says" in _texts(page, rel.nodes)
