@@ -274,10 +274,21 @@ class _CombinedIndex:
                 elif combinator == ">":
                     found = parent is not _ROOT_PARENT \
                         and self._chain_matches(selector, i + 1, parent)
-                else:  # " ": some ancestor
-                    while parent is not _ROOT_PARENT and not found:
-                        found = self._chain_matches(selector, i + 1, parent)
+                else:  # " ": some ancestor; memo per chain start, so deep trees stay linear
+                    path = []
+                    while parent is not _ROOT_PARENT:
+                        above = (selector, i + 1, "a", parent)  # parent or one above matches
+                        known = self._chain_memo.get(above)
+                        if known is not None:
+                            found = known
+                            break
+                        if self._chain_matches(selector, i + 1, parent):
+                            found = self._chain_memo[above] = True
+                            break
+                        path.append(above)
                         parent = parent.parent
+                    for above in path:
+                        self._chain_memo[above] = found
             self._chain_memo[key] = found
         return found
 

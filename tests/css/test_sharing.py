@@ -8,6 +8,7 @@ pages that share as much as possible and differ in exactly one thing that must s
 from __future__ import annotations
 
 import lxml.html
+import pytest
 
 from newscrawl.css import StyleResolver, parse_style_block, parse_stylesheet
 from newscrawl.css import cascade, stylesheet
@@ -132,3 +133,20 @@ def test_chain_decided_selectors_match_like_cssselect2() -> None:
         resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
         got = [resolver.style(el).display == "table-caption" for el in elements]  # not inherited
         assert got == expected, text
+
+
+@pytest.mark.timeout(30)
+def test_descendant_chains_stay_linear_on_deep_documents() -> None:
+    # 20,000 nested .b under one .a: each .b asks whether some ancestor is .a; without a memo
+    # per chain start that walk is quadratic in the depth.
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body></body></html>")
+    parent = lxml.html.etree.SubElement(root.find("body"), "div", {"class": "a"})
+    for _ in range(20_000):
+        parent = lxml.html.etree.SubElement(parent, "div", {"class": "b"})
+    lxml.html.etree.SubElement(parent, "p").text = "deep"
+    resolver = StyleResolver(root, [parse_stylesheet(".a div.b .b { color: red } .a .b .b p { "
+                                                     "font-weight: bold } .c .b { color: blue }")])
+    for el in root.iter("div"):  # every level, as an extractor walking the tree would
+        resolver.style(el)
+    style = resolver.style(next(root.iter("p")))
+    assert style.color == "#ff0000" and style.bold
