@@ -8,6 +8,8 @@ ancestors iteratively (top-down from the nearest memoised one).
 
 from __future__ import annotations
 
+import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any, Iterable, Mapping
@@ -138,11 +140,54 @@ def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
     return tuple(sheets)
 
 
+class BlockCache:
+    """Parsed ``<style>`` texts by content, least recently used out first, bounded by the
+    summed length of the texts held.
+
+    Pages of a site repeat most of their blocks, and a crawl interleaves many sites: a block
+    seen again gets the same :class:`Stylesheet` object, so its page also finds the site's
+    selector index and memos (they are keyed by the identity of the sheets)."""
+
+    def __init__(self, max_chars: int = 32 * 1024 * 1024, max_text: int = 1024 * 1024) -> None:
+        self.max_chars = max_chars
+        self.max_text = max_text  # longer texts are parsed every time, not held
+        self._sheets: OrderedDict[tuple[str, str | None], Stylesheet] = OrderedDict()
+        self.chars = 0
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, text: str, url: str | None) -> Stylesheet:
+        key = (text, url)
+        sheet = self._sheets.get(key)
+        if sheet is not None:
+            self.hits += 1
+            self._sheets.move_to_end(key)
+            return sheet
+        self.misses += 1
+        sheet = parse_stylesheet(text, url=url)
+        if len(text) <= self.max_text:
+            self._sheets[key] = sheet
+            self.chars += len(text)
+            while self.chars > self.max_chars:
+                (evicted, _url), _sheet = self._sheets.popitem(last=False)
+                self.chars -= len(evicted)
+        return sheet
+
+    def clear(self) -> None:
+        self._sheets.clear()
+        self.chars = 0
+
+
+_BLOCKS = BlockCache()
+_IMPORT = re.compile("@import", re.I)
+
+
 def parse_style_block(text: str, base_url: str | None = None) -> Stylesheet:
-    """A ``<style>`` element's text. The page URL matters only to resolve ``@import``s, so
-    other blocks are parsed without it: the same block on every page of a site is then one
-    Stylesheet object (texts up to 128 KB are cached), and pages share the resolver's caches."""
-    return parse_stylesheet(text, url=base_url if "@import" in text.lower() else None)
+    """A ``<style>`` element's text, parsed once per process while it stays in the block cache
+    (:class:`BlockCache`, 32 M characters of text). The page URL matters only to resolve
+    ``@import``s, so other blocks are cached without it: the same block on every page of a
+    site is one Stylesheet object, and the pages share the site's index and memos."""
+    return _BLOCKS.get(text, base_url if _IMPORT.search(text) else None)
 
 
 @lru_cache(maxsize=4096)

@@ -73,6 +73,7 @@ def test_identical_style_text_is_parsed_once_and_different_text_is_not_confused(
 
     monkeypatch.setattr(stylesheet, "_parse", counting)
     stylesheet._parse_cached.cache_clear()
+    cascade._BLOCKS.clear()
     text = ".story h2 { color: #123456 } /* sharing test */"
     other = ".story h2 { color: #654321 } /* sharing test */"
     pages = [f'<div class="story"><h2 id="h">t{i}</h2></div>' for i in range(4)]
@@ -150,3 +151,26 @@ def test_descendant_chains_stay_linear_on_deep_documents() -> None:
         resolver.style(el)
     style = resolver.style(next(root.iter("p")))
     assert style.color == "#ff0000" and style.bold
+
+
+def test_block_cache_is_bounded_by_text_length_and_keeps_recent_blocks() -> None:
+    cache = cascade.BlockCache(max_chars=100, max_text=60)
+    a, b, c = ("p{color:red}" + " " * 28, "p{color:#00f}" + " " * 27, "p{color:#0f0}" + " " * 27)
+    first = cache.get(a, None)
+    assert cache.get(a, None) is first and (cache.hits, cache.misses) == (1, 1)
+    cache.get(b, None)
+    cache.get(a, None)  # a is now the most recently used
+    cache.get(c, None)  # 120 characters held > 100: b, the least recently used, goes
+    assert cache.chars == 80
+    assert cache.get(a, None) is first
+    misses = cache.misses
+    cache.get(b, None)
+    assert cache.misses == misses + 1  # parsed again
+    huge = "p{color:red}" + " " * 100  # longer than max_text: parsed, never held
+    misses = cache.misses
+    cache.get(huge, None)
+    cache.get(huge, None)
+    assert cache.misses == misses + 2 and cache.chars <= 100
+    # the key is the whole text: a one-character difference is another sheet
+    assert cache.get(a, None).rules[0].declarations != cache.get(a.replace("red", "tan"),
+                                                                   None).rules[0].declarations
