@@ -204,13 +204,12 @@ class _CombinedIndex:
 
     def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
                  viewport: tuple[int, int]) -> None:
-        self.by_id: dict[str, list] = {}
-        self.by_class: dict[str, list] = {}
-        self.by_tag: dict[str, list] = {}
+        # Entries (selector, rule, cascade key, own, parent_own, required) by the element key
+        # of their rightmost compound ("#id", ".class", "tag"), by attribute name, or neither.
+        self.by_key: dict[str, list] = {}
         self.by_attr: dict[str, list] = {}
         self.universal: list = []
-        tables = {"id": self.by_id, "class": self.by_class, "tag": self.by_tag,
-                  "attr": self.by_attr}
+        prefixes = {"id": "#", "class": ".", "tag": ""}
         relevant: set[str] = set()
         presence: set[str] = set()
         for position, sheet in enumerate(sheets):
@@ -218,15 +217,17 @@ class _CombinedIndex:
             items, sheet_relevant = _prepared(sheet, viewport)
             relevant |= sheet_relevant
             for kind, value, selector, rule in items:
-                entry = (selector, rule, base + rule.order)  # origin, source order
+                # cascade key: origin and source order; the key sets unpacked for candidates()
+                entry = (selector, rule, base + rule.order, selector.own, selector.parent_own,
+                         selector.required)
                 presence.update(selector.presence)
                 if kind == "*":
                     self.universal.append(entry)
+                elif kind == "attr":
+                    self.by_attr.setdefault(value, []).append(entry)
                 else:
-                    tables[kind].setdefault(value, []).append(entry)
-        relevant.update("#" + v for v in self.by_id)
-        relevant.update("." + v for v in self.by_class)
-        relevant.update(self.by_tag)
+                    self.by_key.setdefault(prefixes[kind] + value, []).append(entry)
+        relevant.update(self.by_key)
         # Keys some rule looks at. Elements are described by these only (post-123, the page's
         # own ids...), so signatures repeat across the pages of a site and memos carry over.
         self.relevant: frozenset[str] = frozenset(relevant)
@@ -354,23 +355,19 @@ class _CombinedIndex:
         own_keys, parent_keys, ancestor_keys = chain.own, chain.parent_own, chain.ancestors
         present = frozenset(attributes)
         entries: list[tuple] = []
+        by_key = self.by_key
         for key in own_keys:
-            if key[0] == "#":
-                entries.extend(self.by_id.get(key[1:], ()))
-            elif key[0] == ".":
-                entries.extend(self.by_class.get(key[1:], ()))
-            else:
-                entries.extend(self.by_tag.get(key, ()))
+            found_entries = by_key.get(key)
+            if found_entries is not None:
+                entries += found_entries
         for name in attributes:
-            entries.extend(self.by_attr.get(name, ()))
-        entries.extend(self.universal)
+            entries += self.by_attr.get(name, ())
+        entries += self.universal
         implied: list[tuple] = []
         tested: list[tuple] = []
-        for e in entries:
+        for e in [e for e in entries if e[3] <= own_keys and e[4] <= parent_keys
+                  and e[5] <= ancestor_keys]:
             selector = e[0]
-            if not (selector.own <= own_keys and selector.parent_own <= parent_keys
-                    and (not selector.required or selector.required <= ancestor_keys)):
-                continue
             if selector.implied:
                 implied.append(e)
             elif selector.plain:
@@ -673,7 +670,7 @@ class StyleResolver:
         """Declared values (and custom properties) of matching rules, normal and !important
         apart, in cascade order: origin, specificity, source order."""
         best: dict[int, tuple] = {}
-        for selector, rule, sheet_key in entries:
+        for selector, rule, sheet_key, *_keys in entries:
             spec = selector.specificity
             previous = best.get(sheet_key)
             if previous is None or previous[0] < spec:
