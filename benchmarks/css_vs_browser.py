@@ -19,7 +19,9 @@ Timing: "ours" = lxml parse of the page + StyleResolver (which parses the page's
 + styles of the compared elements, pages in sequence as in a crawl, each page's first visit:
 external stylesheets parsed once per site (the middleware's crawl-wide store); every in-process
 CSS cache is cleared before the first page, so <style> blocks, compiled selectors and the
-site-wide index are cached only from earlier pages, never from the page itself.
+site-wide index and memos are cached only from earlier pages, never from the page itself. Our
+pages are timed in one pass before Chromium loads any page (a browser keeps working after the
+load event, which would otherwise overlap our timing).
 "cold" = no cache at all: every stylesheet and <style> block parsed for the page alone.
 "chromium" = navigate + load + getComputedStyle of the same elements on a warm browser (its memory
 cache holds the CSS), best of --repeat loads. CPU columns: our process's CPU time vs the summed
@@ -350,14 +352,17 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium | None, repor
         html = urllib.request.urlopen(url, timeout=30).read()
         root = lxml.html.document_fromstring(html, base_url=url)
         pages.append((url, html, fetcher.for_page(root, url)))  # external sheets parsed once
-    # Crawl order: each page seen once, caches warmed only by the pages before it.
+    # Crawl order: each page seen once, caches warmed only by the pages before it. Our pass runs
+    # before Chromium loads any page, so the browser's work after a load (its processes go on
+    # after the load event) does not overlap our timing.
     clear_caches()
+    computed = []
     for url, html, sheets in pages:
         ours, elapsed, cpu = our_styles(html, url, sheets)
+        computed.append(ours)
         ours_t.append(elapsed)
         ours_cpu.append(cpu)
-        if browser is None:
-            continue
+    for (url, _html, _sheets), ours in zip(pages, computed if browser is not None else ()):
         # Chromium warm (its memory cache holds the CSS), best of `repeat` loads: the machine is
         # shared and noisy.
         chrome_runs = [browser.computed(url) for _ in range(repeat)]
