@@ -94,9 +94,10 @@ DEFAULTS: dict[str, Any] = {
     # --- site templates (newscrawl.template; values measured in docs/decisions.md) ---------------
     # Learn each site's template (n-CS + exact top-down mapping) and strip it from article bodies.
     "NEWSCRAWL_TEMPLATE_ENABLED": True,
-    # Size n of the complete subdigraph of menu-linked pages, and votes t a node needs (seed 003).
+    # Size n of the complete subdigraph of menu-linked pages, and votes t a node needs (seed 003;
+    # t = n: a template node is on every CS page, measured better than the seed's 2 of 3).
     "NEWSCRAWL_TEMPLATE_N": 3,
-    "NEWSCRAWL_TEMPLATE_T": 2,
+    "NEWSCRAWL_TEMPLATE_T": 3,
     # Equality probability: weights, probabilities when both nodes lack classes/attributes/children,
     # mapping threshold, order-preserving mapping (activatePosition), and the factor applied when
     # the two nodes' own texts differ (1.0 = ignore text, as the seed; 0.0 = text must agree).
@@ -107,8 +108,8 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_TEMPLATE_TEXT_MISMATCH": 0.0,
     # A CS page missing more than this share of the nodes the other CS pages map is atypical.
     "NEWSCRAWL_TEMPLATE_ATYPICAL": 0.5,
-    # Where the template leaves the body: "after" extraction (drop body lines that are a template
-    # element's text), "before" (drop template subtrees, extract again) or "both".
+    # Where the template leaves the body: "after" extraction (drop the body's trailing lines that
+    # are a template element's text), "before" (drop template subtrees, extract again) or "both".
     "NEWSCRAWL_TEMPLATE_MODE": "after",
     # Pages loaded at most by one n-CS search (from the crawl's recent pages or downloaded).
     "NEWSCRAWL_TEMPLATE_MAX_FETCH": 15,

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="OUT.json", help="template node paths (default: OUT.html with .json)")
     parser.add_argument("--template-json", metavar="FILE", help="also write the Template itself (JSON)")
     parser.add_argument("-n", type=int, default=3, help="complete subdigraph size (default 3)")
-    parser.add_argument("-t", type=int, default=2, help="votes a template node needs (default 2)")
+    parser.add_argument("-t", type=int, default=3, help="votes a template node needs (default 3: all n)")
 
 
 @contextlib.contextmanager

@@ -44,15 +44,17 @@ class Detection:
 
 
 def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int, params: Params,
-                          atypical: float = 0.5) -> Detection:
-    """Map the key page onto the first ``n`` candidates. A used page is atypical (seed 003
-    chapter 8) when it misses more than ``atypical`` of the key-page nodes that every other used
-    page maps; it is replaced by the next unused candidate while there is one."""
+                          atypical: float = 0.5, mapper: Callable[[int], dict[int, int]] | None = None
+                          ) -> Detection:
+    """Map the key page onto the first ``n`` candidates (``mapper(k)``, default the ETDM onto
+    candidate ``k``). A used page is atypical (seed 003 chapter 8) when it misses more than
+    ``atypical`` of the key-page nodes that every other used page maps; it is replaced by the next
+    unused candidate while there is one."""
     mappings: dict[int, dict[int, int]] = {}
 
     def mapping(k: int) -> dict[int, int]:
         if k not in mappings:
-            mappings[k] = etdm(key, candidates[k], params)
+            mappings[k] = mapper(k) if mapper is not None else etdm(key, candidates[k], params)
         return mappings[k]
 
     used = list(range(min(n, len(candidates))))
@@ -75,16 +77,17 @@ def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int,
     return Detection(votes, used, replaced)
 
 
-def detect_template(key_page: Any, pages: Sequence[Any], *, n: int = 3, t: int = 2,
+def detect_template(key_page: Any, pages: Sequence[Any], *, n: int = 3, t: int = 3,
                     params: Params | None = None, atypical: float = 0.5, key_url: str | None = None,
-                    page_ids: Sequence[str] | None = None) -> Template:
+                    page_ids: Sequence[str] | None = None,
+                    mapper: Callable[[int], dict[int, int]] | None = None) -> Template:
     """Template of ``key_page`` with respect to ``pages`` (Pages, lxml roots, HTML or Skeletons):
     the nodes mapped in at least ``t`` of the (up to ``n``) pages used; with fewer pages than
     ``t``, in all of them."""
     params = params or DEFAULT_PARAMS
     key = skeleton_of(key_page)
     candidates = [skeleton_of(p) for p in pages]
-    det = vote_with_replacement(key, candidates, n, params, atypical)
+    det = vote_with_replacement(key, candidates, n, params, atypical, mapper)
     ids = list(page_ids) if page_ids is not None else [str(k) for k in range(len(candidates))]
     url = key_url or getattr(key_page, "url", None)
     return Template.from_votes(key, det.votes, max(1, min(t, len(det.used))), params, key_url=url,
@@ -103,7 +106,7 @@ class Learned:
 
 
 def learn_template(key_url: str, fetch: Callable[[str], str | bytes | None], *, key_html: str | bytes | None = None,
-                   n: int = 3, t: int = 2, params: Params | None = None, max_loads: int = 15,
+                   n: int = 3, t: int = 3, params: Params | None = None, max_loads: int = 15,
                    atypical: float = 0.5) -> Learned:
     """Seed 003 end to end from a key page URL: n-CS over its on-site links (Algorithm 2,
     loading pages with ``fetch(url) -> html | None``), then the voted mapping (Algorithm 3)."""
@@ -136,22 +139,37 @@ def template_from_search(key_root: Any, key_url: str, cs: Sequence[str], process
                            atypical=atypical, key_url=key_url, page_ids=order)
 
 
-def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int = 3, t: int = 2,
+def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int = 5, t: int = 5,
                         params: Params | None = None, atypical: float = 0.5) -> dict[str, Template]:
     """One template per page of a group of same-site pages ``(id, url, page)`` learned from the
     others (no link search: the pages are mapped directly). The farthest URLs (link relevance
     reversed) come first: with no menu to say which pages share the template, pages as different
     as possible isolate what the whole site shares (seed 003 §2.2.3's argument; measured in
-    docs/decisions.md). Groups of fewer than 3 pages get no templates."""
+    docs/decisions.md). A node is template when all ``n`` (= ``t``) pages map it: more pages than a
+    crawl's n-CS, since here they cost no download and every other page is a candidate (measured
+    in docs/decisions.md). Groups of fewer than 3 pages get no templates."""
     if len(pages) < 3:
         return {}
+    params = params or DEFAULT_PARAMS
     skeletons = [skeleton_of(page) for _, _, page in pages]
+    pairs: dict[tuple[int, int], dict[int, int]] = {}
+
+    def mapped(k: int, o: int) -> dict[int, int]:
+        """ETDM of page k onto page o; each pair is mapped once (Def. 3.3.1 is symmetric, so
+        o onto k is the inverse)."""
+        if (o, k) in pairs:
+            return {y: x for x, y in pairs[(o, k)].items()}
+        if (k, o) not in pairs:
+            pairs[(k, o)] = etdm(skeletons[k], skeletons[o], params)
+        return pairs[(k, o)]
+
     result = {}
     for k, (page_id, url, _) in enumerate(pages):
         others = [o for o in range(len(pages)) if o != k]
         if url:
             others.sort(key=lambda o: link_relevance_key(hyperlink_distance(url, pages[o][1] or url)), reverse=True)
         template = detect_template(skeletons[k], [skeletons[o] for o in others], n=n, t=t, params=params,
-                                   atypical=atypical, key_url=url, page_ids=[pages[o][0] for o in others])
+                                   atypical=atypical, key_url=url, page_ids=[pages[o][0] for o in others],
+                                   mapper=lambda idx, k=k, others=others: mapped(k, others[idx]))
         result[page_id] = template
     return result

@@ -40,6 +40,10 @@ class Params:
     threshold: float = 0.8
     ordered: bool = True  # activatePosition: mapped children keep their order
     text_mismatch: float = 0.0  # factor when the nodes' own texts differ (1.0 = the seed: text ignored)
+    # for two nodes sharing a class: a class one has and the other lacks while one of the other's
+    # siblings has it (a "current"/"active" marker moving along a menu from page to page) is left
+    # out of P_c
+    moved_classes: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -72,7 +76,7 @@ class Skeleton:
     """
 
     __slots__ = ("elements", "tag", "id", "classes", "attrs", "attr_names", "text", "nchild",
-                 "index", "nsib", "parent", "children", "sig")
+                 "index", "nsib", "parent", "children", "sig", "_kid_classes")
 
     def __init__(self) -> None:
         self.elements: list[Any] = []
@@ -88,6 +92,7 @@ class Skeleton:
         self.parent: list[int] = []
         self.children: list[list[int]] = []
         self.sig: list[int] = []  # in-process hash of the position-free features (fast equality)
+        self._kid_classes: dict[int, frozenset[str]] = {}
 
     def __len__(self) -> int:
         return len(self.tag)
@@ -143,6 +148,13 @@ class Skeleton:
                 stack.append((kids[k], i, k, len(kids)))
         return sk
 
+    def kid_classes(self, parent: int) -> frozenset[str]:
+        """Every class on a child of ``parent`` (cached: asked for each compared sibling)."""
+        found = self._kid_classes.get(parent)
+        if found is None:
+            found = self._kid_classes[parent] = frozenset().union(*(self.classes[c] for c in self.children[parent]))
+        return found
+
     def root_path(self) -> str:
         """XPath of the root element in its document (same-tag sibling positions, 1-based)."""
         steps = []
@@ -173,6 +185,11 @@ def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
     if a.id[i] and a.id[i] == b.id[j]:
         return factor
     ca, cb = a.classes[i], b.classes[j]
+    if p.moved_classes and ca != cb and i and j and ca & cb:
+        moved = {c for c in ca - cb if c in b.kid_classes(b.parent[j])}
+        moved.update(c for c in cb - ca if c in a.kid_classes(a.parent[i]))
+        if moved:
+            ca, cb = ca - moved, cb - moved
     pc = p.not_classes if not ca and not cb else len(ca & cb) / len(ca | cb)
     na, nb = a.attr_names[i], b.attr_names[j]
     pa = p.not_attributes if not na and not nb else len(a.attrs[i] & b.attrs[j]) / len(na | nb)

@@ -3,8 +3,8 @@
 Two ways, chosen by measurement (docs/decisions.md, "Site templates"): *before* extraction the
 template subtrees are dropped from the parsed tree of a :class:`newscrawl.page.Page`, the Page is
 re-measured on that same tree (no second HTML parse) and the body extracted again; *after*
-extraction the body lines that are exactly the text of a template element are dropped. ``both``
-does the first, then the second.
+extraction the body's trailing lines that are exactly the text of a template element are
+dropped. ``both`` does the first, then the second.
 """
 
 from __future__ import annotations
@@ -52,11 +52,20 @@ def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
 
 
 def filter_lines(body: str | None, texts: set[str]) -> tuple[str | None, int]:
-    """Drop the body lines that are exactly the text of a template element; (body, lines dropped)."""
+    """Drop the body's trailing lines that are exactly the text of a template element (all of
+    them when the whole body is template); (body, lines dropped).
+
+    Only the tail: extraction already starts the body at the detected title, so template text
+    left before the first content line or between content lines sits inside the article (a
+    site-wide banner, a shop's "Condition:" label) and the gold bodies keep it; the tail is where
+    the extracted region runs on into related links and footers (docs/decisions.md)."""
     if not body:
         return body, 0
-    kept = [line for line in body.split("\n") if " ".join(line.split()) not in texts]
-    return ("\n".join(kept) or None), body.count("\n") + 1 - len(kept)
+    lines = body.split("\n")
+    end = len(lines)
+    while end and " ".join(lines[end - 1].split()) in texts:
+        end -= 1
+    return ("\n".join(lines[:end]) or None), len(lines) - end
 
 
 def remove_template(page: Page, template: Template, body: str | None, mode: str = "after",

@@ -112,7 +112,7 @@ class TemplatePipeline:
         self.stats = crawler.stats
         self.params = params_from_settings(s)
         self.n = s.getint("NEWSCRAWL_TEMPLATE_N", 3)
-        self.t = s.getint("NEWSCRAWL_TEMPLATE_T", 2)
+        self.t = s.getint("NEWSCRAWL_TEMPLATE_T", 3)
         self.max_fetch = s.getint("NEWSCRAWL_TEMPLATE_MAX_FETCH", 15)
         self.max_attempts = s.getint("NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS", 3)
         self.min_coverage = s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5)

@@ -148,7 +148,9 @@ def test_toggle_view_marks_template_subtrees_only() -> None:
     root = html.document_fromstring(page("article", "a", 1))
     out = html.document_fromstring(toggle_view(root, template, base_url="http://ledger.com/a/"))
     marked = out.xpath(f"//*[contains(@class, '{MARK}')]")
-    assert any(el.tag == "footer" for el in marked) and any(el.get("class", "").startswith("logo") for el in marked)
+    # the whole header is template (logo and every menu item, "current" or not): marked as one subtree
+    assert any(el.tag == "footer" for el in marked) and any(el.get("id") == "masthead" for el in marked)
+    assert not any(el.get("class", "").startswith("logo") for el in marked)
     assert not out.xpath(f"//article[contains(@class, '{MARK}')]") and not out.xpath(f"//main[contains(@class, '{MARK}')]")
     assert out.find(".//base").get("href") == "http://ledger.com/a/"
     assert out.xpath("//button[@id='newscrawl-toggle']")

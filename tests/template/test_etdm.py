@@ -88,3 +88,21 @@ def test_deep_trees_need_no_recursion() -> None:
     doc = "<div>" * depth + "deep" + "</div>" * depth
     a, b = _body(doc), _body(doc)
     assert len(etdm(a, b, Params())) == len(a)
+
+
+def test_a_current_marker_that_moved_to_a_sibling_is_left_out_of_the_classes() -> None:
+    a = Skeleton.from_element(html.fromstring(_menu(0)))
+    b = Skeleton.from_element(html.fromstring(_menu(2)))
+    li_a, li_b = a.children[0][0], b.children[0][0]  # first item: "current" on a only
+    assert a.classes[li_a] == {"menu-item", "current"} and b.classes[li_b] == {"menu-item"}
+    assert equality(a, li_a, b, li_b, Params()) == pytest.approx(1.0 * 0.5 + 0.2 * 0.25 + 0.1 + 0.2)
+    assert equality(a, li_a, b, li_b, Params(moved_classes=False)) < Params().threshold
+    assert set(etdm(a, b, Params()).values()) == set(range(len(b)))  # the whole menu maps
+    # without "current" anywhere on b's menu, the class did not move: no exception
+    c = Skeleton.from_element(html.fromstring(_menu(-1)))
+    assert equality(a, li_a, c, c.children[0][0], Params()) < Params().threshold
+
+
+def _menu(current: int) -> str:
+    return '<ul>' + "".join(f'<li class="menu-item{" current" if k == current else ""}"><a href="/{k}/">{k}</a></li>'
+                            for k in range(4)) + '</ul>'
