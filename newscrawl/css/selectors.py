@@ -28,14 +28,18 @@ MAX_SELECTORS_PER_RULE = 512
 Test = Callable[[Any], bool]
 
 
-class Node(ElementWrapper):
-    """An ElementWrapper created on demand for any lxml element, without recursion."""
+_UNKNOWN: Any = object()
 
-    def __init__(self, etree_element: Any, parent: Node | None, index: int | None = None,
-                 previous: Any = False, in_html_document: bool = True,
+
+class Node(ElementWrapper):
+    """An ElementWrapper created on demand for any lxml element, without recursion; with a
+    registry, its parent's wrapper is made only when a selector looks up the tree."""
+
+    def __init__(self, etree_element: Any, parent: Node | None = _UNKNOWN,
+                 index: int | None = None, previous: Any = False, in_html_document: bool = True,
                  content_language: str | None = None, registry: NodeRegistry | None = None):
         self.etree_element = etree_element
-        self.parent = parent
+        self._parent = parent
         self._index = index
         self._previous = previous  # False: not known yet
         # A weak reference: registry -> node -> registry would make every page's nodes (and
@@ -52,6 +56,16 @@ class Node(ElementWrapper):
             tag[1:tag.index("}")], tag[tag.index("}") + 1:])
         self.id = etree_element.get("id")
         self.classes = set(split_whitespace(etree_element.get("class", "")))
+
+    @property
+    def parent(self) -> Node | None:  # type: ignore[override]
+        parent = self._parent
+        if parent is _UNKNOWN:
+            up = self.etree_element.getparent()
+            registry = self._registry() if self._registry is not None else None
+            parent = self._parent = None if up is None or registry is None \
+                else registry.node(up)
+        return parent
 
     @property
     def etree_siblings(self) -> list[Any]:  # type: ignore[override]
@@ -108,7 +122,8 @@ class Node(ElementWrapper):
 
 
 class NodeRegistry:
-    """One Node per lxml element of a document, created top-down on first use."""
+    """One Node per lxml element of a document, created on first use (its ancestors' only
+    when a selector walks up: most tests left per element look at the element alone)."""
 
     def __init__(self) -> None:
         self._nodes: dict[Any, Node] = {}
@@ -116,21 +131,9 @@ class NodeRegistry:
 
     def node(self, element: Any) -> Node:
         node = self._nodes.get(element)
-        if node is not None:
-            return node
-        missing = []
-        current = element
-        parent_node = None
-        while current is not None:
-            parent_node = self._nodes.get(current)
-            if parent_node is not None:
-                break
-            missing.append(current)
-            current = current.getparent()
-        for el in reversed(missing):
-            parent_node = Node(el, parent_node, registry=self)
-            self._nodes[el] = parent_node
-        return parent_node  # type: ignore[return-value]
+        if node is None:
+            node = self._nodes[element] = Node(element, registry=self)
+        return node
 
     def child_index(self, parent: Node) -> dict[Any, int]:
         index = self._child_index.get(parent.etree_element)
