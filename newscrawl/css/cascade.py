@@ -9,6 +9,7 @@ ancestors iteratively (top-down from the nearest memoised one).
 from __future__ import annotations
 
 import re
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache, partial
@@ -155,27 +156,34 @@ class BlockCache:
         self.chars = 0
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
 
     def get(self, text: str, url: str | None) -> Stylesheet:
         key = (text, url)
-        sheet = self._sheets.get(key)
-        if sheet is not None:
-            self.hits += 1
-            self._sheets.move_to_end(key)
-            return sheet
-        self.misses += 1
+        with self._lock:  # resolvers may run in threads; the LRU update is several steps
+            sheet = self._sheets.get(key)
+            if sheet is not None:
+                self.hits += 1
+                self._sheets.move_to_end(key)
+                return sheet
+            self.misses += 1
         sheet = parse_stylesheet(text, url=url)
         if len(text) <= self.max_text:
-            self._sheets[key] = sheet
-            self.chars += len(text)
-            while self.chars > self.max_chars:
-                (evicted, _url), _sheet = self._sheets.popitem(last=False)
-                self.chars -= len(evicted)
+            with self._lock:
+                held = self._sheets.get(key)
+                if held is not None:  # parsed meanwhile by another thread: keep one object
+                    return held
+                self._sheets[key] = sheet
+                self.chars += len(text)
+                while self.chars > self.max_chars:
+                    (evicted, _url), _sheet = self._sheets.popitem(last=False)
+                    self.chars -= len(evicted)
         return sheet
 
     def clear(self) -> None:
-        self._sheets.clear()
-        self.chars = 0
+        with self._lock:
+            self._sheets.clear()
+            self.chars = 0
 
 
 _BLOCKS = BlockCache()
