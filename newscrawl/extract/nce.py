@@ -37,6 +37,8 @@ class NCEParams:
     min_before: float = 0.3  # a "comment section" must leave this share of the relevant text before it
     named_comments: bool = True  # ... unless it is named like comments (id/class)
     merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
+    climb_gain: float = 0.3  # widen to an ancestor with this much more long-leaf text (votes) ... (0 = off)
+    climb_density: float = 0.55  # ... while votes are at least this share of the ancestor's text
     retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
@@ -102,12 +104,48 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
     if not votes:
         return None
     best = max(votes, key=lambda u: (votes[u], -page.index(u)))
-    if p.merge <= 0:
-        return best
-    # Content split into sibling blocks (one per section or widget) elects several separators;
-    # the strong ones together are the relevant content, so take their lowest common ancestor.
-    strong = [u for u, v in votes.items() if v >= p.merge * votes[best]]
-    return _lca(strong) if len(strong) > 1 else best
+    if p.merge > 0:
+        # Content split into sibling blocks (one per section or widget) elects several separators;
+        # the strong ones together are the relevant content, so take their lowest common ancestor.
+        strong = [u for u, v in votes.items() if v >= p.merge * votes[best]]
+        if len(strong) > 1:
+            best = _lca(strong)
+    return _climb(page, best, votes, p) if p.climb_gain > 0 else best
+
+
+def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
+    """Widen the separator to an ancestor that holds clearly more long-leaf text (votes) while
+    that text stays most of the ancestor's text: an article cut into many small sections
+    (accordions, page-builder blocks, a lede in a hero box) elects one section per few leaves,
+    none strong enough to merge. Navigation, footers and teasers have short leaves and dilute
+    the vote density, so the climb stops below them."""
+    chain = list(best.iterancestors())
+    position = {el: i for i, el in enumerate(chain)}
+    inside = [0] * len(chain)  # votes of the separators inside each ancestor (not via best)
+    own = 0
+    for u, v in votes.items():
+        node = u
+        named = False  # comments, related teasers, sidebars: long leaves that are not the article
+        while node is not None and node is not best and node not in position:
+            named = named or page.is_boilerplate(node) or _COMMENTS.search(_names(node)) is not None
+            node = node.getparent()
+        if node is None or named or _teaser(page, u):
+            continue
+        if node is best:
+            own += v
+        else:
+            inside[position[node]] += v
+    current, current_votes, total = best, own, own
+    for i, el in enumerate(chain):
+        if not page.has(el):
+            break
+        total += inside[i]
+        n = page.text_len(el)
+        if not n or total < p.climb_density * n:
+            break
+        if total >= (1 + p.climb_gain) * current_votes:
+            current, current_votes = el, total
+    return current
 
 
 def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]]:
@@ -216,12 +254,21 @@ def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
 _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
 
 
+def _teaser(page: Page, u: Any) -> bool:
+    """A block with a linked heading is a teaser card (headline link + summary), not a section."""
+    return any(page.has(h) and page.link_density(h) > 0.5 for h in u.iter("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def _names(el: Any) -> str:
+    return (el.get("id") or "") + " " + (el.get("class") or "")
+
+
 def _named_comments(el: Any, u: Any) -> bool:
     """Some element from ``el`` up to (not including) the separator is named like comments: then
     the similar subtrees are a comment section even when it outweighs the article above it."""
     node = el
     while node is not None and node is not u:
-        if _COMMENTS.search((node.get("id") or "") + " " + (node.get("class") or "")):
+        if _COMMENTS.search(_names(node)):
             return True
         node = node.getparent()
     return False

@@ -80,3 +80,61 @@ def test_an_unnamed_long_repeating_section_is_still_kept():
     page = _page(_story(f'<div class="more"><ol class="thread">{_comments(30)}</ol></div>'))
     rel = relevant_content(page)
     assert rel.comment_cut is None and "reader3 says" in _texts(page, rel.nodes)
+
+
+# --- separator widening (climb) ---------------------------------------------------------------
+_LINES = [
+    "Residents packed the hall on Monday evening, many of them carrying hand-made signs about the new bus routes.",
+    "According to the transport office, ridership on the northern lines has fallen by a fifth since last spring.",
+    "Shop owners along the high street worry that losing parking spaces will drive their customers elsewhere.",
+    "Cycling groups welcomed the decision but asked for protected junctions rather than painted lines alone.",
+    "Engineers expect construction to begin in March, weather permitting, and to last roughly eighteen months.",
+    "The mayor promised quarterly updates and an independent review once the first phase has been completed.",
+    "Two schools near the river will get new crossings, which parents have demanded for more than a decade.",
+    "Funding comes partly from a regional grant that must be spent before the end of the next financial year.",
+    "Critics noted that a similar scheme in a neighbouring town ran well over budget and was finished late.",
+    "Bus drivers' union representatives said they had not been consulted on the revised timetable at all.",
+    "Local historians asked that the old tram rails under Market Square be documented before any digging starts.",
+    "Emergency services confirmed that response times were modelled and would not be affected by the changes.",
+    "A public exhibition of the detailed drawings opens at the library next week and runs until mid-October.",
+    "Several councillors abstained, saying the consultation period had been too short for such a large project.",
+]
+
+
+def _sentence(tag: str, i: int) -> str:
+    """A distinct ~105-character sentence (a long leaf); no two blocks look alike to the LCS graph."""
+    return _LINES[(0 if tag == "lead" else 6 + 2 * int(tag.split()[-1])) + i] + f" ({tag})"
+
+
+def _sections(kind: str, n: int) -> str:
+    return "".join(f'<div class="{kind}"><div class="inner">'
+                   + "".join(f"<p>{_sentence(f'{kind} {s}', i)}</p>" for i in range(2)) + "</div></div>"
+                   for s in range(n))
+
+
+def _split_article(extra: str) -> str:
+    nav = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(8))
+    lead = '<div class="lead"><div class="inner">' + "".join(
+        f"<p>{_sentence('lead', i)}</p>" for i in range(6)) + "</div></div>"
+    return (f'<header><ul class="menu">{nav}</ul></header><div class="main">{lead}{extra}</div>'
+            '<footer><a href="/about">About us</a> <a href="/terms">Terms</a></footer>')
+
+
+def test_an_article_split_into_small_sections_is_taken_whole():
+    page = _page(_split_article(_sections("part", 4)))
+    text = _texts(page, relevant_content(page).nodes)
+    assert "lead" in text and "part 3" in text and "Section 3" not in text
+    # without widening only the largest section is the content
+    narrow = _texts(page, relevant_content(page, NCEParams(climb_gain=0.0)).nodes)
+    assert "lead" in narrow and "part 3" not in narrow
+
+
+def test_widening_ignores_comment_named_and_teaser_blocks():
+    comments = '<div class="comment-list">' + _sections("reply", 4) + "</div>"
+    page = _page(_split_article(comments))
+    assert "reply 3" not in _texts(page, relevant_content(page).nodes)
+    teasers = "".join(f'<li><div class="card"><h3><a href="/t{s}">Other story {s}</a></h3>'
+                      + "".join(f"<p>{_sentence(f'teaser {s}', i)}</p>" for i in range(2)) + "</div></li>"
+                      for s in range(4))
+    page = _page(_split_article(f"<ul>{teasers}</ul>"))
+    assert "teaser 3" not in _texts(page, relevant_content(page).nodes)
