@@ -113,9 +113,10 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_TEMPLATE_MODE": "after",
     # Pages loaded at most by one n-CS search (from the crawl's recent pages or downloaded).
     "NEWSCRAWL_TEMPLATE_MAX_FETCH": 15,
-    # Recent pages (HTML + links) kept per domain, for the 8 most recent domains: the n-CS search
-    # reads these before downloading anything (section templates too).
-    "NEWSCRAWL_TEMPLATE_MAX_PAGES": 20,
+    # Recent pages (compressed HTML + links) kept per domain, for the 8 most recent domains: the
+    # n-CS search reads these before downloading anything (section templates too). A crawl
+    # fetches faster than items reach the pipeline: with 20, a demo crawl's CS pages were gone.
+    "NEWSCRAWL_TEMPLATE_MAX_PAGES": 100,
     # Key pages tried per domain (or section) before giving up on its template.
     "NEWSCRAWL_TEMPLATE_MAX_ATTEMPTS": 3,
     # A page matching less than this share of its domain's template gets a section template.
