@@ -348,11 +348,12 @@ def part1(n: int, t: int) -> None:
     from newscrawl.template.detect import detect_template, root_of
 
     print(f"\n## (1) learn_template per key page (n={n}, t={t})")
-    print("total: fetch over HTTP + parse + n-CS + mapping (wall s); map: skeletons + mapping + template from")
-    print("the parsed key and CS pages (best of 3, wall and CPU s); demo key articles also get template node")
+    print("total: fetch over HTTP + parse + n-CS + mapping (wall s); offline: the same with the pages already")
+    print("downloaded (parse + n-CS + mapping, CPU s, best of 3); map: skeletons + mapping + template from the")
+    print("parsed key and CS pages (best of 3, wall and CPU s); demo key articles also get template node")
     print("P/R/F1 against the demo group's matched gold (part 3)")
-    print(f"{'site':8} {'key page':52} {'total s':>7} {'map s':>6} {'map cpu':>7} {'CS':>3} {'loaded':>6} {'nodes':>6} "
-          f"{'tpl':>5} {'P/R/F1 (demo)':>17}")
+    print(f"{'site':8} {'key page':46} {'total s':>7} {'offline':>7} {'map s':>6} {'map cpu':>7} {'CS':>3} {'loaded':>6} "
+          f"{'nodes':>6} {'tpl':>5} {'P/R/F1 (demo)':>17}")
     wyo = shared_dir() / "sites" / "wyofile"
     rows = [line.split("\t") for line in (wyo / "_check" / "pages.tsv").read_text().splitlines()[1:]]
     wyo_keys = [r[0] for r in rows if len(r) > 1 and r[1] == "article"][:8] + \
@@ -370,7 +371,7 @@ def part1(n: int, t: int) -> None:
         with ctx as served:
             base = served.url("/")
             fetch = fetcher(base)
-            totals, maps, cpus = [], [], []
+            totals, maps, cpus, offlines = [], [], [], []
             counts = [0, 0, 0]
             for key in keys:
                 rel = key if key.startswith("/") else "/" + key.removesuffix("index.html")
@@ -379,6 +380,13 @@ def part1(n: int, t: int) -> None:
                 learned = learn_template(url, fetch, n=n, t=t)
                 total = time.perf_counter() - t0
                 tpl = learned.template
+                downloaded = {u: fetch(u) for u in [url, *learned.loaded]}
+                offline = float("inf")
+                for _ in range(3):
+                    c1 = time.process_time()
+                    learn_template(url, downloaded.get, n=n, t=t)
+                    offline = min(offline, time.process_time() - c1)
+                offlines.append(offline)
                 mapped = cpu = 0.0
                 quality = ""
                 if tpl is not None:  # the mapping alone, pages already parsed
@@ -400,10 +408,11 @@ def part1(n: int, t: int) -> None:
                 totals.append(total)
                 maps.append(mapped)
                 cpus.append(cpu)
-                print(f"{name:8} {rel[:52]:52} {total:7.3f} {mapped:6.3f} {cpu:7.3f} {len(learned.cs):3d} "
+                print(f"{name:8} {rel[:46]:46} {total:7.3f} {offline:7.3f} {mapped:6.3f} {cpu:7.3f} {len(learned.cs):3d} "
                       f"{len(learned.loaded):6d} {tpl.key_nodes if tpl else 0:6d} {tpl.size if tpl else 0:5d} {quality:>17}")
-            print(f"{name}: median total {statistics.median(totals):.3f} s, median mapping {statistics.median(maps):.3f} s "
-                  f"wall / {statistics.median(cpus):.3f} s CPU (max {max(cpus):.3f} s CPU) per key page")
+            print(f"{name}: median total {statistics.median(totals):.3f} s wall; pages downloaded: median "
+                  f"{statistics.median(offlines):.3f} s CPU (max {max(offlines):.3f}); mapping alone median "
+                  f"{statistics.median(maps):.3f} s wall / {statistics.median(cpus):.3f} s CPU (max {max(cpus):.3f} s CPU) per key page")
             if name == "demo":
                 print("demo key articles, template nodes against the matched gold: P %.3f R %.3f F1 %.3f" % prf(*counts))
 
