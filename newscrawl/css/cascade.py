@@ -250,28 +250,6 @@ class _CombinedIndex:
         self._chains: dict[tuple, _Chain] = {}
         self._chain_memo: dict[tuple, bool] = {}  # (plain selector, compound, chain) -> match
         self._unions: dict[tuple, frozenset[str]] = {}
-        # Custom-property maps are interned (same parent map + same declarations -> same dict)
-        # so that var() substitutions can be memoised by map identity across the site's pages.
-        self.customs: dict[tuple, dict[str, str]] = {}
-        self.layers: dict[tuple, tuple] = {}  # merged declarations per set of matching rules
-        self.var_memo: dict[tuple, Any] = {}
-        # Computed states per (parent state, matching declarations, inline style, is root):
-        # a state depends on nothing else (the root's font size, for rem, is the root
-        # state's), so the pages of a site share their states too.
-        self.states: dict[tuple, tuple] = {}
-
-    def intern_customs(self, parent: Mapping[str, str], own: dict[str, str]) -> dict[str, str]:
-        key = (id(parent), tuple(own.items()))
-        found = self.customs.get(key)
-        if found is None:
-            if len(self.customs) >= self.MAX_MEMO:
-                self.customs.clear()
-                self.var_memo.clear()
-            found = {**parent, **own}
-            self.customs[key] = found
-            # keep the parent alive as long as the key that names it by id
-            self.customs[(id(found), "parent")] = parent  # type: ignore[assignment]
-        return found
 
     def own_keys(self, element: Any) -> frozenset[str]:
         """The element's keys that some rule looks at (interned; memoised per tag/id/class)."""
@@ -294,7 +272,6 @@ class _CombinedIndex:
                 self._chain_memo.clear()
                 self._unions.clear()
                 self._memo.clear()
-                self.layers.clear()
             ancestors = parent.inclusive
             inclusive = ancestors
             if not own <= ancestors:
@@ -386,7 +363,6 @@ class _CombinedIndex:
         found = _Candidates(implied, tested)
         if len(self._memo) >= self.MAX_MEMO:
             self._memo.clear()
-            self.layers.clear()
         self._memo[signature] = found
         return found
 
@@ -451,6 +427,41 @@ def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> tuple[list[tuple]
 def _combined_index(ua: tuple[Stylesheet, ...], author: tuple[Stylesheet, ...],
                     viewport: tuple[int, int]) -> _CombinedIndex:
     return _CombinedIndex(ua + author, len(ua), viewport)
+
+
+class _Shared:
+    """Memos that hold for any index, so pages share them across combinations of sheets (a
+    site whose pages mix their <style> blocks differently): merged declarations per
+    cascade-ordered rule list, computed states per (parent state, merged declarations, inline
+    style), interned custom-property maps and var() substitutions. Entries hold the objects
+    whose ids their keys use, so an id never names another object while its entry lives."""
+
+    MAX = 50_000
+
+    def __init__(self) -> None:
+        self.merged: dict[tuple, tuple] = {}
+        self.states: dict[tuple, tuple] = {}
+        self.customs: dict[tuple, tuple] = {}
+        self.vars: dict[tuple, tuple] = {}
+
+    def clear(self) -> None:
+        for memo in (self.merged, self.states, self.customs, self.vars):
+            memo.clear()
+
+    def intern_customs(self, parent: Mapping[str, str], own: dict[str, str]) -> dict[str, str]:
+        """``{**parent, **own}``, one dict per (parent map, declarations): var() results are
+        then memoised per map identity."""
+        key = (id(parent), tuple(own.items()))
+        found = self.customs.get(key)
+        if found is None:
+            if len(self.customs) >= self.MAX:
+                self.customs.clear()
+                self.vars.clear()
+            found = self.customs[key] = ({**parent, **own}, parent)
+        return found[0]
+
+
+_SHARED = _Shared()
 
 
 def _norm_url(url: str) -> str:
@@ -622,15 +633,16 @@ class StyleResolver:
         inline style (list items, repeated teasers) share one."""
         layers = self._matching_layers(element, chain)
         inline_text = element.get("style")
-        key = (id(parent), id(layers), inline_text, is_root)
-        shared = self._index.states
-        found = shared.get(key)
+        # A state depends on nothing else (the root's font size, for rem, is the root state's;
+        # quirks and viewport are the resolver's), so pages share states, across indexes too.
+        key = (id(parent), id(layers), inline_text, is_root, self.quirks, self.viewport)
+        states = _SHARED.states
+        found = states.get(key)
         if found is None:
-            if len(shared) >= _CombinedIndex.MAX_MEMO:
-                shared.clear()
+            if len(states) >= _SHARED.MAX:
+                states.clear()
             state = self._compute_state(layers, inline_text, parent, is_root)
-            # the entry holds parent and layers, so the ids in its key stay theirs
-            found = shared[key] = (state, parent, layers)
+            found = states[key] = (state, parent, layers)
         state = found[0]
         if is_root:
             self._root_font_size = state.font_size  # rem lengths below refer to it
@@ -647,13 +659,7 @@ class StyleResolver:
         layers = candidates.layers.get(outcome)
         if layers is None:
             matching = candidates.implied + [e for e, ok in zip(candidates.tested, outcome) if ok]
-            # Elements of different signatures often match the same rules (post-123 / post-456):
-            # one layers object per rule set lets them share computed states too.
-            rules_key = tuple(sorted({(e[2], e[0].specificity) for e in matching}))
-            layers = self._index.layers.get(rules_key)
-            if layers is None:
-                layers = self._index.layers[rules_key] = self._layers(matching)
-            candidates.layers[outcome] = layers
+            layers = candidates.layers[outcome] = self._layers(matching)
         return layers
 
     def _declared(self, layers: tuple, inline_text: str | None
@@ -685,6 +691,17 @@ class StyleResolver:
                 best[sheet_key] = (spec, rule)
         # keys are unique, so sorting never compares rules
         matched = sorted((key >= _AUTHOR, spec, key, rule) for key, (spec, rule) in best.items())
+        # Elements of any signature and index matching the same rules in the same order (and
+        # origins) get one layers object, so they share computed states too.
+        merged_key = (self.quirks, tuple([(id(m[3]), m[0]) for m in matched]))
+        found = _SHARED.merged.get(merged_key)
+        if found is None:
+            if len(_SHARED.merged) >= _SHARED.MAX:
+                _SHARED.merged.clear()
+            found = _SHARED.merged[merged_key] = (self._merge(matched), matched)
+        return found[0]
+
+    def _merge(self, matched: list[tuple]) -> tuple:
         layers: list[dict] = []
         for important in (False, True):
             declared: dict[str, Any] = {}
@@ -715,14 +732,14 @@ class StyleResolver:
 
     def _resolve(self, prop: str, value: Any, customs: Mapping[str, str]) -> Any:
         """Substitute var() in a pending value and parse it (memoised per interned map)."""
-        key = (prop, value, id(customs))
-        memo = self._index.var_memo
-        if key in memo:
-            return memo[key]
-        if len(memo) >= _CombinedIndex.MAX_MEMO:
-            memo.clear()
-        resolved = memo[key] = self._resolve_uncached(prop, value, customs)
-        return resolved
+        key = (prop, value, id(customs), self.quirks)
+        memo = _SHARED.vars
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _SHARED.MAX:
+                memo.clear()
+            found = memo[key] = (self._resolve_uncached(prop, value, customs), customs)
+        return found[0]
 
     def _resolve_uncached(self, prop: str, value: Any, customs: Mapping[str, str]) -> Any:
         """Substitute var() in a pending value and parse it; invalid -> 'unset'."""
@@ -743,7 +760,7 @@ class StyleResolver:
         declared, own_customs = self._declared(layers, inline_text)
         customs = parent.customs
         if own_customs:
-            customs = self._index.intern_customs(parent.customs, own_customs)
+            customs = _SHARED.intern_customs(parent.customs, own_customs)
         pending = [(prop, value) for prop, value in declared.items()
                    if type(value) is tuple and value and value[0] == "pending"]
         if pending:

@@ -174,3 +174,20 @@ def test_block_cache_is_bounded_by_text_length_and_keeps_recent_blocks() -> None
     # the key is the whole text: a one-character difference is another sheet
     assert cache.get(a, None).rules[0].declarations != cache.get(a.replace("red", "tan"),
                                                                    None).rules[0].declarations
+
+
+def test_states_are_shared_across_block_combinations_but_not_across_modes() -> None:
+    sheet = parse_stylesheet(".x { color: red } p { font-size: 20 }")  # unitless: quirks only
+    body = '<div class="x"><p id="p">a</p></div>'
+    one = _styles(body, [sheet], head="<style>.unused-a { color: blue }</style>")["p"]
+    two = _styles(body, [sheet], head="<style>.unused-b { color: green }</style>")["p"]
+    assert one is two  # two indexes (block combinations), one computed style
+    assert one.color == "#ff0000" and one.font_size == 16  # standards mode: 20 is dropped
+    root = lxml.html.document_fromstring(f"<html><body>{body}</body></html>")  # no doctype
+    quirky = StyleResolver(root, [sheet]).style(root.get_element_by_id("p"))
+    assert quirky.font_size == 20 and quirky.color == "#ff0000"
+    wide = _styles(body, [parse_stylesheet("p { font-size: 2vw }")], head="")["p"]
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    narrow = StyleResolver(root, [parse_stylesheet("p { font-size: 2vw }")],
+                           viewport=(800, 600)).style(root.get_element_by_id("p"))
+    assert wide.font_size == pytest.approx(27.32) and narrow.font_size == pytest.approx(16)
