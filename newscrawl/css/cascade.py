@@ -387,9 +387,10 @@ _ROOT_PARENT = _Chain(_NO_KEYS, None, _NO_KEYS, _NO_KEYS)
 
 
 class _Candidates:
-    """Rules that may match elements of one signature (tag, id, class, ancestor keys): those
-    the signature proves match, and those to test. The merged declarations are cached per
-    outcome of the tests, so most elements cost a few predicate calls and a dict copy."""
+    """Rules that may match elements of one signature (key chain, attribute names): those
+    the signature proves match, and those left to test per element (``:empty``,
+    ``[class*=x]``, sibling combinators...). The merged declarations are cached per outcome of
+    the tests, so most elements cost a few dict lookups."""
 
     __slots__ = ("implied", "tested", "selectors", "layers")
 
