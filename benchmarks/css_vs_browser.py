@@ -9,8 +9,8 @@ served from 127.0.0.1. Chromium only reaches 127.0.0.1 (every other host resolve
 
 Setup (benchmark only; the test suite never needs a browser)::
 
-    apt-get update && apt-get install -y chromium     # or: python benchmarks/css_vs_browser.py --setup
-    .venv/bin/pip install -e '.[bench]'               # websocket-client for the DevTools protocol
+    .venv/bin/python benchmarks/css_vs_browser.py --setup   # or: python -m newscrawl.browser setup
+    (Debian's chromium, needs root, and websocket-client; the driver is newscrawl.browser)
 
 Run: ``.venv/bin/python benchmarks/css_vs_browser.py [--pages 30] [--site demo|wyofile|all]``
 (``--ours-only``: time our side alone, without Chromium and without agreement figures).
@@ -33,11 +33,8 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 import urllib.request
@@ -47,16 +44,16 @@ from typing import Any
 
 import lxml.html
 
+from newscrawl import browser as browser_module
 from newscrawl.css import StyleResolver, parse_style_block, parse_stylesheet
 from newscrawl.css import cascade as cascade_module
 from newscrawl.css import selectors as selectors_module
 from newscrawl.css import stylesheet as stylesheet_module
 from newscrawl.css.media import media_matches
 from newscrawl.demo import build_demo_site, serve_directory, serve_site
+from newscrawl.browser import CHROMIUM, VIEWPORT
 from newscrawl.paths import shared_dir
 
-CHROMIUM = "/usr/bin/chromium"
-VIEWPORT = (1366, 768)
 SKIP_TAGS = {"head", "script", "style", "noscript", "template", "svg", "math", "title"}
 PROPS = ("font_size", "font_weight", "color", "display")
 
@@ -91,66 +88,8 @@ JS_COLLECT = r"""
 """ % json.dumps(sorted(SKIP_TAGS))
 
 
-def setup_chromium() -> None:
-    """Install Debian's chromium if it is missing (needs root and the Debian mirror)."""
-    if Path(CHROMIUM).exists():
-        return
-    subprocess.run(["apt-get", "update"], check=True)
-    subprocess.run(["apt-get", "install", "-y", "chromium"], check=True)
-
-
-class Chromium:
-    """A headless Chromium driven through the DevTools protocol (one tab)."""
-
-    def __init__(self) -> None:
-        import websocket  # websocket-client, in the bench extra
-
-        self.profile = tempfile.mkdtemp(prefix="newscrawl-chromium-")
-        self.proc = subprocess.Popen([
-            CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu",
-            "--disable-background-networking", "--disable-extensions", "--disable-sync",
-            "--no-first-run", "--no-default-browser-check", "--mute-audio",
-            "--disable-component-update", "--disable-default-apps",
-            f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank",
-        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        port_file = Path(self.profile) / "DevToolsActivePort"
-        deadline = time.time() + 30
-        while not port_file.exists() or not port_file.read_text().strip():
-            if time.time() > deadline:
-                raise RuntimeError("chromium did not start")
-            time.sleep(0.1)
-        port = int(port_file.read_text().split()[0])
-        targets = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list"))
-        page = next(t for t in targets if t["type"] == "page")
-        self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60,
-                                              suppress_origin=True)
-        self._id = 0
-        self.send("Page.enable")
-        self.send("Emulation.setDeviceMetricsOverride", width=VIEWPORT[0], height=VIEWPORT[1],
-                  deviceScaleFactor=1, mobile=False)
-        # Our cascade reads the HTML as served; scripts would change the tree under comparison.
-        self.send("Emulation.setScriptExecutionDisabled", value=True)
-
-    def send(self, method: str, **params: Any) -> dict:
-        self._id += 1
-        my_id = self._id
-        self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.ws.recv())
-            if message.get("id") == my_id:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return message.get("result", {})
-
-    def wait_event(self, name: str, timeout: float = 60) -> None:
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            message = json.loads(self.ws.recv())
-            if message.get("method") == name:
-                return
-        raise TimeoutError(name)
+class Chromium(browser_module.Chromium):
+    """The shared DevTools driver plus what this benchmark times: load + getComputedStyle, and CPU."""
 
     def cpu_seconds(self) -> float:
         """CPU time of the whole browser (all its processes), to compare on a busy machine."""
@@ -179,18 +118,6 @@ class Chromium:
         result = self.send("Runtime.evaluate", expression=JS_COLLECT, returnByValue=True)
         elapsed = time.perf_counter() - started
         return json.loads(result["result"]["value"]), elapsed, self.cpu_seconds() - cpu
-
-    def close(self) -> None:
-        try:
-            self.send("Browser.close")
-        except Exception:
-            pass
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 # --- our side ------------------------------------------------------------------------------------
@@ -416,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="also write the report here")
     args = parser.parse_args(argv)
     if args.setup:
-        setup_chromium()
+        browser_module.setup()
     if not args.ours_only and not Path(CHROMIUM).exists():
         print("chromium missing: run with --setup (apt-get install -y chromium)", file=sys.stderr)
         return 2

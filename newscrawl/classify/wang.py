@@ -11,8 +11,8 @@ with the body (both over the screen size, as seed 001 reads them), no final full
 count, and font size relative to the largest in the first screen (our addition). Two SVMs with
 RBF kernels score the candidates; the best-scoring body, then the best title for it, win.
 
-Optional extra: ``python -m newscrawl.classify.wang setup`` installs chromium and
-websocket-client; ``python -m newscrawl.train.wang`` trains ``models/wang_svm.json``. The test
+Optional extra: ``python -m newscrawl.browser setup`` installs chromium and
+websocket-client (the driver is :mod:`newscrawl.browser`); ``python -m newscrawl.train.wang`` trains ``models/wang_svm.json``. The test
 suite never needs a browser.
 """
 
@@ -21,25 +21,19 @@ from __future__ import annotations
 import atexit
 import json
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from newscrawl.browser import VIEWPORT, Chromium
 from newscrawl.classify import BodyResult
 from newscrawl.modelio import ModelError, read_checked, write_checked
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
-CHROMIUM = "/usr/bin/chromium"
-WIDTH, HEIGHT = 1366, 768
+WIDTH, HEIGHT = VIEWPORT
 MODEL_FILE = "wang_svm.json"
 FORMAT = "newscrawl-svm/1"
 FORMATTING = frozenset({"p", "br", "b", "strong", "i", "em", "u", "font", "blockquote", "sup", "sub", "small", "mark"})
@@ -68,56 +62,9 @@ _COLLECT = """(() => {
 })()"""
 
 
-# --- browser -------------------------------------------------------------------------------------
-class Browser:
-    """One headless Chromium tab over the DevTools protocol (scripts off, network only to 127.0.0.1)."""
-
-    def __init__(self) -> None:
-        try:
-            import websocket  # websocket-client: the optional extra
-        except ImportError:
-            raise RuntimeError("wang needs websocket-client: python -m newscrawl.classify.wang setup") from None
-        if not Path(CHROMIUM).exists():
-            raise RuntimeError(f"wang needs {CHROMIUM}: python -m newscrawl.classify.wang setup")
-        self.profile = tempfile.mkdtemp(prefix="newscrawl-wang-")
-        self.proc = subprocess.Popen([
-            CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check",
-            "--mute-audio", f"--window-size={WIDTH},{HEIGHT}",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank",
-        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        port_file = Path(self.profile) / "DevToolsActivePort"
-        deadline = time.time() + 30
-        while not port_file.exists() or not port_file.read_text().strip():
-            if time.time() > deadline or self.proc.poll() is not None:
-                self.close()
-                raise RuntimeError("chromium did not start")
-            time.sleep(0.1)
-        port = int(port_file.read_text().split()[0])
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as resp:
-            targets = json.load(resp)
-        tab = next(t for t in targets if t["type"] == "page")
-        self.ws = websocket.create_connection(tab["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
-        self._id = 0
-        self.send("Page.enable")
-        self.send("Emulation.setDeviceMetricsOverride", width=WIDTH, height=HEIGHT, deviceScaleFactor=1, mobile=False)
-        self.send("Emulation.setScriptExecutionDisabled", value=True)
-        self.frame = self.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
-
-    def send(self, method: str, **params: Any) -> dict[str, Any]:
-        self._id += 1
-        my_id = self._id
-        self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.ws.recv())
-            if message.get("id") == my_id:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return message.get("result", {})
-
-    def evaluate(self, expression: str) -> Any:
-        return self.send("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+# --- browser ---------------------------------------------------------------------------------------
+class Browser(Chromium):
+    """The shared Chromium driver plus what Wang's features read: rendered rows, an element's innerText."""
 
     def render(self, html: str) -> list[list[Any]]:
         """Load ``html`` into the tab and return the per-element rows of ``_COLLECT``."""
@@ -129,18 +76,6 @@ class Browser:
         expr = ("(() => { const els = Array.from(document.body.querySelectorAll('*')); els.unshift(document.body);"
                 f" return els[{int(index)}] ? els[{int(index)}].innerText : ''; }})()")
         return self.evaluate(expr) or ""
-
-    def close(self) -> None:
-        try:
-            self.ws.close()
-        except Exception:
-            pass
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 _browser: Browser | None = None
@@ -336,18 +271,3 @@ def extract(page: Page) -> BodyResult:
     """Registry entry (``method="wang"``): the body node's text and the title node's text."""
     result = wang(page)
     return BodyResult(result.body, result.score, result.title)
-
-
-def setup() -> int:
-    """Install the optional extra: Debian chromium (needs root) and websocket-client."""
-    if not Path(CHROMIUM).exists():
-        subprocess.run(["apt-get", "update"], check=True)
-        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True)
-    subprocess.run([sys.executable, "-m", "pip", "install", "websocket-client>=1.6"], check=True)
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] != ["setup"]:
-        raise SystemExit("usage: python -m newscrawl.classify.wang setup")
-    sys.exit(setup())

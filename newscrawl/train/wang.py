@@ -1,6 +1,6 @@
 """``python -m newscrawl.train.wang``: Wang et al.'s title and body SVMs (seed 001 §4.2), and their measurement.
 
-Optional extra (needs Chromium and websocket-client: ``python -m newscrawl.classify.wang setup``).
+Optional extra (needs Chromium and websocket-client: ``python -m newscrawl.browser setup``).
 Renders wcxb-dev article pages, labels each page's body node (the candidate whose text best
 matches the gold body, word-level F1 over the first-two-screens text) and title node (own text
 equal to the gold title, or the closest match), trains two RBF SVMs on the first ``--train``
@@ -204,7 +204,7 @@ def _write_card(path: Path, meta: dict) -> None:
         "# wang_svm.json — Wang et al. (2009) title and body SVMs",
         "",
         "Used by `newscrawl.extract(..., method=\"wang\")` (optional extra: Chromium + websocket-client,",
-        "`python -m newscrawl.classify.wang setup`). Safe format `newscrawl-svm/1`: scaler, support vectors,",
+        "`python -m newscrawl.browser setup`). Safe format `newscrawl-svm/1`: scaler, support vectors,",
         "dual coefficients, intercept and gamma as JSON with a SHA-256, validated on load.",
         "",
         f"- **Data**: the first {meta['train_pages']} wcxb-dev article pages ({meta['labelled_pages']} with a body "
