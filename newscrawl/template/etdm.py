@@ -76,7 +76,7 @@ class Skeleton:
     """
 
     __slots__ = ("elements", "tag", "id", "classes", "attrs", "attr_names", "text", "nchild",
-                 "index", "nsib", "parent", "children", "sig", "_kid_classes")
+                 "index", "nsib", "parent", "children", "sig", "_kid_classes", "_shape")
 
     def __init__(self) -> None:
         self.elements: list[Any] = []
@@ -93,6 +93,7 @@ class Skeleton:
         self.children: list[list[int]] = []
         self.sig: list[int] = []  # in-process hash of the position-free features (fast equality)
         self._kid_classes: dict[int, frozenset[str]] = {}
+        self._shape: list[int] | None = None
 
     def __len__(self) -> int:
         return len(self.tag)
@@ -147,6 +148,16 @@ class Skeleton:
             for k in range(len(kids) - 1, -1, -1):
                 stack.append((kids[k], i, k, len(kids)))
         return sk
+
+    def shapes(self) -> list[int]:
+        """Per node, a hash of its whole subtree (features and child lists, in order): two nodes
+        with equal shapes have identical subtrees (bottom-up, computed once)."""
+        if self._shape is None:
+            shape = [0] * len(self)
+            for i in range(len(self) - 1, -1, -1):
+                shape[i] = hash((self.sig[i], self.index[i], self.nsib[i], tuple(shape[c] for c in self.children[i])))
+            self._shape = shape
+        return self._shape
 
     def kid_classes(self, parent: int) -> frozenset[str]:
         """Every class on a child of ``parent`` (cached: asked for each compared sibling)."""
@@ -317,12 +328,30 @@ def etdm(a: Skeleton, b: Skeleton, p: Params) -> dict[int, int]:
         return {}
     mapping = {0: 0}
     stack = [(0, 0)]
+    shape_a, shape_b = a.shapes(), b.shapes()
     while stack:
         x, y = stack.pop()
+        if x and shape_a[x] == shape_b[y]:
+            _map_identical(a, x, b, y, p, mapping)
+            continue
         for cx, cy in map_children(a, x, b, y, p):
             mapping[cx] = cy
             stack.append((cx, cy))
     return mapping
+
+
+def _map_identical(a: Skeleton, x: int, b: Skeleton, y: int, p: Params, mapping: dict[int, int]) -> None:
+    """Below two mapped nodes with identical subtrees, Def. 3.3.1 pairs each child with the child
+    at its own rank: that pair has the best score either child can get (all features equal,
+    position probability 1) and the smallest rank distance, so best-first takes it before any
+    rival; it is kept when that score reaches the threshold (as map_children would)."""
+    stack = [(x, y)]
+    while stack:
+        u, v = stack.pop()
+        for cu, cv in zip(a.children[u], b.children[v]):
+            if _identical(a, cu, p) >= p.threshold:
+                mapping[cu] = cv
+                stack.append((cu, cv))
 
 
 def vote(key: Skeleton, others: Sequence[Skeleton], p: Params) -> tuple[list[int], list[dict[int, int]]]:

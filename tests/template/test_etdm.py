@@ -106,3 +106,27 @@ def test_a_current_marker_that_moved_to_a_sibling_is_left_out_of_the_classes() -
 def _menu(current: int) -> str:
     return '<ul>' + "".join(f'<li class="menu-item{" current" if k == current else ""}"><a href="/{k}/">{k}</a></li>'
                             for k in range(4)) + '</ul>'
+
+
+def _etdm_without_shortcut(a: Skeleton, b: Skeleton, p: Params) -> dict[int, int]:
+    """Def. 3.3.1 child list by child list, everywhere (the reference for the identical-subtree walk)."""
+    mapping, stack = {0: 0}, [(0, 0)]
+    while stack:
+        x, y = stack.pop()
+        for cx, cy in map_children(a, x, b, y, p):
+            mapping[cx] = cy
+            stack.append((cx, cy))
+    return mapping
+
+
+def test_identical_subtrees_map_as_the_full_definition_does() -> None:
+    from .test_detect import SECTIONS, page
+
+    pages = [Skeleton.from_element(html.document_fromstring(page(kind, name, seed)).find("body"))
+             for kind, name, seed in [("article", "a", 1), ("section", SECTIONS[1], 2), ("article", "b", 3)]]
+    shared = [i for i in range(1, len(pages[0])) if pages[0].shapes()[i] in set(pages[1].shapes())]
+    assert shared  # the footer and sidebar are identical subtrees: the shortcut is taken
+    for p in (Params(), Params(threshold=0.95), Params(text_mismatch=1.0, moved_classes=False)):
+        for a in pages:
+            for b in pages:
+                assert etdm(a, b, p) == _etdm_without_shortcut(a, b, p)
