@@ -42,6 +42,7 @@ class NCEParams:
     retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
+    keep_headings: bool = True  # nested headings are not pruned for their link density
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
 
 
@@ -176,6 +177,11 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     return 2 * n < page.text_len(u) and (n < p.beta2 or page.link_density(el) > p.beta1)
 
 
+# A heading that is a link (listicle items pointing at what they review, anchors) is still a
+# heading of the text around it; link lists are dropped as the blocks that hold them.
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+
+
 def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     """Text nodes of ``root`` minus nested block subtrees that are link lists or boilerplate."""
     r = page.text_range(root)
@@ -189,7 +195,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         n = page.text_len(el)
         if not n:
             continue
-        bad = (p.prune_nested and page.link_density(el) > p.beta4) or _boilerplate(page, el, u, p)
+        dense = p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
+        bad = dense or _boilerplate(page, el, u, p)
         if bad:
             drop.append(page.text_range(el))
     if not drop:
