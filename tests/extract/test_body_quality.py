@@ -144,7 +144,8 @@ def test_widening_ignores_comment_named_and_teaser_blocks():
 def test_a_linked_heading_inside_the_text_is_kept_and_a_link_list_is_not():
     links = "".join(f'<li><a href="/more{i}">Another story number {i}</a></li>' for i in range(6))
     page = _page('<div class="story">'
-                 + "".join(f'<h3><a href="/tool{i}">Tool number {i}</a></h3><p>{_LINES[i]}</p>' for i in range(4))
+                 + "".join(f'<section><h3><a href="/tool{i}">Tool number {i}</a></h3><p>{_LINES[i]}</p></section>'
+                           for i in range(4))
                  + f"<ul>{links}</ul></div>")
     text = _texts(page, relevant_content(page).nodes)
     assert "Tool number 3" in text and _LINES[3] in text and "Another story" not in text
