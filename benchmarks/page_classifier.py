@@ -7,9 +7,14 @@ We run exactly that block design on wcxb-dev (paired: both feature sets see the 
 then the shipped feature set with the single tree and the ensembles, and compare on the same
 pages with news-please's page rule (og:type=article and linked-headline ratios <= 0.65 / 0.56)
 and a text-length threshold (a one-split tree on the body's text length, cross-validated).
-readability is an out-of-domain check: models trained on all of wcxb-dev, tested there.
+Ablations on the same folds: the previous model's features (before the extraction/structure
+groups, with MSS), and the shipped set plus MSS (the expensive feature the shipped set leaves
+out). The shipped model type is also cross-validated with folds grouped by site (stricter: no
+site in both train and test), its misses are counted by page type, and the features' CPU cost
+is split by part. readability is an out-of-domain check:
+models trained on all of wcxb-dev, tested there.
 
-    .venv/bin/python benchmarks/page_classifier.py [--repeats 20] [--limit N]
+    .venv/bin/python benchmarks/page_classifier.py [--repeats 20] [--limit N] [--cost-pages 200]
 
 Reads ../shared/datasets; prints tables only (no network).
 """
@@ -17,19 +22,28 @@ Reads ../shared/datasets; prints tables only (no network).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from newscrawl.classify.features import COREEX_TAGS, FEATURE_NAMES  # noqa: E402
-from newscrawl.train.page import MODELS, load_features, make_tree  # noqa: E402
+import newscrawl.classify.features as page_features  # noqa: E402
+from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
+from newscrawl.classify.mss import mss  # noqa: E402
+from newscrawl.classify.page import load as load_page_model  # noqa: E402
+from newscrawl.extract.api import extract_page  # noqa: E402
+from newscrawl.page import Page  # noqa: E402
+from newscrawl.paths import datasets_dir  # noqa: E402
+from newscrawl.train.page import MODELS, labelled_pages, load_features, make_tree  # noqa: E402
 
 SEED_LINKS = ("links_number", "links_date", "links_slash", "links_reserved", "links_short")
-SEED_CONTENT = ("mss_score", "coreex_score") + tuple(
+MSS = "mss_score"  # seed 002's MSS score: measured here, not in the shipped features
+SEED_CONTENT = (MSS, "coreex_score") + tuple(
     f"{prefix}_{t}" for prefix in ("coreex_tag", "coreex_s_tag") for t in COREEX_TAGS + ("other",)
 )
 
@@ -41,8 +55,11 @@ def _prf(y: np.ndarray, pred: np.ndarray) -> tuple[float, float, float]:
     return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
+ALL_NAMES = FEATURE_NAMES + (MSS, "mss_share")  # columns of _with_mss
+
+
 def _columns(names: tuple[str, ...]) -> list[int]:
-    return [FEATURE_NAMES.index(n) for n in names]
+    return [ALL_NAMES.index(n) for n in names]
 
 
 def _text_length_stump():
@@ -51,51 +68,141 @@ def _text_length_stump():
     return DecisionTreeClassifier(max_depth=1, criterion="entropy", random_state=0)
 
 
-def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int) -> dict[str, np.ndarray]:
-    """Per-fold (P, R, F1) for every config, all configs on the same folds (paired)."""
-    from sklearn.model_selection import RepeatedStratifiedKFold
+def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, groups: list[str] | None = None,
+                misses: dict[str, Counter] | None = None) -> dict[str, np.ndarray]:
+    """Per-fold (P, R, F1) for every config, all configs on the same folds (paired); with ``groups``
+    the folds keep each group (site) on one side. ``misses[config]`` counts each page's errors."""
+    from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedGroupKFold
 
     out: dict[str, list] = {name: [] for name in configs}
-    folds = RepeatedStratifiedKFold(n_splits=10, n_repeats=repeats, random_state=20)
-    for train, test in folds.split(X, y):
+    if groups is None:
+        splits = list(RepeatedStratifiedKFold(n_splits=10, n_repeats=repeats, random_state=20).split(X, y))
+    else:
+        splits = [s for r in range(repeats)
+                  for s in StratifiedGroupKFold(n_splits=10, shuffle=True, random_state=20 + r).split(X, y, groups)]
+    for train, test in splits:
         for name, (factory, cols) in configs.items():
             model = factory().fit(X[train][:, cols], y[train])
-            out[name].append(_prf(y[test], model.predict(X[test][:, cols]).astype(bool)))
+            pred = model.predict(X[test][:, cols]).astype(bool)
+            out[name].append(_prf(y[test], pred))
+            if misses is not None and name in misses:
+                misses[name].update(int(i) for i in test[pred != y[test]])
     return {name: np.asarray(v) for name, v in out.items()}
+
+
+def _print_rows(folds: dict[str, np.ndarray]) -> None:
+    print("| classifier | precision | recall | F1 (mean ± sd over folds) |")
+    print("|---|---|---|---|")
+    for name, arr in folds.items():
+        p, r, f = arr.mean(axis=0)
+        print(f"| {name} | {p:.3f} | {r:.3f} | {f:.3f} ± {arr[:, 2].std():.3f} |")
+
+
+def feature_cost(n_pages: int) -> None:
+    """CPU time per page of the extraction itself and of the classifier's feature parts (CoreEx,
+    the rest), on the first ``n_pages`` wcxb-dev pages, and what MSS costs on top (after the
+    features, so it finds the cascade built); CoreEx is timed by wrapping the function the
+    feature module calls."""
+    spent = Counter()
+
+    def timed(name, fn):
+        def wrapper(page):
+            t = time.process_time()
+            try:
+                return fn(page)
+            finally:
+                spent[name] += time.process_time() - t
+        return wrapper
+
+    original = page_features.coreex
+    page_features.coreex = timed("coreex", original)
+    try:
+        pages = 0
+        for _, raw, url, _ in labelled_pages("wcxb-dev", n_pages):
+            t = time.process_time()
+            page = Page.from_html(raw, url)
+            spent["parse"] += time.process_time() - t
+
+            def features(page, art, meta, evidence):
+                t = time.process_time()
+                page_features.feature_vector(page, meta, art, evidence)
+                spent["features"] += time.process_time() - t
+                return False, 0.0
+
+            t = time.process_time()
+            extract_page(page, classifier=features)
+            spent["extract+features"] += time.process_time() - t
+            t = time.process_time()
+            mss(page)
+            spent["mss"] += time.process_time() - t
+            pages += 1
+    finally:
+        page_features.coreex = original
+    ms = {k: 1000 * v / max(pages, 1) for k, v in spent.items()}
+    rest = ms["features"] - ms["coreex"]
+    total = ms["parse"] + ms["extract+features"]
+    print(f"## Feature cost: CPU ms per page, first {pages} wcxb-dev pages (one process; machine shared)\n")
+    print("| part | CPU ms/page | share of parse + extraction + features |")
+    print("|---|---|---|")
+    for name, value in (("parse (Page)", ms["parse"]), ("extraction without classifier", ms["extract+features"] - ms["features"]),
+                        ("classifier features: CoreEx", ms["coreex"]),
+                        ("classifier features: the rest (shipped)", rest),
+                        ("MSS on top (the previous model's features; not shipped)", ms["mss"])):
+        print(f"| {name} | {value:.1f} | {value / total:.0%} |")
+    print()
+
+
+def _with_mss(table) -> tuple[np.ndarray, np.ndarray]:
+    """The shipped features, then MSS score and MSS score / text length (the previous model had both)."""
+    X, y = table.arrays()
+    score = np.asarray(table.mss, dtype=np.float64).reshape(-1, 1)
+    text_len = X[:, FEATURE_NAMES.index("text_len")].reshape(-1, 1)
+    share = np.divide(score, text_len, out=np.zeros_like(score), where=text_len > 0)
+    return np.hstack([X, score, share]), y
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
+    parser.add_argument("--cost-pages", type=int, default=200, help="pages timed for the feature cost table (0: skip)")
     args = parser.parse_args()
 
+    if args.cost_pages:
+        feature_cost(args.cost_pages)
     start = time.perf_counter()
-    table = load_features(limit=args.limit)
+    table = load_features(limit=args.limit, with_mss=True)
     n_pages = len(table.y)
-    print(f"features of {n_pages} pages in {time.perf_counter() - start:.0f} s "
-          f"({1000 * table.seconds / max(n_pages, 1):.0f} ms/page: parse, CSS, MSS, CoreEx, metadata)\n")
+    print(f"extraction + features of {n_pages} pages in {time.perf_counter() - start:.0f} s wall, "
+          f"{table.cpu_seconds:.0f} s CPU ({1000 * table.cpu_seconds / max(n_pages, 1):.0f} ms CPU/page)\n")
     dev = table.subset("wcxb-dev")
-    X, y = dev.arrays()
+    X, y = _with_mss(dev)
     everything = list(range(len(FEATURE_NAMES)))
     text_len = _columns(("text_len",))
+    added = set(FEATURE_GROUPS["extraction"] + FEATURE_GROUPS["structure"])
+    # the previous model's 77 features: these minus the two groups, plus MSS score and its text share
+    before = [i for i, n in enumerate(FEATURE_NAMES) if n not in added] + _columns((MSS, "mss_share"))
+    kind = load_page_model().meta["chosen"]  # the model type `newscrawl train page` shipped
+    mark = {k: " (shipped)" if k == kind else "" for k in MODELS}
+    shipped = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees"}[kind] + \
+        f": all shipped features{mark[kind]}"
     configs = {
         "C4.5 tree: MSS + CoreEx (seed, without links)": (make_tree, _columns(SEED_CONTENT)),
         "C4.5 tree: + five link-target features (seed, with)": (make_tree, _columns(SEED_CONTENT + SEED_LINKS)),
-        "C4.5 tree: all shipped features": (make_tree, everything),
-        "random forest: all shipped features": (MODELS["forest"], everything),
-        "extra trees: all shipped features": (MODELS["extra-trees"], everything),
+        f"C4.5 tree: all shipped features{mark['tree']}": (make_tree, everything),
+        f"random forest: all shipped features{mark['forest']}": (MODELS["forest"], everything),
+        f"extra trees: all shipped features{mark['extra-trees']}": (MODELS["extra-trees"], everything),
+        "extra trees: without the extraction and structure groups (previous model's features)":
+            (MODELS["extra-trees"], before),
+        f"{shipped.split(':')[0]}: all shipped features + MSS score": (MODELS[kind], everything + _columns((MSS,))),
         "text-length threshold (1 split)": (_text_length_stump, text_len),
     }
     t0 = time.perf_counter()
-    folds = repeated_cv(X, y, configs, args.repeats)
+    misses = {shipped: Counter()}
+    folds = repeated_cv(X, y, configs, args.repeats, misses=misses)
     print(f"## wcxb-dev: {len(y)} pages ({int(y.sum())} articles), stratified 10-fold x {args.repeats} "
           f"({time.perf_counter() - t0:.0f} s)\n")
-    print("| classifier | precision | recall | F1 (mean ± sd over folds) |")
-    print("|---|---|---|---|")
-    for name, arr in folds.items():
-        p, r, f = arr.mean(axis=0)
-        print(f"| {name} | {p:.3f} | {r:.3f} | {f:.3f} ± {arr[:, 2].std():.3f} |")
+    _print_rows(folds)
     rule = np.asarray(dev.newsplease, dtype=bool)
     p, r, f = _prf(y, rule)
     print(f"| news-please rule (no training, all pages) | {p:.3f} | {r:.3f} | {f:.3f} |")
@@ -115,6 +222,30 @@ def main() -> int:
     tree = make_tree().fit(X, y)
     print(f"C4.5 tree on all wcxb-dev pages: depth {tree.get_depth()}, {tree.get_n_leaves()} leaves.\n")
 
+    truth = {}
+    with open(datasets_dir() / "wcxb-dev" / "truth.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            truth[row["id"]] = row
+    kinds = [truth[i].get("page_type", "?") for i in dev.ids]
+    print(f"## Misses of {shipped} by page type (mean per repeat over {args.repeats} repeats)\n")
+    print("| page type | pages | misclassified | share |")
+    print("|---|---|---|---|")
+    per_kind = Counter()
+    for i, count in misses[shipped].items():
+        per_kind[kinds[i]] += count / args.repeats
+    for kind, n in Counter(kinds).most_common():
+        print(f"| {kind} | {n} | {per_kind[kind]:.1f} | {per_kind[kind] / n:.1%} |")
+    print()
+
+    sites = [truth[i].get("site") or i for i in dev.ids]
+    grouped_configs = {name: configs[name] for name in (shipped, "extra trees: without the extraction and structure "
+                                                        "groups (previous model's features)")}
+    grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites)
+    print(f"## Stricter: 10-fold grouped by site x {args.repeats} ({len(set(sites))} sites)\n")
+    _print_rows(grouped)
+    print()
+
     other = [d for d in dict.fromkeys(table.dataset) if d != "wcxb-dev"]
     if other:
         print("## Out of domain: trained on all of wcxb-dev, tested on other labelled datasets\n")
@@ -123,7 +254,7 @@ def main() -> int:
         fitted = {name: factory().fit(X[:, cols], y) for name, (factory, cols) in configs.items()}
         for name in other:
             sub = table.subset(name)
-            Xo, yo = sub.arrays()
+            Xo, yo = _with_mss(sub)
             for cname, model in fitted.items():
                 p, r, f = _prf(yo, model.predict(Xo[:, configs[cname][1]]).astype(bool))
                 print(f"| {name} | {len(yo)} ({int(yo.sum())}) | {cname} | {p:.3f} | {r:.3f} | {f:.3f} |")

@@ -1,22 +1,29 @@
 """Page-level features for "is this page an article?" (seed 002's block design plus what measured well).
 
 Seed 002's factors: the five link-target features counted over the page's links, the highest
-MSS score, CoreEx's main-node tag, the most frequent tag in its set S and its score. We add the
+MSS score, CoreEx's main-node tag, the most frequent tag in its set S and its score. The MSS score
+is left out of the shipped set: with the extraction features below it adds no measurable F1 and
+costs 19–25% of the extraction's CPU time (docs/decisions.md); ``benchmarks/page_classifier.py``
+still runs seed 002's experiment with it. We add the
 page URL's own link-target features, the structured data the page declares about itself
-(og:type, schema.org types, a date) and text/link measures; ``benchmarks/page_classifier.py``
-shows what each group adds. Categorical tags are one-hot over a fixed vocabulary so the feature
-vector (and the shipped model) does not depend on the training set.
+(og:type, schema.org types, a date), text/link measures, what the extraction pipeline found
+(a visible date near the detected title, the body's shape: :class:`newscrawl.extract.api.Evidence`)
+and page-structure measures (repeated teaser and post blocks, text shares by container);
+``benchmarks/page_classifier.py`` shows what each group adds. Categorical tags are one-hot over a
+fixed vocabulary so the feature vector (and the shipped model) does not depend on the training set.
+Nothing here reads words of a particular language: punctuation, digits, markup and URLs only.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from newscrawl.classify.coreex import coreex
-from newscrawl.classify.mss import mss
+from newscrawl.extract.api import Article, Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
 from newscrawl.links.features import link_features
 from newscrawl.links.urls import registrable_domain
@@ -44,7 +51,7 @@ LINK_FEATURES = ("links", "links_number", "links_date", "links_slash", "links_re
                  "share_number", "share_date", "share_slash", "share_reserved", "share_short")
 URL_FEATURES = ("url_number", "url_date", "url_slash", "url_reserved", "url_length", "url_slug_tokens")
 CONTENT_FEATURES = (
-    ("mss_score", "mss_share", "coreex_score")
+    ("coreex_score",)
     + tuple(f"coreex_tag_{t}" for t in COREEX_TAGS + ("other",))
     + tuple(f"coreex_s_tag_{t}" for t in COREEX_TAGS + ("other",))
 )
@@ -54,13 +61,42 @@ PAGE_FEATURES = ("og_article", "og_website", "og_product", "og_other", "schema_a
                  "paragraphs", "paragraph_share", "headlines", "headline_density", "linked_headlines",
                  "self_linked_headlines", "list_items", "images", "inputs", "code_blocks", "prices",
                  "path_docs", "path_shop", "path_forum", "path_service", "path_news")
+# From the extraction (Evidence and the Article's body): title, visible date, body shape.
+EXTRACTION_FEATURES = ("visible_date", "date_title_distance", "title_score", "title_heading", "title_position",
+                       "title_similarity", "h1_count", "body_share", "body_lines", "body_sentence_end",
+                       "body_long_share", "comment_cut", "comment_share", "region_headings", "region_external",
+                       "region_links", "region_list_share")
+# Page structure: repeated blocks, forms, text shares by container, links, URL shape, declared types.
+STRUCTURE_FEATURES = ("teaser_blocks", "post_blocks", "max_repeat", "inputs_per_k", "share_li", "share_table",
+                      "share_p", "share_heading", "share_code", "article_elements", "long_node_share",
+                      "mean_node_len", "date_like_per_k", "tel_links", "mailto_links", "external_share",
+                      "brand_per_k", "path_depth", "has_query", "url_root", "schema_breadcrumb", "schema_webpage",
+                      "schema_org", "meta_published_time", "meta_section", "meta_tag", "twitter_large_image")
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "links": LINK_FEATURES,
     "url": URL_FEATURES,
     "content": CONTENT_FEATURES,
     "page": PAGE_FEATURES,
+    "extraction": EXTRACTION_FEATURES,
+    "structure": STRUCTURE_FEATURES,
 }
-FEATURE_NAMES: tuple[str, ...] = LINK_FEATURES + URL_FEATURES + CONTENT_FEATURES + PAGE_FEATURES
+FEATURE_NAMES: tuple[str, ...] = (LINK_FEATURES + URL_FEATURES + CONTENT_FEATURES + PAGE_FEATURES
+                                  + EXTRACTION_FEATURES + STRUCTURE_FEATURES)
+
+HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+FAR = 100  # date_title_distance when there is no title or no visible date (text nodes)
+LONG_LINE = 150  # body lines (paragraphs) at least this long count as running text
+LONG_NODE = 100  # text runs at least this long
+MAX_CLIMB = 12  # ancestors looked at from a text node (bounded work on deep trees)
+TEASER_MAX = 400  # a repeated block with less text than this and a linked headline is a teaser
+POST_MIN = 80  # a repeated block with this much unlinked text and a date is a post or comment
+MIN_REPEAT = 3  # siblings with one tag and class: a repeated block
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d\u2019\u00bb)]\s*$")
+_DATE_LIKE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
+_WORD = re.compile(r"\w+")
+_FILE_EXT = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
+_SHARE_TAGS = {"li": "share_li", "td": "share_table", "th": "share_table", "p": "share_p", "pre": "share_code",
+               "code": "share_code", **{h: "share_heading" for h in HEADINGS}}
 
 
 @dataclass(frozen=True)
@@ -116,9 +152,28 @@ def _one_hot(prefix: str, tag: str) -> dict[str, float]:
     return {f"{prefix}_{t}": float(t == tag) for t in COREEX_TAGS + ("other",)}
 
 
-def page_features(page: Page, metadata: Any = None) -> dict[str, float]:
-    """Every feature in :data:`FEATURE_NAMES` for one parsed page (``metadata`` reused if given)."""
+def extraction_evidence(page: Page) -> tuple[Article, Evidence]:
+    """Run the extraction pipeline on ``page`` without classifying it: for callers that hold only a
+    Page (tests, direct calls); inside ``extract()`` the pipeline hands its evidence over itself."""
+    from newscrawl.extract.api import extract_page
+
+    found: list[tuple[Article, Evidence]] = []
+
+    def keep(page: Page, art: Article, meta: Any, evidence: Evidence) -> tuple[bool, float]:
+        found.append((art, evidence))
+        return False, 0.0
+
+    extract_page(page, classifier=keep)
+    return found[0]
+
+
+def page_features(page: Page, metadata: Any = None, article: Any = None,
+                  evidence: Evidence | None = None) -> dict[str, float]:
+    """Every feature in :data:`FEATURE_NAMES` for one parsed page (``metadata``, and the extraction's
+    ``article`` and ``evidence``, reused if given; otherwise computed here)."""
     meta = metadata if metadata is not None else read_metadata(page, page.url)
+    if evidence is None or article is None:
+        article, evidence = extraction_evidence(page)
     out: dict[str, float] = {}
 
     links = page_links(page)
@@ -141,10 +196,7 @@ def page_features(page: Page, metadata: Any = None) -> dict[str, float]:
                url_slug_tokens=own["slug_tokens"])
 
     text_len = page.text_len(page.body)
-    best = mss(page)
     core = coreex(page)
-    out["mss_score"] = best.score
-    out["mss_share"] = best.score / text_len if text_len else 0.0
     out["coreex_score"] = core.score
     out.update(_one_hot("coreex_tag", core.tag))
     out.update(_one_hot("coreex_s_tag", core.subset_tag))
@@ -190,12 +242,202 @@ def page_features(page: Page, metadata: Any = None) -> dict[str, float]:
         prices=float(len(_PRICE.findall(text[:200_000]))),
         **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
     )
+    out.update(extraction_features(page, article, evidence, text_len))
+    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or ""))
     return out
 
 
-def feature_vector(page: Page, metadata: Any = None) -> list[float]:
+def _jaccard(a: str | None, b: str | None) -> float:
+    x = {w.lower() for w in _WORD.findall(a or "")}
+    y = {w.lower() for w in _WORD.findall(b or "")}
+    return len(x & y) / len(x | y) if x | y else 0.0
+
+
+def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: int) -> dict[str, float]:
+    """Title, visible date and body shape as the extraction found them: an article has a title
+    heading early, a date next to it, and a body of long lines ending like sentences."""
+    tns = page.text_nodes
+    total = max(text_len, 1)
+    out: dict[str, float] = {}
+    title = evidence.title_node
+    out["visible_date"] = float(bool(evidence.visible_date))
+    distance = min((abs(k - title) for k in evidence.date_nodes), default=FAR) if title is not None else FAR
+    out["date_title_distance"] = float(min(distance, FAR))
+    out["title_score"] = float(evidence.title_score)
+    heading = 0
+    if title is not None:
+        node, steps = tns[title].container, 0
+        while node is not None and steps < MAX_CLIMB and not heading:
+            heading = int(node.tag[1]) if node.tag in HEADINGS else 0
+            node, steps = node.getparent(), steps + 1
+        out["title_position"] = sum(len(tns[k].text) for k in range(title)) / total
+    else:
+        out["title_position"] = 1.0
+    out["title_heading"] = float(heading)
+    out["title_similarity"] = _jaccard(page.title_text, getattr(article, "title", None))
+    out["h1_count"] = float(page.tag_count(page.body, "h1"))
+
+    body = getattr(article, "body", None) or ""
+    lines = [line for line in body.split("\n") if line.strip()]
+    chars = max(len(body), 1)
+    out["body_share"] = len(body) / total
+    out["body_lines"] = float(len(lines))
+    out["body_sentence_end"] = sum(len(line) for line in lines if _SENTENCE_END.search(line)) / chars
+    out["body_long_share"] = sum(len(line) for line in lines if len(line) >= LONG_LINE) / chars
+
+    cut = evidence.comment_cut
+    out["comment_cut"] = float(cut is not None)
+    out["comment_share"] = sum(len(tn.text) for tn in tns[cut:]) / total if cut is not None else 0.0
+
+    # the relevant region: its headings, links (how many leave the site) and list text
+    site = _site(page.url)
+    anchors: set[Any] = set()
+    headings: set[Any] = set()
+    in_list = region = 0
+    for k in evidence.relevant:
+        node, steps, listed = tns[k].container, 0, False
+        while node is not None and steps < MAX_CLIMB:
+            tag = node.tag
+            if tag == "a":
+                anchors.add(node)
+            elif tag in HEADINGS:
+                headings.add(node)
+            elif tag == "li":
+                listed = True
+            node, steps = node.getparent(), steps + 1
+        region += len(tns[k].text)
+        in_list += len(tns[k].text) if listed else 0
+    external = 0
+    for a in anchors:
+        target = urljoin(page.url or "", (a.get("href") or "").strip())
+        other = _site(target) if target.startswith(("http://", "https://")) else ""
+        external += bool(other and site and other != site)
+    per_k = 1000 / max(region, 1)
+    out["region_headings"] = len(headings) * per_k
+    out["region_external"] = external * per_k
+    out["region_links"] = len(anchors) * per_k
+    out["region_list_share"] = in_list / max(region, 1)
+    return out
+
+
+def _repeated_blocks(page: Page) -> tuple[int, int, int]:
+    """(teasers, posts, largest group): siblings sharing tag and class, MIN_REPEAT+ of them with
+    text. Teasers are short blocks led by links (listings); posts carry a date and unlinked text
+    (forum threads, comment sections)."""
+    teasers = posts = largest = 0
+    for el in page.elements:
+        if len(el) < MIN_REPEAT:
+            continue
+        groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
+        for child in el:
+            if isinstance(child.tag, str) and page.has(child) and page.text_len(child) >= 20:
+                groups[(child.tag, (child.get("class") or "").strip())].append(child)
+        for members in groups.values():
+            if len(members) < MIN_REPEAT:
+                continue
+            largest = max(largest, len(members))
+            for block in members:
+                text, linked = page.text_len(block), page.link_text_len(block)
+                headed = any(True for _ in block.iter("h2", "h3", "h4", "h5"))
+                if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
+                                          or (linked >= 20 and linked > 0.3 * text)):
+                    teasers += 1
+                if text >= POST_MIN and linked < 0.3 * text and (
+                        any(True for _ in block.iter("time"))
+                        or any(len(page.text_nodes[k].text) <= 40 and _DATE_LIKE.search(page.text_nodes[k].text)
+                               for k in page.text_range(block))):
+                    posts += 1
+    return teasers, posts, largest
+
+
+def structure_features(page: Page, meta: Any, text_len: int, body_text: str) -> dict[str, float]:
+    """Markup, link and URL measures that tell listings, forums, shops and service pages from articles
+    (``body_text``: the extracted body, where the site naming itself is counted)."""
+    body = page.body
+    total = max(text_len, 1)
+    out: dict[str, float] = {}
+    out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page))
+    out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
+
+    # share of the text inside each kind of container (a run counts once per kind)
+    shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
+    long_chars = 0
+    date_like = 0
+    for tn in page.text_nodes:
+        n = len(tn.text)
+        long_chars += n if n >= LONG_NODE else 0
+        date_like += n <= 40 and _DATE_LIKE.search(tn.text) is not None
+        seen = set()
+        node = tn.container
+        while node is not None and node is not body:
+            name = _SHARE_TAGS.get(node.tag)
+            if name is not None:
+                seen.add(name)
+            node = node.getparent()
+        for name in seen:
+            shares[name] += n
+    out.update({name: value / total for name, value in shares.items()})
+    out["article_elements"] = float(page.tag_count(body, "article"))
+    out["long_node_share"] = long_chars / total
+    out["mean_node_len"] = text_len / max(len(page.text_nodes), 1)
+    out["date_like_per_k"] = 1000 * date_like / total
+
+    # links: contact links (service pages), how much leaves the site, the site naming itself
+    site = _site(page.url)
+    tel = mail = web = external = 0
+    for a in body.iter("a"):
+        href = (a.get("href") or "").strip()
+        if href.startswith("tel:"):
+            tel += 1
+        elif href.startswith("mailto:"):
+            mail += 1
+        elif href and not href.startswith("#"):
+            target = urljoin(page.url or "", href)
+            if target.startswith(("http://", "https://")):
+                web += 1
+                other = _site(target)
+                external += bool(other and site and other != site)
+    out["tel_links"], out["mailto_links"] = float(tel), float(mail)
+    out["external_share"] = external / web if web else 0.0
+    out["brand_per_k"] = _brand_per_k(body_text, meta, site)
+
+    parts = urlsplit(page.url or "")
+    segments = [s for s in parts.path.split("/") if s]
+    out["path_depth"] = float(len(segments))
+    out["has_query"] = float(bool(parts.query))
+    out["url_root"] = float(not segments)
+
+    types = set(meta.schema_types or ())
+    out["schema_breadcrumb"] = float("BreadcrumbList" in types)
+    out["schema_webpage"] = float("WebPage" in types)
+    out["schema_org"] = float(bool(types & {"Organization", "Corporation", "LocalBusiness", "NewsMediaOrganization"}))
+    names = {(m.get("property") or m.get("name") or "").strip().lower(): m.get("content") or ""
+             for m in page.root.iter("meta")}
+    out["meta_published_time"] = float("article:published_time" in names)
+    out["meta_section"] = float("article:section" in names)
+    out["meta_tag"] = float("article:tag" in names)
+    out["twitter_large_image"] = float(names.get("twitter:card", "").strip() == "summary_large_image")
+    return out
+
+
+def _brand_per_k(text: str, meta: Any, site: str) -> float:
+    """Words of ``text`` naming the site itself (og:site_name words, the domain's label), per
+    1000 words: service and product pages talk about the company, articles about their subject."""
+    label = site.split(".")[0] if site else ""
+    brand = {w.lower() for w in _WORD.findall(meta.site_name or "") if len(w) >= 4}
+    if len(label) >= 4:
+        brand.add(label)
+    if not brand:
+        return 0.0
+    words = [w.lower() for w in _WORD.findall(text[:200_000])]
+    hits = sum(1 for w in words if w in brand or (len(w) >= 5 and label.startswith(w)))
+    return 1000 * hits / max(len(words), 1)
+
+
+def feature_vector(page: Page, metadata: Any = None, article: Any = None,
+                   evidence: Evidence | None = None) -> list[float]:
     """:func:`page_features` in :data:`FEATURE_NAMES` order (the model's input)."""
-    values = page_features(page, metadata)
+    values = page_features(page, metadata, article, evidence)
     return [values[name] for name in FEATURE_NAMES]
 
 

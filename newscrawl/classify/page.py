@@ -14,6 +14,7 @@ from typing import Any
 
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, feature_vector
+from newscrawl.extract.api import Evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -30,15 +31,16 @@ def load(path: str | None = None) -> modelio.TreeModel:
     return model
 
 
-def probability(page: Page, metadata: Any = None, model_path: str | None = None) -> float:
+def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
+                article: Any = None, evidence: Evidence | None = None) -> float:
     """Probability that ``page`` is a single article (0..1)."""
     model = load(model_path)
-    return float(model.positive_proba([feature_vector(page, metadata)], positive=True)[0])
+    return float(model.positive_proba([feature_vector(page, metadata, article, evidence)], positive=True)[0])
 
 
-def classify(page: Page, article: Any = None, *, model_path: str | None = None,
-             threshold: float = THRESHOLD) -> tuple[bool, float]:
-    """``(is_article, probability)`` for a parsed page; ``article`` lends its metadata when it has one."""
-    metadata = getattr(article, "metadata", None)
-    p = probability(page, metadata, model_path)
+def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,
+             model_path: str | None = None, threshold: float = THRESHOLD) -> tuple[bool, float]:
+    """``(is_article, probability)`` for a parsed page. ``extract()`` passes its Article, metadata and
+    :class:`Evidence`; without them the extraction pipeline is run here first (same features)."""
+    p = probability(page, metadata, model_path, article=article, evidence=evidence)
     return p >= threshold, p

@@ -9,7 +9,7 @@ docs/decisions.md ("Extraction: metadata vs visible"); every field records its p
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -50,6 +50,23 @@ class Article:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Evidence:
+    """What the NCE pipeline found besides the Article (text-node indices into ``page.text_nodes``),
+    handed to the page classifier so its features reuse the extraction instead of redoing it."""
+
+    relevant: tuple[int, ...]  # NCE's relevant content
+    comment_cut: int | None  # first text node of a comment section NCE removed, if any
+    title_node: int | None
+    title_score: float
+    date_nodes: tuple[int, ...]
+    visible_date: str | None  # the date the visible-date model read, also when metadata has one
+
+
+# (page, article so far, metadata or None, evidence) -> (is_article, probability)
+Classifier = Callable[[Page, Article, Any, Evidence], tuple[bool, float]]
+
+
 def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
             method: str = "nce", http_charset: str | None = None,
             params: NCEParams = DEFAULT_PARAMS) -> Article:
@@ -86,8 +103,11 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
 
 
-def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
-    """The NCE pipeline on an already built :class:`Page` (other extractors share the Page)."""
+def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: Classifier | None = None) -> Article:
+    """The NCE pipeline on an already built :class:`Page` (other extractors share the Page).
+
+    ``classifier`` replaces the page classifier; training uses it to record the classifier's
+    features on exactly the path extraction takes."""
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
     rel = relevant_content(page, params)
@@ -159,7 +179,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS) -> Article:
         art.warnings.append("no convincing content" if not found else "too little relevant text")
     art.warnings.extend(rel.notes)
 
-    art.is_article, art.probability = _classify(page, art, meta)
+    evidence = Evidence(tuple(rel.nodes), rel.comment_cut, td.title_node, td.title_score,
+                        tuple(td.date_nodes), td.published)
+    art.is_article, art.probability = (classifier or _classify)(page, art, meta, evidence)
     return art
 
 
@@ -190,7 +212,7 @@ def _metadata(page: Page, art: Article) -> Any | None:
     return meta
 
 
-def _classify(page: Page, art: Article, meta: Any | None) -> tuple[bool, float]:
+def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence) -> tuple[bool, float]:
     """The page classifier (newscrawl.classify.page) when present, else a documented rule:
     an article type in metadata, or a title and a body of ARTICLE_BODY_CHARS+ characters."""
     try:
@@ -199,7 +221,7 @@ def _classify(page: Page, art: Article, meta: Any | None) -> tuple[bool, float]:
         classify = None
     if classify is not None:
         try:
-            verdict, probability = classify(page, art)
+            verdict, probability = classify(page, art, metadata=meta, evidence=evidence)
         except Exception as exc:  # e.g. its model missing: fall back to the rule below
             art.warnings.append(f"page classifier unavailable: {exc.__class__.__name__}: {exc}")
         else:

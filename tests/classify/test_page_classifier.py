@@ -64,7 +64,8 @@ def test_features_cover_every_name_and_count_link_targets():
 def test_article_features_differ_from_listing_features():
     art = page_features(Page.from_html(article_page(2), "https://example.com/2025/03/04/council-budget.html"))
     lst = page_features(Page.from_html(listing_page(2), "https://example.com/section/news/"))
-    assert art["mss_score"] > 2 * lst["mss_score"]
+    assert art["body_long_share"] > 0.9 > 0.1 > lst["body_long_share"]  # paragraphs vs one-line teasers
+    assert art["visible_date"] == 1.0 and lst["teaser_blocks"] >= 20
     assert art["og_article"] == 1.0 and art["schema_news"] == 1.0 and art["has_published"] == 1.0
     assert art["linked_headlines"] < 0.5 < lst["linked_headlines"]
     assert art["url_date"] == 1.0 and lst["url_date"] == 0.0

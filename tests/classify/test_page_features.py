@@ -1,0 +1,136 @@
+"""The page classifier's extraction and structure features on small hand-built pages whose answers are known."""
+
+from __future__ import annotations
+
+import random
+
+from newscrawl.classify.features import FEATURE_GROUPS, extraction_evidence, page_features
+from newscrawl.classify.page import classify
+from newscrawl.extract import extract
+from newscrawl.page import Page
+
+WORDS = "river school market storm health transport festival court museum harbour library weather".split()
+
+
+def _sentence(rng: random.Random, n: int = 14) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def _page(inner: str, url: str, head: str = "", title: str = "Example") -> Page:
+    html = f"<html><head><title>{title}</title>{head}</head><body>{inner}</body></html>"
+    return Page.from_html(html, url)
+
+
+def article(seed: int = 0) -> str:
+    rng = random.Random(seed)
+    paragraphs = "".join(f"<p>{_sentence(rng)} {_sentence(rng)} {_sentence(rng)}</p>" for _ in range(8))
+    return (f"<main><article><h1>Harbour museum reopens after storm</h1><p>4 March 2025</p>{paragraphs}"
+            "</article></main>")
+
+
+def forum(seed: int = 0) -> str:
+    rng = random.Random(seed)
+    posts = "".join(
+        f"<div class='post'><div class='head'><a href='/u/{i}'>user{i}</a> <span>2025-03-{i + 1:02d}</span></div>"
+        f"<p>{_sentence(rng)} {_sentence(rng)}</p></div>" for i in range(8))
+    return f"<main><h1>Which storm shelter?</h1>{posts}</main>"
+
+
+def listing(seed: int = 0) -> str:
+    rng = random.Random(seed)
+    teasers = "".join(
+        f"<div class='teaser'><h2><a href='/2025/03/{d:02d}/story-{d}.html'>{_sentence(rng, 7)}</a></h2>"
+        f"<p>{_sentence(rng, 8)}</p></div>" for d in range(1, 13))
+    return f"<main><h1>News</h1>{teasers}</main>"
+
+
+def test_every_new_feature_is_computed():
+    values = page_features(_page(article(), "https://example.com/2025/03/04/harbour-museum"))
+    for group in ("extraction", "structure"):
+        assert all(name in values for name in FEATURE_GROUPS[group])
+
+
+def test_visible_date_next_to_the_title_heading():
+    values = page_features(_page(article(), "https://example.com/2025/03/04/harbour-museum",
+                                 title="Harbour museum reopens after storm | Daily"))
+    assert values["visible_date"] == 1.0
+    assert values["date_title_distance"] == 1.0  # the date is the text node right after the <h1>
+    assert values["title_heading"] == 1.0 and values["h1_count"] == 1.0
+    assert values["title_position"] < 0.05  # nothing but the title before it
+    assert values["title_similarity"] > 0.7  # <title> is the headline plus the site name
+    assert values["body_sentence_end"] > 0.95 and values["body_long_share"] > 0.95
+
+
+def test_page_without_a_date_has_none_near_the_title():
+    values = page_features(_page(article().replace("<p>4 March 2025</p>", ""), "https://example.com/a/harbour"))
+    assert values["visible_date"] == 0.0 and values["date_title_distance"] == 100.0
+
+
+def test_forum_posts_and_listing_teasers_are_counted_apart():
+    posts = page_features(_page(forum(), "https://example.com/forum/t/123"))
+    teasers = page_features(_page(listing(), "https://example.com/news/"))
+    story = page_features(_page(article(), "https://example.com/2025/03/04/harbour-museum"))
+    assert posts["post_blocks"] == 8 and posts["teaser_blocks"] == 0
+    assert teasers["teaser_blocks"] == 12 and teasers["post_blocks"] == 0
+    assert teasers["max_repeat"] == 12 and story["max_repeat"] == 8  # the article's 8 paragraphs
+    assert story["teaser_blocks"] == 0 and story["post_blocks"] == 0
+    assert posts["date_like_per_k"] > story["date_like_per_k"]
+
+
+def test_service_page_contact_links_forms_and_brand():
+    rng = random.Random(3)
+    inner = (f"<h1>Acmeplumb repairs</h1><p>Acmeplumb fixes pipes. {_sentence(rng)} Call Acmeplumb today.</p>"
+             f"<p>{_sentence(rng)} {_sentence(rng)}</p>"
+             "<form><input name='n'><input name='e'><input type='submit'></form>"
+             "<a href='tel:+15550100'>Call</a> <a href='mailto:hi@acmeplumb.com'>Mail</a>"
+             "<a href='https://elsewhere.org/x'>Partner</a> <a href='/about'>About</a>")
+    values = page_features(_page(inner, "https://www.acmeplumb.com/services/repairs?city=x",
+                                 head="<meta property='og:site_name' content='Acmeplumb'>"))
+    assert values["tel_links"] == 1.0 and values["mailto_links"] == 1.0
+    assert values["external_share"] == 0.5  # elsewhere.org of two web links
+    assert values["inputs_per_k"] > 0 and values["brand_per_k"] > 0
+    assert values["path_depth"] == 2.0 and values["has_query"] == 1.0 and values["url_root"] == 0.0
+
+
+def test_text_shares_by_container():
+    rows = "".join(f"<tr><td>cell {i} with some words</td><td>{i}</td></tr>" for i in range(10))
+    values = page_features(_page(f"<h1>Sizes</h1><table>{rows}</table><pre>code sample here</pre>",
+                                 "https://example.com/"))
+    assert values["share_table"] > 0.7 and values["share_code"] > 0 and values["share_p"] == 0.0
+    assert values["url_root"] == 1.0 and values["path_depth"] == 0.0
+
+
+def test_declared_types_and_open_graph_article_properties():
+    head = ("<meta property='article:published_time' content='2025-03-04'><meta property='article:section' "
+            "content='x'><meta name='twitter:card' content='summary_large_image'><script type='application/ld+json'>"
+            "{\"@graph\": [{\"@type\": \"BreadcrumbList\"}, {\"@type\": \"WebPage\"}, {\"@type\": \"Organization\"}]}"
+            "</script>")
+    values = page_features(_page(article(), "https://example.com/a/b", head=head))
+    assert values["meta_published_time"] == values["meta_section"] == values["twitter_large_image"] == 1.0
+    assert values["meta_tag"] == 0.0
+    assert values["schema_breadcrumb"] == values["schema_webpage"] == values["schema_org"] == 1.0
+
+
+def test_comment_section_cut_by_nce_is_a_feature():
+    comments = "".join(
+        f"<li class='item'><div class='who'>reader{i} says 12 March 2024 at 10:{i:02d}</div>"
+        f"<div class='txt'>I think opinion {i} is {'very ' * (i % 4)}interesting and worth a long reply here.</div></li>"
+        for i in range(12))
+    url = "https://example.com/2025/03/04/harbour"
+    page = _page(article().replace("</article>", f"<div id='comments'><ol>{comments}</ol></div></article>"), url)
+    _, evidence = extraction_evidence(page)
+    values = page_features(page)
+    assert evidence.comment_cut is not None
+    assert values["comment_cut"] == 1.0 and 0.2 < values["comment_share"] < 0.8
+    plain = page_features(_page(article(), url))
+    assert plain["comment_cut"] == 0.0 and plain["comment_share"] == 0.0
+
+
+def test_extract_hands_its_evidence_to_the_classifier():
+    """Inside extract() the classifier reuses the pipeline's evidence; computed from the Page alone it is the same."""
+    html = f"<html><head><title>Harbour</title></head><body>{article(7)}</body></html>"
+    url = "https://example.com/2025/03/04/harbour-museum"
+    art = extract(html, url)
+    _, p = classify(Page.from_html(html, url))
+    assert art.provenance["is_article"]["method"] == "page-classifier"
+    assert abs(art.probability - p) < 1e-9
