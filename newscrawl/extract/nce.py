@@ -43,6 +43,7 @@ class NCEParams:
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
     keep_headings: bool = True  # nested headings are not pruned for their link density
+    strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
 
 
@@ -174,7 +175,18 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     if not (p.prune_boilerplate and page.is_boilerplate(el)):
         return False
     n = page.text_len(el)
-    return 2 * n < page.text_len(u) and (n < p.beta2 or page.link_density(el) > p.beta1)
+    if 2 * n >= page.text_len(u):
+        return False
+    if p.strong_names and _STRONG.search(el.get("class") or ""):  # ids are often slugs of headings
+        return True
+    return n < p.beta2 or page.link_density(el) > p.beta1
+
+
+# Names that say "not this article" whatever the block's size (a long newsletter box, a related
+# rail with summaries); layout names (widget, sidebar, banner, menu) still need the size test.
+_STRONG = re.compile(
+    r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
+    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert)(?:$|[\s_-])", re.I)
 
 
 # A heading that is a link (listicle items pointing at what they review, anchors) is still a

@@ -151,3 +151,19 @@ def test_a_linked_heading_inside_the_text_is_kept_and_a_link_list_is_not():
     assert "Tool number 3" in text and _LINES[3] in text and "Another story" not in text
     old = _texts(page, relevant_content(page, NCEParams(keep_headings=False)).nodes)
     assert "Tool number 3" not in old
+
+
+# --- strong boilerplate class names ---------------------------------------------------------------
+def test_a_long_newsletter_box_goes_but_a_section_id_slug_does_not_matter():
+    box = ('<div class="newsletter-box"><p>Subscribe to our free daily newsletter with the best stories, guides and '
+           "interviews from the city, delivered to your inbox every morning before breakfast.</p>"
+           "<p>By subscribing you agree to our terms of service and privacy policy, and you can unsubscribe at "
+           "any time with one click.</p></div>")
+    slug = ('<section id="sharing-with-neighbours"><h2>Sharing with neighbours</h2>'
+            + "".join(f"<p>{line}</p>" for line in _LINES[8:11]) + "</section>")
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + box + slug + "</div>")
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Subscribe to our free daily" not in text
+    assert _LINES[5] in text and _LINES[8] in text  # an id that slugs a heading is not a class name
+    kept = _texts(page, relevant_content(page, NCEParams(strong_names=False)).nodes)
+    assert "Subscribe to our free daily" in kept  # long and link-free: the size test keeps it
