@@ -131,7 +131,7 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         while node is not None and node is not best and node not in position:
             named = named or page.is_boilerplate(node) or _COMMENTS.search(_names(node)) is not None
             node = node.getparent()
-        if node is None or named or _teaser(page, u):
+        if node is None or named or (node is not u and _teaser(page, u)):  # an ancestor holds every card
             continue
         if node is best:
             own += v

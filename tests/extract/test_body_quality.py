@@ -167,3 +167,11 @@ def test_a_long_newsletter_box_goes_but_a_section_id_slug_does_not_matter():
     assert _LINES[5] in text and _LINES[8] in text  # an id that slugs a heading is not a class name
     kept = _texts(page, relevant_content(page, NCEParams(strong_names=False)).nodes)
     assert "Subscribe to our free daily" in kept  # long and link-free: the size test keeps it
+
+
+def test_widening_counts_an_ancestor_that_also_holds_a_linked_heading():
+    # the ancestor's own paragraphs are content even though a related box (a card) sits in it too
+    related = '<div class="box"><h3><a href="/r">Another story</a></h3><p>Short teaser.</p></div>'
+    page = _page(_split_article(f"<p>{_LINES[12]}</p><p>{_LINES[13]}</p>{related}"))
+    text = _texts(page, relevant_content(page).nodes)
+    assert _LINES[0] in text and _LINES[12] in text and _LINES[13] in text
