@@ -3,7 +3,7 @@
 Seed 002's factors: the five link-target features counted over the page's links, the highest
 MSS score, CoreEx's main-node tag, the most frequent tag in its set S and its score. The MSS score
 is left out of the shipped set: with the extraction features below it adds no measurable F1 and
-costs 19–25% of the extraction's CPU time (docs/decisions.md); ``benchmarks/page_classifier.py``
+costs 17–25% of the extraction's CPU time (docs/decisions.md); ``benchmarks/page_classifier.py``
 still runs seed 002's experiment with it. We add the
 page URL's own link-target features, the structured data the page declares about itself
 (og:type, schema.org types, a date), text/link measures, what the extraction pipeline found

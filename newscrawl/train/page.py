@@ -216,7 +216,7 @@ def _write_card(path: Path, meta: dict) -> None:
         "relevant region); page structure (repeated teaser and post blocks, inputs, text in lists/tables/paragraphs/"
         "headings/code, tel:/mailto: links, external link share, the site naming itself, URL path depth/query/root, "
         "breadcrumb/WebPage/Organization types, OpenGraph article properties). Seed 002's MSS score is not among "
-        "them: it adds no measurable F1 next to these and costs 19–25% of the extraction's CPU time (feature cost "
+        "them: it adds no measurable F1 next to these and costs 17–25% of the extraction's CPU time (feature cost "
         "table of the benchmark). "
         "See `newscrawl/classify/features.py`.",
         f"- **Cross-validated** ({meta['cv_design']}, article class):",
