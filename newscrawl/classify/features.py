@@ -359,23 +359,25 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str) -> 
     out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page))
     out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
 
-    # share of the text inside each kind of container (a run counts once per kind)
-    shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
-    long_chars = 0
-    date_like = 0
+    long_chars = date_like = 0
+    prefix = [0]  # characters of text nodes before index i
     for tn in page.text_nodes:
         n = len(tn.text)
         long_chars += n if n >= LONG_NODE else 0
         date_like += n <= 40 and _DATE_LIKE.search(tn.text) is not None
-        seen = set()
-        node = tn.container
-        while node is not None and node is not body:
-            name = _SHARE_TAGS.get(node.tag)
-            if name is not None:
-                seen.add(name)
-            node = node.getparent()
-        for name in seen:
-            shares[name] += n
+        prefix.append(prefix[-1] + n)
+    # share of the text inside each kind of container, a run counted once per kind: in document
+    # order, an element starting inside the last counted one of its kind is nested in it
+    shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
+    counted_to = dict.fromkeys(_SHARE_TAGS.values(), 0)
+    for el in page.elements:
+        name = _SHARE_TAGS.get(el.tag)
+        if name is None:
+            continue
+        span = page.text_range(el)
+        if span.start >= counted_to[name]:
+            shares[name] += prefix[span.stop] - prefix[span.start]
+            counted_to[name] = span.stop
     out.update({name: value / total for name, value in shares.items()})
     out["article_elements"] = float(page.tag_count(body, "article"))
     out["long_node_share"] = long_chars / total
