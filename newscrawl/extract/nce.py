@@ -44,6 +44,7 @@ class NCEParams:
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
     keep_headings: bool = True  # nested headings are not pruned for their link density
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
+    comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
 
 
@@ -105,6 +106,16 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
             votes[found] = votes.get(found, 0) + n
     if not votes:
         return None
+    if p.comment_votes < 1:
+        # a long comment thread below a short article outvotes it; threads before the strongest
+        # other block (forums, reviews above a cookie text) keep their weight
+        named = {u for u in votes if _in_comments(u, body)}
+        plain = [u for u in votes if u not in named]
+        if named and plain:
+            first = page.index(max(plain, key=lambda u: (votes[u], -page.index(u))))
+            for u in named:
+                if page.index(u) > first:
+                    votes[u] = int(votes[u] * p.comment_votes)
     best = max(votes, key=lambda u: (votes[u], -page.index(u)))
     if p.merge > 0:
         # Content split into sibling blocks (one per section or widget) elects several separators;
@@ -276,6 +287,16 @@ _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
 def _teaser(page: Page, u: Any) -> bool:
     """A block with a linked heading is a teaser card (headline link + summary), not a section."""
     return any(page.has(h) and page.link_density(h) > 0.5 for h in u.iter("h1", "h2", "h3", "h4", "h5", "h6"))
+
+
+def _in_comments(el: Any, body: Any) -> bool:
+    """``el`` or an ancestor below ``body`` is named like comments."""
+    node = el
+    while node is not None and node is not body:
+        if _COMMENTS.search(_names(node)):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _names(el: Any) -> str:

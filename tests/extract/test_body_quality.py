@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from newscrawl.extract.body import paragraphs
-from newscrawl.extract.nce import NCEParams, relevant_content
+from newscrawl.extract.nce import NCEParams, find_separator, relevant_content
 from newscrawl.page import Page
 
 PARAS = [
@@ -175,3 +175,24 @@ def test_widening_counts_an_ancestor_that_also_holds_a_linked_heading():
     page = _page(_split_article(f"<p>{_LINES[12]}</p><p>{_LINES[13]}</p>{related}"))
     text = _texts(page, relevant_content(page).nodes)
     assert _LINES[0] in text and _LINES[12] in text and _LINES[13] in text
+
+
+# --- comment threads in the separator election ----------------------------------------------------
+def _thread(n: int) -> str:
+    return "".join(f'<li><div class="comment-body"><p>{_LINES[i % len(_LINES)]} Reply {i} adds a long remark '
+                   f"about the plan and the consultation that went before it.</p></div></li>" for i in range(n))
+
+
+def test_a_long_comment_thread_below_a_short_article_does_not_win_the_election():
+    page = _page('<div class="story"><div class="text">' + "".join(f"<p>{line}</p>" for line in _LINES[:6])
+                 + f'</div></div><div id="comments"><ol>{_thread(6)}</ol></div>')
+    u = find_separator(page)
+    assert u is not None and u.get("class") == "text"
+    assert find_separator(page, NCEParams(comment_votes=1.0)) is not u  # unweighted, the thread takes over
+
+
+def test_a_thread_before_everything_else_keeps_its_votes():
+    # a forum: the posts come first, a cookie notice after them
+    notice = "<div class='consent-text'><p>" + " ".join(_LINES[:2]) + "</p></div>"
+    page = _page(f'<div id="comments"><ol>{_thread(12)}</ol></div>{notice}')
+    assert find_separator(page).tag == "ol"
