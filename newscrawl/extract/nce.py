@@ -289,10 +289,12 @@ def _teaser(page: Page, u: Any) -> bool:
     return any(page.has(h) and page.link_density(h) > 0.5 for h in u.iter("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
-def _in_comments(el: Any, body: Any) -> bool:
-    """``el`` or an ancestor below ``body`` is named like comments."""
+def _in_comments(el: Any, stop: Any) -> bool:
+    """``el`` or an ancestor below ``stop`` (the body, or the separator) is named like comments;
+    below the separator such similar subtrees are a comment section even when they outweigh the
+    article above them."""
     node = el
-    while node is not None and node is not body:
+    while node is not None and node is not stop:
         if _COMMENTS.search(_names(node)):
             return True
         node = node.getparent()
@@ -301,17 +303,6 @@ def _in_comments(el: Any, body: Any) -> bool:
 
 def _names(el: Any) -> str:
     return (el.get("id") or "") + " " + (el.get("class") or "")
-
-
-def _named_comments(el: Any, u: Any) -> bool:
-    """Some element from ``el`` up to (not including) the separator is named like comments: then
-    the similar subtrees are a comment section even when it outweighs the article above it."""
-    node = el
-    while node is not None and node is not u:
-        if _COMMENTS.search(_names(node)):
-            return True
-        node = node.getparent()
-    return False
 
 
 def _has_heading(page: Page, el: Any) -> bool:
@@ -379,7 +370,7 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = page.text_range(z).start
         before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
         total = sum(len(page.text_nodes[k].text) for k in keep)
-        if before >= p.min_before * total or (p.named_comments and _named_comments(component[0], u)):
+        if before >= p.min_before * total or (p.named_comments and _in_comments(component[0], u)):
             result.nodes = [k for k in keep if k < cut]
             result.comment_cut = cut
             result.notes.append(f"comment section of {len(component)} similar subtrees removed")
