@@ -95,6 +95,7 @@ _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d
 _DATE_LIKE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 _WORD = re.compile(r"\w+")
 _FILE_EXT = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
+_TEASER_HEADINGS = ("h2", "h3", "h4", "h5")
 _SHARE_TAGS = {"li": "share_li", "td": "share_table", "th": "share_table", "p": "share_p", "pre": "share_code",
                "code": "share_code", **{h: "share_heading" for h in HEADINGS}}
 
@@ -108,19 +109,34 @@ class HeadlineLinks:
     self_linked: float
 
 
-def page_links(page: Page) -> list[str]:
+@dataclass(frozen=True)
+class Anchor:
+    """One ``<a>`` of the body, resolved once for every feature that reads links."""
+
+    href: str  # as written, stripped
+    target: str  # absolute http(s) URL, or "" (no href, fragment, tel:, mailto:, javascript:, ...)
+    external: bool  # target on another registrable domain than the page
+
+
+def page_anchors(page: Page) -> dict[Any, Anchor]:
+    """Every ``<a>`` of the body in document order, with its resolved target (urljoin and the domain
+    lookup are the cost, so the link counts, the relevant region and the link shares share them)."""
+    site = _site(page.url)
+    out: dict[Any, Anchor] = {}
+    for a in page.body.iter("a"):
+        href = (a.get("href") or "").strip()
+        target = ""
+        if href and not href.startswith("#"):
+            url = urljoin(page.url, href) if page.url else href
+            target = url if url.startswith(("http://", "https://")) else ""
+        other = _site(target) if target else ""
+        out[a] = Anchor(href, target, bool(other and site and other != site))
+    return out
+
+
+def page_links(anchors: dict[Any, Anchor]) -> list[str]:
     """Absolute http(s) targets of the page's ``<a href>``, in document order, bounded."""
-    links = []
-    for el in page.body.iter("a"):
-        href = (el.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            continue
-        url = urljoin(page.url, href) if page.url else href
-        if url.startswith(("http://", "https://")):
-            links.append(url)
-            if len(links) >= MAX_LINKS:
-                break
-    return links
+    return [a.target for a in anchors.values() if a.target][:MAX_LINKS]
 
 
 def _site(url: str | None) -> str:
@@ -176,7 +192,8 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         article, evidence = extraction_evidence(page)
     out: dict[str, float] = {}
 
-    links = page_links(page)
+    anchors = page_anchors(page)
+    links = page_links(anchors)
     counts = {"number": 0, "date": 0, "slash": 0, "reserved": 0, "short": 0}
     for url in links:
         f = link_features(url)
@@ -242,8 +259,8 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         prices=float(len(_PRICE.findall(text[:200_000]))),
         **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
     )
-    out.update(extraction_features(page, article, evidence, text_len))
-    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or ""))
+    out.update(extraction_features(page, article, evidence, text_len, anchors))
+    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors))
     return out
 
 
@@ -253,7 +270,8 @@ def _jaccard(a: str | None, b: str | None) -> float:
     return len(x & y) / len(x | y) if x | y else 0.0
 
 
-def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: int) -> dict[str, float]:
+def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: int,
+                        anchors: dict[Any, Anchor]) -> dict[str, float]:
     """Title, visible date and body shape as the extraction found them: an article has a title
     heading early, a date next to it, and a body of long lines ending like sentences."""
     tns = page.text_nodes
@@ -290,8 +308,7 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
     out["comment_share"] = sum(len(tn.text) for tn in tns[cut:]) / total if cut is not None else 0.0
 
     # the relevant region: its headings, links (how many leave the site) and list text
-    site = _site(page.url)
-    anchors: set[Any] = set()
+    region_anchors: set[Any] = set()
     headings: set[Any] = set()
     in_list = region = 0
     for k in evidence.relevant:
@@ -299,7 +316,7 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
         while node is not None and steps < MAX_CLIMB:
             tag = node.tag
             if tag == "a":
-                anchors.add(node)
+                region_anchors.add(node)
             elif tag in HEADINGS:
                 headings.add(node)
             elif tag == "li":
@@ -307,15 +324,11 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
             node, steps = node.getparent(), steps + 1
         region += len(tns[k].text)
         in_list += len(tns[k].text) if listed else 0
-    external = 0
-    for a in anchors:
-        target = urljoin(page.url or "", (a.get("href") or "").strip())
-        other = _site(target) if target.startswith(("http://", "https://")) else ""
-        external += bool(other and site and other != site)
+    external = sum(1 for a in region_anchors if a in anchors and anchors[a].external)
     per_k = 1000 / max(region, 1)
     out["region_headings"] = len(headings) * per_k
     out["region_external"] = external * per_k
-    out["region_links"] = len(anchors) * per_k
+    out["region_links"] = len(region_anchors) * per_k
     out["region_list_share"] = in_list / max(region, 1)
     return out
 
@@ -338,19 +351,20 @@ def _repeated_blocks(page: Page) -> tuple[int, int, int]:
             largest = max(largest, len(members))
             for block in members:
                 text, linked = page.text_len(block), page.link_text_len(block)
-                headed = any(True for _ in block.iter("h2", "h3", "h4", "h5"))
+                headed = block.tag in _TEASER_HEADINGS or any(page.tag_count(block, h) for h in _TEASER_HEADINGS)
                 if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
                                           or (linked >= 20 and linked > 0.3 * text)):
                     teasers += 1
                 if text >= POST_MIN and linked < 0.3 * text and (
-                        any(True for _ in block.iter("time"))
+                        block.tag == "time" or page.tag_count(block, "time")
                         or any(len(page.text_nodes[k].text) <= 40 and _DATE_LIKE.search(page.text_nodes[k].text)
                                for k in page.text_range(block))):
                     posts += 1
     return teasers, posts, largest
 
 
-def structure_features(page: Page, meta: Any, text_len: int, body_text: str) -> dict[str, float]:
+def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
+                       anchors: dict[Any, Anchor]) -> dict[str, float]:
     """Markup, link and URL measures that tell listings, forums, shops and service pages from articles
     (``body_text``: the extracted body, where the site naming itself is counted)."""
     body = page.body
@@ -385,23 +399,13 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str) -> 
     out["date_like_per_k"] = 1000 * date_like / total
 
     # links: contact links (service pages), how much leaves the site, the site naming itself
-    site = _site(page.url)
-    tel = mail = web = external = 0
-    for a in body.iter("a"):
-        href = (a.get("href") or "").strip()
-        if href.startswith("tel:"):
-            tel += 1
-        elif href.startswith("mailto:"):
-            mail += 1
-        elif href and not href.startswith("#"):
-            target = urljoin(page.url or "", href)
-            if target.startswith(("http://", "https://")):
-                web += 1
-                other = _site(target)
-                external += bool(other and site and other != site)
+    tel = sum(1 for a in anchors.values() if a.href.startswith("tel:"))
+    mail = sum(1 for a in anchors.values() if a.href.startswith("mailto:"))
+    web = sum(1 for a in anchors.values() if a.target)
+    external = sum(1 for a in anchors.values() if a.external)
     out["tel_links"], out["mailto_links"] = float(tel), float(mail)
     out["external_share"] = external / web if web else 0.0
-    out["brand_per_k"] = _brand_per_k(body_text, meta, site)
+    out["brand_per_k"] = _brand_per_k(body_text, meta, _site(page.url))
 
     parts = urlsplit(page.url or "")
     segments = [s for s in parts.path.split("/") if s]
