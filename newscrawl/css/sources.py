@@ -17,12 +17,11 @@ the middleware's checks (status 200, size, content type) are stored.
 from __future__ import annotations
 
 import hashlib
-import logging
 import time
 from pathlib import Path
 from typing import Any, Protocol
 
-logger = logging.getLogger(__name__)
+from newscrawl.defaults import DEFAULTS
 
 
 class SourceCache(Protocol):
@@ -76,7 +75,6 @@ class DiskStylesheetSources:
 def source_cache(settings: Any) -> SourceCache | None:
     """The second tier this crawl's settings ask for: Redis when distributed, else a directory
     (``NEWSCRAWL_CSS_SOURCE_DIR`` or ``JOBDIR/newscrawl-css``), else none (memory only)."""
-    expiry = settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", 24 * 3600)
     if settings.getbool("NEWSCRAWL_DISTRIBUTED"):
         from newscrawl.distributed.state import redis_stylesheet_cache
 
@@ -84,4 +82,7 @@ def source_cache(settings: Any) -> SourceCache | None:
     directory = settings.get("NEWSCRAWL_CSS_SOURCE_DIR")
     if not directory and settings.get("JOBDIR"):
         directory = str(Path(settings.get("JOBDIR")) / "newscrawl-css")
-    return DiskStylesheetSources(directory, expiry) if directory else None
+    if not directory:
+        return None
+    expiry = settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", DEFAULTS["NEWSCRAWL_CSS_SOURCE_EXPIRY"])
+    return DiskStylesheetSources(directory, expiry)
