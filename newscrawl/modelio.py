@@ -11,6 +11,7 @@ Use :func:`export_trees` after fitting, :func:`save_model` to write, :func:`load
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -41,21 +42,6 @@ class Tree:
     threshold: np.ndarray
     value: np.ndarray  # (n_nodes, n_classes) class probabilities at each node
 
-    def leaf_values(self, X: np.ndarray) -> np.ndarray:
-        node = np.zeros(X.shape[0], dtype=np.int64)
-        rows = np.arange(X.shape[0])
-        # Children always have larger indices than their parent (validated), so this ends
-        # after at most depth iterations.
-        while True:
-            internal = self.left[node] >= 0
-            if not internal.any():
-                break
-            idx = rows[internal]
-            at = node[idx]
-            go_left = X[idx, self.feature[at]] <= self.threshold[at]
-            node[idx] = np.where(go_left, self.left[at], self.right[at])
-        return self.value[node]
-
 
 @dataclass(frozen=True)
 class TreeModel:
@@ -67,6 +53,19 @@ class TreeModel:
     trees: tuple[Tree, ...]
     meta: dict[str, Any] = field(default_factory=dict)
 
+    @functools.cached_property
+    def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every tree's arrays concatenated (child indices shifted by the tree's offset), so one
+        numpy step per level walks all trees at once instead of one Python loop per tree."""
+        sizes = [len(t.left) for t in self.trees]
+        roots = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+        left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(self.trees, roots)])
+        right = np.concatenate([np.where(t.right >= 0, t.right + o, -1) for t, o in zip(self.trees, roots)])
+        feature = np.concatenate([np.maximum(t.feature, 0) for t in self.trees])
+        threshold = np.concatenate([t.threshold for t in self.trees])
+        value = np.concatenate([t.value for t in self.trees])
+        return roots, left, right, feature, threshold, value
+
     def predict_proba(self, X: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         arr = np.asarray(X, dtype=np.float64)
         if arr.ndim == 1:
@@ -75,10 +74,25 @@ class TreeModel:
             raise ModelError(f"model expects {len(self.features)} features, got {arr.shape[1]}")
         # sklearn compares float32 features against float32-derived thresholds
         arr = arr.astype(np.float32).astype(np.float64)
-        total = np.zeros((arr.shape[0], len(self.classes)))
-        for tree in self.trees:
-            total += tree.leaf_values(arr)
-        return total / len(self.trees)
+        roots, left, right, feature, threshold, value = self._flat
+        n, t = arr.shape[0], len(roots)
+        node = np.tile(roots, n)  # row r, tree j at position r * t + j
+        row = np.repeat(np.arange(n), t)
+        # Children always have larger indices than their parent (validated), so this ends
+        # after at most depth iterations.
+        while True:
+            down = left[node]
+            internal = down >= 0
+            if not internal.any():
+                break
+            at = node[internal]
+            go_left = arr[row[internal], feature[at]] <= threshold[at]
+            node[internal] = np.where(go_left, down[internal], right[at])
+        leaves = value[node].reshape(n, t, len(self.classes))
+        total = np.zeros((n, len(self.classes)))
+        for j in range(t):  # summed tree by tree, in order: the same floats as one tree at a time
+            total += leaves[:, j]
+        return total / t
 
     def positive_proba(self, X: Sequence[Sequence[float]] | np.ndarray, positive: Any = True) -> np.ndarray:
         """Probability of the ``positive`` class for each row."""
