@@ -17,12 +17,15 @@ template removal, template node precision/recall/F1.
     the text in its subtree is content, i.e. at least half of the words of every own-text run
     are covered by a 4-word shingle of the page's word stream that occurs in the gold body, and
     any element inside such an element; an element is *gold template* when it is not main
-    content and it appears on every other page of the site (its group). "Appears" is decided two
-    ways, both printed: ``matched`` - the exact top-down mapping of the page onto
-    that other page maps it (seed 003's equality probability and Def. 3.3.1 with the frozen
-    GOLD_PARAMS, pairwise over all pages, not the n pages a template is learned from);
-    ``strict`` - that page has an element with the same signature path (tag, id and classes of
-    every element from ``<body>`` down) and the same own text. A node that appears on some but
+    content and it appears on every other page of the site (its group). "Appears" is decided three
+    ways, all printed: ``strict`` - that page has an element with the same signature path (tag,
+    id and classes of every element from ``<body>`` down) and the same own text;
+    ``normalized`` - the same with per-page tokens ignored: digit runs in ids and classes read as
+    ``0``, and an element with an id is known by tag and id alone (see ``signatures``);
+    ``matched`` - the exact top-down mapping of the page onto that other page maps it (seed 003's
+    equality probability and Def. 3.3.1 with the frozen GOLD_PARAMS, pairwise over all pages, not
+    the n pages a template is learned from; it shares the mapper with the algorithm, so it is
+    not an independent check). A node that appears on some but
     not all other pages is not template: predicting it is a false positive ("fp some pages").
     Each page's template is learned from n other pages only, so the score says how well n pages
     stand for the whole site.
@@ -128,11 +131,26 @@ def content_nodes(sk: Skeleton, gold_body: str) -> set[int]:
     return content
 
 
-def signatures(sk: Skeleton) -> list[tuple[int, int]]:
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def signatures(sk: Skeleton, normalized: bool = False) -> list[tuple[int, int]]:
+    """Per element: a hash of its signature path from ``<body>`` down, and its own-text key.
+
+    Strict: each step is (tag, id, classes). Normalized: every digit run in an id or class is
+    replaced by ``0`` (generated numbers: ``post-35697``, ``sharing-twitter-1646``), and a step
+    whose element has an id is (tag, id) alone (the id names the element; its classes may carry
+    page state, such as the ``current-menu-item`` of the menu entry for the page's own section)."""
     sig = [0] * len(sk)
-    for i in range(len(sk)):
-        # the body's own id/classes vary by page type; it is the shared root, not compared
-        sig[i] = hash((sig[sk.parent[i]], sk.tag[i], sk.id[i], tuple(sorted(sk.classes[i])))) if i else 0
+    for i in range(1, len(sk)):  # the body's own id/classes vary by page type; it is the shared root
+        tag, id_, classes = sk.tag[i], sk.id[i], sk.classes[i]
+        if not normalized:
+            step: tuple[Any, ...] = (tag, id_, tuple(sorted(classes)))
+        elif id_:
+            step = (tag, _DIGITS.sub("0", id_))
+        else:
+            step = (tag, tuple(sorted({_DIGITS.sub("0", c) for c in classes})))
+        sig[i] = hash((sig[sk.parent[i]], step))
     return [(s, t) for s, t in zip(sig, sk.text)]
 
 
@@ -142,21 +160,22 @@ def signatures(sk: Skeleton) -> list[tuple[int, int]]:
 GOLD_PARAMS = Params(w_classes=0.5, w_position=0.2, w_attributes=0.2, w_children=0.1, not_classes=0.9,
                      not_attributes=0.25, not_children=1.0, threshold=0.8, ordered=True, text_mismatch=0.0,
                      moved_classes=True)
-GOLDS = ("strict", "matched")
+GOLDS = ("strict", "normalized", "matched")
 
 
 def appearances(skeletons: list[Skeleton], how: str) -> list[list[int]]:
     """Per page and node: on how many *other* pages of the site the node appears.
 
     ``strict``: that page has an element with the same signature path (tag, id and classes of
-    every element from ``<body>`` down) and the same own text. ``matched``: the exact top-down
+    every element from ``<body>`` down) and the same own text; ``normalized``: the same with the
+    normalized signature path (``signatures``). ``matched``: the exact top-down
     mapping of this page onto that page (GOLD_PARAMS, pairwise, every pair) maps the node, i.e.
     seed 003's own notion of "the same node on another page" (a menu item that carries the
     current page's ``current-menu-item`` class, or a share button whose id holds the post
     number, still appears)."""
     counts = [[0] * len(sk) for sk in skeletons]
-    if how == "strict":
-        sigs = [signatures(sk) for sk in skeletons]
+    if how in ("strict", "normalized"):
+        sigs = [signatures(sk, how == "normalized") for sk in skeletons]
         sets = [set(sg) for sg in sigs]
         for k, sg in enumerate(sigs):
             for o, other in enumerate(sets):
@@ -277,9 +296,10 @@ def prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
 def part23(params: Params, label: str, bodies: bool = True, wcxb: bool = True, n: int = 5,
            t: int = 5) -> dict[str, Any]:
     print(f"\n## {label} (n={n}, t={t}): {json.dumps(params.to_dict())}")
-    print("template node P/R/F1 against the strict and the matched gold (see the docstring); body F1 without")
-    print("template removal and with it (before / after / both); CPU s per page to learn its template")
-    print(f"{'group':32} {'pages':>5} {'strict P/R/F1':>17} {'matched P/R/F1':>17} {'F1 w/o':>6} {'before':>6} "
+    print("template node P/R/F1 against the strict, normalized and matched golds (see the docstring); body F1")
+    print("without template removal and with it (before / after / both); CPU s per page to learn its template")
+    print(f"{'group':32} {'pages':>5} {'strict P/R/F1':>17} {'normalized P/R/F1':>17} {'matched P/R/F1':>17} "
+          f"{'F1 w/o':>6} {'before':>6} "
           f"{'after':>6} {'both':>6} {'cpu s':>6}")
     sources = [("cpe", dataset_groups("cleanportaleval", True))]
     if wcxb:
@@ -307,7 +327,7 @@ def part23(params: Params, label: str, bodies: bool = True, wcxb: bool = True, n
             for k, v in (("without", fwo), *row.items()):
                 means[k].append(v)
             cpu.append((res["learn_cpu"], name))
-            print(f"{src + ':' + name:32.32} {res['pages']:5d} {cells[0]:>17} {cells[1]:>17} {fwo:6.3f} "
+            print(f"{src + ':' + name:32.32} {res['pages']:5d} {cells[0]:>17} {cells[1]:>17} {cells[2]:>17} {fwo:6.3f} "
                   f"{row['before']:6.3f} {row['after']:6.3f} {row['both']:6.3f} {res['learn_cpu']:6.3f}")
     for how in GOLDS:
         for src in ("cpe", "demo", "wcxb", "all"):
