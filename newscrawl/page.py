@@ -35,9 +35,11 @@ warning.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 from typing import Any, NamedTuple
 
 from lxml import etree, html as lxml_html
@@ -310,6 +312,7 @@ class Page:
         self._first_tn = first_tn
         self._end_tn = end_tn
         self._prefix: dict[str, list[int]] = {}
+        self._tags: list[Any] | None = None  # element tags in document order, for tag_count
         self._hidden = hidden_flag
         self.text_nodes = text_nodes
 
@@ -338,12 +341,9 @@ class Page:
         """Descendants of ``el`` with this tag (a prefix sum over document order, built once per tag)."""
         prefix = self._prefix.get(tag)
         if prefix is None:
-            prefix = [0]
-            total = 0
-            for e in self.elements:
-                total += e.tag == tag
-                prefix.append(total)
-            self._prefix[tag] = prefix
+            if self._tags is None:
+                self._tags = [e.tag for e in self.elements]
+            prefix = self._prefix[tag] = list(accumulate(map(operator.eq, self._tags, repeat(tag)), initial=0))
         i = self._index[el]
         return prefix[i + 1 + self._desc[i]] - prefix[i + 1]
 

@@ -84,7 +84,13 @@ _INDEX_RE = re.compile(r"^(?:index|default|home)\.[a-z0-9]{2,5}$")
 _EXT_RE = re.compile(r"\.([a-z][a-z0-9]{1,4})$")
 
 
+# every pattern in _DATE_RES contains a four-digit year: without one, none can match
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+
+
 def _date_spans(text: str) -> list[tuple[int, int]]:
+    if _YEAR_RE.search(text) is None:
+        return []
     spans: list[tuple[int, int]] = []
     for regex in _DATE_RES:
         spans.extend(m.span() for m in regex.finditer(text))

@@ -104,13 +104,21 @@ def registrable_domain(url_or_host: str) -> str:
     text = url_or_host if "//" in url_or_host else f"//{url_or_host}"
     parts = urlsplit(text)
     host = (parts.hostname or "").lower().rstrip(".")
-    result = _EXTRACT.extract_str(host)
-    if result.suffix and result.domain:
-        return f"{result.domain}.{result.suffix}"
+    domain = _host_domain(host)
+    if domain:
+        return domain
     port = parts.port
     if port and (parts.scheme, port) not in {("http", 80), ("https", 443)}:
         return f"{host}:{port}"
     return host
+
+
+@lru_cache(maxsize=16384)
+def _host_domain(host: str) -> str:
+    """Registrable domain of a host by the bundled suffix list ("" when it has none): cached per
+    host, since a page's links are many URLs on few hosts."""
+    result = _EXTRACT.extract_str(host)
+    return f"{result.domain}.{result.suffix}" if result.suffix and result.domain else ""
 
 
 def host_of(url: str) -> str:
