@@ -243,7 +243,6 @@ class Page:
     # --- one bottom-up pass -----------------------------------------------------------------------
     def _measure(self) -> None:
         elements: list[Any] = []
-        index: dict[Any, int] = {}
         text_len: list[int] = []
         link_len: list[int] = []
         depth: list[int] = []
@@ -258,29 +257,31 @@ class Page:
         walker = etree.iterwalk(self.body, events=("start", "end"))
         for event, el in walker:
             if event == "start":
-                if len(stack) == MAX_DEPTH - 1 and len(el):
+                level = len(stack)
+                if level == MAX_DEPTH - 1 and len(el):
                     _flatten(el)
                     walker.skip_subtree()
                     flattened += 1
                 i = len(elements)
                 elements.append(el)
-                index[el] = i
-                text_len.append(0)
-                link_len.append(0)
-                depth.append(len(stack))
-                hid = hidden_depth > 0 or el.tag == "style" or _is_hidden_markup(el)
-                hidden_flag.append(hid)
-                if hid:
-                    hidden_depth += 1
-                first_tn.append(len(text_nodes))
-                end_tn.append(len(text_nodes))
+                depth.append(level)
+                n_tn = len(text_nodes)
+                first_tn.append(n_tn)
                 end_el.append(0)
                 stack.append(i)
-                if not hid and el.text:
-                    t = collapse(el.text)
+                if hidden_depth or el.tag == "style" or _is_hidden_markup(el):
+                    hidden_depth += 1
+                    hidden_flag.append(True)
+                    text_len.append(0)
+                else:
+                    hidden_flag.append(False)
+                    text = el.text
+                    t = " ".join(text.split()) if text else ""
                     if t:
-                        text_nodes.append(TextNode(el, t, False, len(text_nodes)))
-                        text_len[i] += len(t)
+                        text_nodes.append(TextNode(el, t, False, n_tn))
+                    text_len.append(len(t))
+                link_len.append(0)
+                end_tn.append(n_tn)
                 continue
             i = stack.pop()
             end_tn[i] = len(text_nodes)
@@ -288,23 +289,23 @@ class Page:
             hid = hidden_flag[i]
             if hid:
                 hidden_depth -= 1
-            tag = el.tag
-            if tag == "a":
+            if el.tag == "a":
                 link_len[i] = text_len[i]
             if stack:
                 p = stack[-1]
                 if not hid:
                     text_len[p] += text_len[i]
                     link_len[p] += link_len[i]
-                if el.tail and not hidden_flag[p]:
-                    t = collapse(el.tail)
+                tail = el.tail
+                if tail and not hidden_flag[p]:
+                    t = " ".join(tail.split())
                     if t:
                         text_nodes.append(TextNode(el, t, True, len(text_nodes)))
                         text_len[p] += len(t)
         if flattened:
             self.warnings.append(f"{flattened} subtrees deeper than {MAX_DEPTH} flattened into text")
         self.elements = elements
-        self._index = index
+        self._index = {el: i for i, el in enumerate(elements)}
         self._text_len = text_len
         self._link_len = link_len
         self._desc = [end - i - 1 for i, end in enumerate(end_el)]
