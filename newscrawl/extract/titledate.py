@@ -34,7 +34,7 @@ _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
 class FlatForest:
     """All trees of a model in flat arrays, traversed together: one numpy step per tree level
-    for every (row, tree) pair instead of one per tree and level (10x faster on small inputs)."""
+    for every (row, tree) pair still at an inner node, instead of one per tree and level."""
 
     def __init__(self, model: TreeModel) -> None:
         offsets = np.cumsum([0] + [len(t.left) for t in model.trees])
@@ -52,16 +52,22 @@ class FlatForest:
         n, t = X.shape[0], len(self.roots)
         if not n:
             return np.zeros(0)
-        node = np.tile(self.roots, n)
-        row = np.repeat(np.arange(n), t)
+        node = np.tile(self.roots, n)  # row r, tree j at position r * t + j
+        flat = X.ravel()
+        offset = np.repeat(np.arange(n) * X.shape[1], t)  # where each (row, tree) pair's row starts in flat
+        active = np.arange(n * t)  # pairs still at an inner node; finished pairs drop out
+        at = node
         while True:
-            left = self.left[node]
+            left = self.left[at]
             inner = left >= 0
-            if not inner.any():
-                break
-            at = node[inner]
-            go_left = X[row[inner], self.feature[at]] <= self.threshold[at]
-            node[inner] = np.where(go_left, left[inner], self.right[at])
+            if not inner.all():
+                active = active[inner]
+                if not active.size:
+                    break
+                at, left, offset = at[inner], left[inner], offset[inner]
+            go_left = flat[offset + self.feature[at]] <= self.threshold[at]
+            at = np.where(go_left, left, self.right[at])
+            node[active] = at
         return self.value[node].reshape(n, t).mean(axis=1)
 
 
