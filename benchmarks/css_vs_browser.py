@@ -260,6 +260,7 @@ def clear_caches() -> None:
     cascade_module._combined_index.cache_clear()
     cascade_module._BLOCKS.clear()
     cascade_module._SHARED.clear()
+    cascade_module._SPACES.clear()
     cascade_module._inline_declarations.cache_clear()
     selectors_module.compile_selector_text.cache_clear()
     selectors_module._COMPOUNDS.clear()

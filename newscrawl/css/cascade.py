@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry, element_keys
+from newscrawl.css.selectors import Node, NodeRegistry, element_keys
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -33,6 +33,9 @@ _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace fam
 # An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
 # source order across sheets, plus _AUTHOR for author rules (origin sorts first).
 _AUTHOR = 1 << 60
+# How an index entry is decided: implied by the key tests, by the key chain, or per element.
+_IMPLIED, _PLAIN, _TESTED = "implied", "plain", "tested"
+_KEY_PREFIXES = {"id": "#", "class": ".", "tag": ""}  # index key kind -> element key prefix
 
 # Chrome's html.css, reduced to the properties we compute.
 UA_CSS = """
@@ -112,7 +115,7 @@ class ComputedStyle:
     visible: bool  # not display:none here or above, not visibility:hidden/collapse
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # identity: states are interned, and memo keys
 class _State:
     font_size: float
     keyword_size: bool  # size derives from a keyword (drives the monospace size quirk)
@@ -203,46 +206,26 @@ def _inline_declarations(text: str) -> tuple:
     return parse_declarations(text)
 
 
-class _CombinedIndex:
-    """All sheets of a cascade in one index (rules whose @media fails already left out), and a
-    memo of which entries survive the ancestor-key test per element signature. Pages of a site
-    share their sheets, so one index serves the whole site."""
+class _KeySpace:
+    """How elements are described: the keys some rule looks at (ids, classes, tags and
+    synthetic keys, see selectors.synthetic_key) and the attribute names that decide rules,
+    with the memos that depend on nothing else: own keys per (tag, id, class), interned key
+    chains, and the outcome of chain-decided selectors per chain.
+
+    Indexes of one site (its pages combine their <style> blocks differently) share one key
+    space covering all their keys, so a page whose blocks make a new index still finds its
+    elements' chains and selector outcomes; only the candidate rules per chain are the
+    index's own. A key space describing more keys than an index needs only makes chains
+    finer: candidates are found by set inclusion, which extra keys do not change."""
 
     MAX_MEMO = 50_000
 
-    def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
-                 viewport: tuple[int, int]) -> None:
-        # Entries (selector, rule, cascade key, own, parent_own, required) by the element key
-        # of their rightmost compound ("#id", ".class", "tag"), by attribute name, or neither.
-        self.by_key: dict[str, list] = {}
-        self.by_attr: dict[str, list] = {}
-        self.universal: list = []
-        prefixes = {"id": "#", "class": ".", "tag": ""}
-        relevant: set[str] = set()
-        presence: set[str] = set()
-        for position, sheet in enumerate(sheets):
-            base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
-            items, sheet_relevant = _prepared(sheet, viewport)
-            relevant |= sheet_relevant
-            for kind, value, selector, rule in items:
-                # cascade key: origin and source order; the key sets unpacked for candidates()
-                entry = (selector, rule, base + rule.order, selector.own, selector.parent_own,
-                         selector.required)
-                presence.update(selector.presence)
-                if kind == "*":
-                    self.universal.append(entry)
-                elif kind == "attr":
-                    self.by_attr.setdefault(value, []).append(entry)
-                else:
-                    self.by_key.setdefault(prefixes[kind] + value, []).append(entry)
-        relevant.update(self.by_key)
-        # Keys some rule looks at. Elements are described by these only (post-123, the page's
-        # own ids...), so signatures repeat across the pages of a site and memos carry over.
-        self.relevant: frozenset[str] = frozenset(relevant)
-        # Attribute names in signatures: those rules are indexed by, and those whose presence
-        # decides a selector (see Selector.presence).
-        self.attr_names: frozenset[str] = frozenset(self.by_attr) | frozenset(presence)
-        self._memo: dict[tuple, _Candidates] = {}
+    def __init__(self, relevant: frozenset[str], synthetic: tuple[tuple[str, Any], ...],
+                 attr_names: frozenset[str]) -> None:
+        self.relevant = relevant
+        self.synthetic = synthetic
+        self.synthetic_keys = frozenset(key for key, _test in synthetic)
+        self.attr_names = attr_names
         # Key sets are interned (equal sets are one object): (tag, id, class) -> own keys,
         # (parent chain, own keys) -> chain. Signatures hash and compare by identity.
         self._interned: dict[frozenset[str], frozenset[str]] = {}
@@ -251,6 +234,11 @@ class _CombinedIndex:
         self._chain_memo: dict[tuple, bool] = {}  # (plain selector, compound, chain) -> match
         self._unions: dict[tuple, frozenset[str]] = {}
 
+    def covers(self, relevant: frozenset[str], synthetic: frozenset[str],
+               attr_names: frozenset[str]) -> bool:
+        return relevant <= self.relevant and synthetic <= self.synthetic_keys \
+            and attr_names <= self.attr_names
+
     def own_keys(self, element: Any) -> frozenset[str]:
         """The element's keys that some rule looks at (interned; memoised per tag/id/class)."""
         key = (element.tag, element.get("id"), element.get("class"))
@@ -258,7 +246,11 @@ class _CombinedIndex:
         if found is None:
             if len(self._own_memo) >= self.MAX_MEMO:
                 self._own_memo.clear()
-            found = self._intern(self.relevant.intersection(element_keys(element)))
+            keys = self.relevant.intersection(element_keys(element))
+            if self.synthetic:  # decided by tag, id and class: once per memo entry
+                node = Node(element)
+                keys |= {key for key, test in self.synthetic if test(node)}
+            found = self._intern(keys)
             self._own_memo[key] = found
         return found
 
@@ -271,7 +263,6 @@ class _CombinedIndex:
                 self._chains.clear()
                 self._chain_memo.clear()
                 self._unions.clear()
-                self._memo.clear()
             ancestors = parent.inclusive
             inclusive = ancestors
             if not own <= ancestors:
@@ -290,9 +281,10 @@ class _CombinedIndex:
             found = self._interned[keys] = keys
         return found
 
-    def _chain_matches(self, selector: Any, i: int, chain: _Chain) -> bool:
+    def chain_matches(self, selector: Any, i: int, chain: _Chain) -> bool:
         """Whether compounds i.. of a plain selector match the element of ``chain`` (and its
-        ancestors): set inclusions along the chain, memoised per index, so across pages."""
+        ancestors): set inclusions along the chain, memoised per key space, so across pages
+        and indexes."""
         key = (selector, i, chain)
         found = self._chain_memo.get(key)
         if found is None:
@@ -304,7 +296,7 @@ class _CombinedIndex:
                     found = True
                 elif combinator == ">":
                     found = parent is not _ROOT_PARENT \
-                        and self._chain_matches(selector, i + 1, parent)
+                        and self.chain_matches(selector, i + 1, parent)
                 else:  # " ": some ancestor; memo per chain start, so deep trees stay linear
                     path = []
                     while parent is not _ROOT_PARENT:
@@ -313,7 +305,7 @@ class _CombinedIndex:
                         if known is not None:
                             found = known
                             break
-                        if self._chain_matches(selector, i + 1, parent):
+                        if self.chain_matches(selector, i + 1, parent):
                             found = self._chain_memo[above] = True
                             break
                         path.append(above)
@@ -323,16 +315,120 @@ class _CombinedIndex:
             self._chain_memo[key] = found
         return found
 
-    def candidates(self, element: Any, chain: _Chain) -> _Candidates:
-        """Rules that can match: by index key, then by the keys the element, its parent and
-        its ancestors must have (cached per signature: chain and indexed attribute names).
-        Selectors of tags, ids, classes and ancestor combinators only are decided here, once
-        per chain: their outcome depends on nothing else."""
-        attributes: tuple[str, ...] = ()
-        if self.attr_names:
-            names = element.keys()
-            if not self.attr_names.isdisjoint(names):
-                attributes = tuple(name for name in names if name in self.attr_names)
+
+class _KeySpaces:
+    """The key spaces in use, most recently used last (at most MAX). A new index takes one that
+    covers its keys; else it widens the one it shares most keys with (at least
+    MIN_OVERLAP of its own: the same site), which then replaces it; else it starts one."""
+
+    MAX = 16
+    MIN_OVERLAP = 0.8
+    MAX_GROWTH = 2.0  # a widened space holds at most this many times the index's keys
+
+    def __init__(self) -> None:
+        self._spaces: list[_KeySpace] = []
+        self._lock = threading.Lock()
+
+    def find(self, relevant: frozenset[str], synthetic: dict[str, Any],
+             attr_names: frozenset[str]) -> _KeySpace:
+        names = frozenset(synthetic)
+        with self._lock:
+            best, overlap = None, 0.0
+            for space in reversed(self._spaces):
+                if space.covers(relevant, names, attr_names):
+                    self._spaces.remove(space)
+                    self._spaces.append(space)
+                    return space
+                shared = len(relevant & space.relevant) / max(1, len(relevant))
+                if shared > overlap:
+                    best, overlap = space, shared
+            if best is not None and overlap >= self.MIN_OVERLAP \
+                    and len(best.relevant | relevant) <= self.MAX_GROWTH * max(1, len(relevant)):
+                self._spaces.remove(best)
+                merged = dict(best.synthetic)
+                for key, test in synthetic.items():
+                    if len(merged) >= _CombinedIndex.MAX_SYNTHETIC:
+                        break
+                    merged.setdefault(key, test)
+                space = _KeySpace(best.relevant | relevant, tuple(merged.items()),
+                                  best.attr_names | attr_names)
+            else:
+                space = _KeySpace(relevant, tuple(synthetic.items())[
+                    :_CombinedIndex.MAX_SYNTHETIC], attr_names)
+            self._spaces.append(space)
+            if len(self._spaces) > self.MAX:
+                del self._spaces[0]
+            return space
+
+    def clear(self) -> None:
+        with self._lock:
+            self._spaces.clear()
+
+
+_SPACES = _KeySpaces()
+
+
+class _CombinedIndex:
+    """All sheets of a cascade in one index (rules whose @media fails already left out), and a
+    memo of the candidate rules per element signature. Pages of a site share their sheets, so
+    one index serves many pages; indexes of a site share a key space (_KeySpace)."""
+
+    MAX_MEMO = 50_000
+    MAX_SYNTHETIC = 256
+
+    def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
+                 viewport: tuple[int, int]) -> None:
+        prepared = [_prepared(sheet, viewport) for sheet in sheets]
+        relevant: set[str] = set()
+        attr_names: set[str] = set()
+        wanted: dict[str, Any] = {}
+        for sheet_prepared in prepared:
+            relevant |= sheet_prepared.relevant
+            attr_names |= sheet_prepared.attr_names
+            for key, test in sheet_prepared.synthetic.items():
+                wanted.setdefault(key, test)
+        # Keys some rule looks at. Elements are described by these only (post-123, the page's
+        # own ids...), so signatures repeat across the pages of a site and memos carry over.
+        # Synthetic keys are evaluated per (tag, id, class), at most MAX_SYNTHETIC of them (a
+        # hostile sheet cannot make each new element cost thousands of tests); selectors with
+        # others are tested per element.
+        wanted = dict(list(wanted.items())[:self.MAX_SYNTHETIC])
+        self.space = _SPACES.find(frozenset(relevant), wanted, frozenset(attr_names))
+        evaluated = self.space.synthetic_keys
+        # Attribute names in signatures: those rules are indexed by, and those whose presence
+        # decides a selector (see Selector.presence).
+        self.attr_names = self.space.attr_names
+        # Entries (selector, rule, cascade key, own, parent_own, required, mode) by the element
+        # key of their rightmost compound ("#id", ".class", "tag", synthetic), by attribute
+        # name, or neither. mode: _IMPLIED, _PLAIN (decided per chain) or _TESTED (per element).
+        self.by_key: dict[str, list] = {}
+        self.by_attr: dict[str, list] = {}
+        self.universal: list = []
+        for position, sheet_prepared in enumerate(prepared):
+            base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
+            by_key, by_attr, universal = sheet_prepared.entries(base, evaluated)
+            for key, entries in by_key.items():
+                self.by_key.setdefault(key, []).extend(entries)
+            for name, entries in by_attr.items():
+                self.by_attr.setdefault(name, []).extend(entries)
+            self.universal += universal
+        self._memo: dict[tuple, _Candidates] = {}
+        self.elements: dict[tuple, tuple] = {}
+
+    def remember(self, key: tuple, chain: _Chain, candidates: _Candidates,
+                 state: _State | None) -> tuple:
+        """Memo of (chain, candidates, state or None if per-element tests decide) per element
+        description (see StyleResolver._state)."""
+        if len(self.elements) >= self.MAX_MEMO:
+            self.elements.clear()
+        found = self.elements[key] = (chain, candidates, state)
+        return found
+
+    def candidates(self, chain: _Chain, attributes: tuple[str, ...]) -> _Candidates:
+        """Rules that can match an element of this chain with these of the indexed attribute
+        names: by index key, then by the keys the element, its parent and its ancestors must
+        have (cached per signature). Selectors of tags, ids, classes and ancestor combinators
+        only are decided here, once per chain: their outcome depends on nothing else."""
         signature = (chain, attributes)
         found = self._memo.get(signature)
         if found is not None:
@@ -350,13 +446,15 @@ class _CombinedIndex:
         entries += self.universal
         implied: list[tuple] = []
         tested: list[tuple] = []
+        space = self.space
         for e in [e for e in entries if e[3] <= own_keys and e[4] <= parent_keys
                   and e[5] <= ancestor_keys]:
-            selector = e[0]
-            if selector.implied:
+            mode = e[6]
+            if mode is _IMPLIED:
                 implied.append(e)
-            elif selector.plain:
-                if selector.presence <= present and self._chain_matches(selector, 0, chain):
+            elif mode is _PLAIN:
+                selector = e[0]
+                if selector.presence <= present and space.chain_matches(selector, 0, chain):
                     implied.append(e)
             else:
                 tested.append(e)
@@ -395,32 +493,99 @@ class _Candidates:
     __slots__ = ("implied", "tested", "selectors", "layers")
 
     def __init__(self, implied: list[tuple], tested: list[tuple]) -> None:
-        self.implied = implied
-        self.tested = tested
-        self.selectors = [entry[0] for entry in tested]
+        # tuples: the empty one is shared and not tracked by the garbage collector
+        self.implied = tuple(implied)
+        self.tested = tuple(tested)
+        self.selectors = tuple([entry[0] for entry in tested])
         self.layers: dict[tuple[bool, ...], tuple] = {}
 
 
-_PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], tuple]] = WeakKeyDictionary()
+_PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], _Prepared]] = WeakKeyDictionary()
 
 
-def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> tuple[list[tuple], set[str]]:
-    """A sheet's (kind, key, selector, rule) entries whose @media matches, and the keys its
-    selectors look at; computed once per sheet and viewport (indexes are rebuilt per new
-    combination of a page's <style> blocks, so this part is shared)."""
+class _Prepared:
+    """What an index needs of one sheet for one viewport (see _prepared)."""
+
+    __slots__ = ("items", "relevant", "synthetic", "attr_names", "_entries")
+
+    def __init__(self, items: list[tuple], relevant: set[str], synthetic: dict[str, Any],
+                 attr_names: set[str]) -> None:
+        self.items = items  # (kind, key, selector, rule) of rules whose @media matches
+        self.relevant = relevant  # keys its selectors look at (index keys included)
+        self.synthetic = synthetic  # synthetic key -> test
+        self.attr_names = attr_names  # attribute names it indexes by or tests presence of
+        self._entries: dict[tuple, tuple] = {}
+
+    def entries(self, base: int, evaluated: frozenset[str]) -> tuple[dict, dict, list]:
+        """The sheet's index entries (selector, rule, cascade key, own, parent_own, required,
+        mode) by element key, by attribute name and universal, for a sheet at cascade
+        position ``base`` in an index whose key space evaluates these synthetic keys. Pages of
+        a site put their sheets at the same positions, so their indexes share these (fewer
+        objects to build and for the garbage collector to walk)."""
+        key = (base, evaluated)
+        found = self._entries.get(key)
+        if found is None:
+            if len(self._entries) >= 8:
+                self._entries.clear()
+            found = self._entries[key] = self._build_entries(base, evaluated)
+        return found
+
+    def _build_entries(self, base: int, evaluated: frozenset[str]) -> tuple[dict, dict, list]:
+        by_key: dict[str, list] = {}
+        by_attr: dict[str, list] = {}
+        universal: list = []
+        for kind, value, selector, rule in self.items:
+            own, parent_own, required = selector.own, selector.parent_own, selector.required
+            mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else _TESTED
+            if selector.synthetic:
+                missing = [k for k, _test in selector.synthetic if k not in evaluated]
+                if missing:  # keys this index does not give elements: test per element
+                    own, parent_own, required = (keys.difference(missing) for keys in (
+                        own, parent_own, required))
+                    mode = _TESTED
+                elif kind in ("attr", "*"):  # "[class*=x]", ":not(.a)": by that key
+                    keyed = sorted(k for k in own if k[:1] == "~")
+                    if keyed:
+                        kind, value = "key", keyed[0]
+            # cascade key: origin and source order; the key sets unpacked for candidates()
+            entry = (selector, rule, base + rule.order, own, parent_own, required, mode)
+            if kind == "*":
+                universal.append(entry)
+            elif kind == "attr":
+                by_attr.setdefault(value, []).append(entry)
+            elif kind == "key":
+                by_key.setdefault(value, []).append(entry)
+            else:
+                by_key.setdefault(_KEY_PREFIXES[kind] + value, []).append(entry)
+        return by_key, by_attr, universal
+
+
+def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
+    """A sheet's entries, keys and attribute names for one viewport, computed once (indexes
+    are rebuilt per new combination of a page's <style> blocks, so this part is shared)."""
     per_viewport = _PREPARED.setdefault(sheet, {})
     found = per_viewport.get(viewport)
     if found is None:
         items: list[tuple] = []
         relevant: set[str] = set()
+        synthetic: dict[str, Any] = {}
+        attr_names: set[str] = set()
         for group in (*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
                       sheet.universal):
             for selector, rule in group:
                 if rule.media and not all(media_matches(m, viewport) for m in rule.media):
                     continue
-                items.append((*selector.key, selector, rule))
+                kind, value = selector.key
+                items.append((kind, value, selector, rule))
                 relevant.update(selector.own, selector.parent_own, selector.required)
-        found = per_viewport[viewport] = (items, relevant)
+                if kind in _KEY_PREFIXES:
+                    relevant.add(_KEY_PREFIXES[kind] + value)
+                elif kind == "attr":
+                    attr_names.add(value)
+                attr_names.update(selector.presence)
+                for key, test in selector.synthetic:
+                    synthetic.setdefault(key, test)
+        found = per_viewport[viewport] = _Prepared(items, relevant, synthetic, attr_names)
     return found
 
 
@@ -604,13 +769,13 @@ class StyleResolver:
 
     # --- computation -----------------------------------------------------------------------------
     def _state(self, element: Any) -> _State:
-        state = self._states.get(element)
+        states = self._states
+        state = states.get(element)
         if state is not None:
             return state
         missing = []
         current = element
         parent_state, parent_chain = _INITIAL, _ROOT_PARENT
-        states = self._states
         while current is not None:
             known = states.get(current)
             if known is not None:
@@ -620,20 +785,48 @@ class StyleResolver:
             current = current.getparent()
         is_root = current is None  # the top of the chain is the document's root
         index = self._index
+        seen = index.elements
+        attr_names = index.attr_names
+        chains = self._chains
         for el in reversed(missing):
-            if isinstance(el.tag, str):  # not a comment or processing instruction
-                parent_chain = index.chain(parent_chain, index.own_keys(el))
-                parent_state = self._compute(el, parent_state, parent_chain, is_root)
+            tag = el.tag
+            if isinstance(tag, str):  # not a comment or processing instruction
+                attributes: tuple[str, ...] = ()
+                if attr_names:
+                    names = el.keys()
+                    if not attr_names.isdisjoint(names):
+                        attributes = tuple([name for name in names if name in attr_names])
+                inline_text = el.get("style")
+                # Everything an element's chain and state depend on, but per-element selector
+                # tests: elements repeating their parent's state and their own tag, id, class,
+                # attribute names and inline style (list items, every page's header and
+                # menus) cost one lookup.
+                key = (parent_state, parent_chain, tag, el.get("id"), el.get("class"),
+                       attributes, inline_text, is_root)
+                found = seen.get(key)
+                if found is None:
+                    chain = index.space.chain(parent_chain, index.space.own_keys(el))
+                    candidates = index.candidates(chain, attributes)
+                    state = None
+                    if not candidates.selectors:
+                        state = self._compute(el, parent_state, candidates, inline_text, is_root)
+                    found = index.remember(key, chain, candidates, state)
+                parent_chain, candidates, state = found
+                if state is None:  # outcome of per-element selector tests
+                    state = self._compute(el, parent_state, candidates, inline_text, is_root)
+                parent_state = state
+                if is_root:
+                    self._root_font_size = state.font_size  # rem lengths below refer to it
             is_root = False
             states[el] = parent_state
-            self._chains[el] = parent_chain
+            chains[el] = parent_chain
         return parent_state
 
-    def _compute(self, element: Any, parent: _State, chain: _Chain, is_root: bool) -> _State:
+    def _compute(self, element: Any, parent: _State, candidates: _Candidates,
+                 inline_text: str | None, is_root: bool) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
-        layers = self._matching_layers(element, chain)
-        inline_text = element.get("style")
+        layers = self._matching_layers(element, candidates)
         # A state depends on nothing else (the root's font size, for rem, is the root state's;
         # quirks and viewport are the resolver's), so pages share states, across indexes too.
         key = (id(parent), id(layers), inline_text, is_root, self.quirks, self.viewport)
@@ -644,14 +837,10 @@ class StyleResolver:
                 states.clear()
             state = self._compute_state(layers, inline_text, parent, is_root)
             found = states[key] = (state, parent, layers)
-        state = found[0]
-        if is_root:
-            self._root_font_size = state.font_size  # rem lengths below refer to it
-        return state
+        return found[0]
 
-    def _matching_layers(self, element: Any, chain: _Chain) -> tuple:
+    def _matching_layers(self, element: Any, candidates: _Candidates) -> tuple:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        candidates = self._index.candidates(element, chain)
         outcome: tuple[bool, ...] = ()
         if candidates.selectors:
             node = self._registry.node(element)
@@ -659,7 +848,8 @@ class StyleResolver:
             outcome = tuple([selector.matches(node, memo) for selector in candidates.selectors])
         layers = candidates.layers.get(outcome)
         if layers is None:
-            matching = candidates.implied + [e for e, ok in zip(candidates.tested, outcome) if ok]
+            matching = [*candidates.implied,
+                        *[e for e, ok in zip(candidates.tested, outcome) if ok]]
             layers = candidates.layers[outcome] = self._layers(matching)
         return layers
 

@@ -152,13 +152,14 @@ class Selector:
     """
 
     __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
-                 "plain", "presence", "keys")
+                 "plain", "presence", "keys", "synthetic")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
                  own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
                  implied: bool = False, parent_own: frozenset[str] = frozenset(),
                  plain: bool = False, presence: frozenset[str] = frozenset(),
-                 keys: tuple[frozenset[str], ...] = ()) -> None:
+                 keys: tuple[frozenset[str], ...] = (),
+                 synthetic: tuple[tuple[str, Test], ...] = ()) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -181,6 +182,10 @@ class Selector:
         # For plain selectors: each compound's keys, subject first (matching them is a set
         # inclusion per compound: the keys are all the compound says).
         self.keys = keys
+        # (key, test) of the synthetic keys among the keys above (see synthetic_key): the
+        # cascade gives an element such a key when the test passes on it. A cascade that does
+        # not evaluate one must test this selector per element, with that key left out.
+        self.synthetic = synthetic
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -275,7 +280,8 @@ def _compound_key(compound: Any) -> tuple:
 
 
 def compound_keys(compound: Any) -> set[str]:
-    """"#id", ".class" and "tag" keys an element must all have to match ``compound``."""
+    """"#id", ".class", "tag" and synthetic keys an element must all have to match
+    ``compound``."""
     keys: set[str] = set()
     for simple in compound.simple_selectors:
         if isinstance(simple, css_parser.IDSelector):
@@ -284,7 +290,62 @@ def compound_keys(compound: Any) -> set[str]:
             keys.add("." + simple.class_name)
         elif isinstance(simple, css_parser.LocalNameSelector):
             keys.add(simple.lower_local_name)
+        else:
+            key = synthetic_key(simple)
+            if key is not None:
+                keys.add(key)
     return keys
+
+
+_KEY_SIMPLES = (css_parser.IDSelector, css_parser.ClassSelector, css_parser.LocalNameSelector)
+_SYNTHETIC_OPERATORS = frozenset({"=", "~=", "^=", "$=", "*=", "|="})
+
+
+def synthetic_key(simple: Any) -> str | None:
+    """A key standing for a simple selector whose outcome depends only on the element's tag
+    and its id and class attribute text (``[class*=ad-]``, ``:not(.x)``, ``:is(h1, .t)``),
+    else None. The cascade evaluates it once per (tag, id, class) and then matches it by set
+    inclusion like an id or a class, instead of testing the selector on every element."""
+    if isinstance(simple, css_parser.AttributeSelector):
+        if not _keyable_attribute(simple):
+            return None
+    elif isinstance(simple, (css_parser.NegationSelector, css_parser.MatchesAnySelector,
+                             css_parser.SpecificityAdjustmentSelector)):
+        for inner in simple.selector_list:  # one level: compounds of keys and attributes
+            tree = inner.parsed_tree
+            if inner.pseudo_element is not None \
+                    or not isinstance(tree, css_parser.CompoundSelector) \
+                    or not all(isinstance(s, _KEY_SIMPLES) or (
+                        isinstance(s, css_parser.AttributeSelector) and _keyable_attribute(s))
+                        for s in tree.simple_selectors):
+                return None
+    else:
+        return None
+    return f"~{type(simple).__name__}{simple!r}"  # "~" starts no tag, id or class key
+
+
+def _keyable_attribute(simple: Any) -> bool:
+    """``[class op value]`` / ``[id op value]``: decided by the attribute's text alone."""
+    return simple.namespace == "" and simple.lower_name in ("class", "id") \
+        and simple.operator in _SYNTHETIC_OPERATORS
+
+
+def _synthetic_tests(compounds: list[Any]) -> tuple[tuple[str, Test], ...]:
+    """(key, test) for each synthetic key of these compounds."""
+    found: dict[str, Test] = {}
+    for compound in compounds:
+        for simple in compound.simple_selectors:
+            key = synthetic_key(simple)
+            if key is not None and key not in found:
+                test = _compile_compound_cached(css_parser.CompoundSelector([simple]))
+                if test is None:  # never matches: a key no element gets
+                    test = _never
+                found[key] = test
+    return tuple(found.items())
+
+
+def _never(_node: Any) -> bool:
+    return False
 
 
 def element_keys(element: Any) -> set[str]:
@@ -414,7 +475,8 @@ def _compile(selector: Any) -> Selector | None:
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
                     frozenset(parent_own), plain, presence if plain else frozenset(),
-                    tuple(frozenset(compound_keys(c)) for c in compounds) if plain else ())
+                    tuple(frozenset(compound_keys(c)) for c in compounds) if plain else (),
+                    _synthetic_tests(compounds))
 
 
 def _presence(compound: Any) -> frozenset[str] | None:
@@ -423,8 +485,7 @@ def _presence(compound: Any) -> frozenset[str] | None:
     names: set[str] = set()
     has_tag = any(isinstance(s, css_parser.LocalNameSelector) for s in compound.simple_selectors)
     for simple in compound.simple_selectors:
-        if isinstance(simple, (css_parser.IDSelector, css_parser.ClassSelector,
-                               css_parser.LocalNameSelector)):
+        if isinstance(simple, _KEY_SIMPLES) or synthetic_key(simple) is not None:
             continue
         if isinstance(simple, css_parser.AttributeSelector) and simple.operator is None \
                 and simple.namespace == "":
@@ -443,10 +504,11 @@ def _is_universal(compound: Any) -> bool:
 
 
 def _keys_only(compound: Any) -> bool:
-    """Whether the compound is only ids, classes and a tag (its keys say all about it)."""
+    """Whether the compound is only ids, classes, a tag and synthetic keys (its keys say all
+    about it)."""
     return bool(compound.simple_selectors) and all(
-        isinstance(s, (css_parser.IDSelector, css_parser.ClassSelector,
-                       css_parser.LocalNameSelector)) for s in compound.simple_selectors)
+        isinstance(s, _KEY_SIMPLES) or synthetic_key(s) is not None
+        for s in compound.simple_selectors)
 
 
 # --- fast path: lists of plain compounds (tag, #id, .class) and combinators ----------------------

@@ -191,3 +191,73 @@ def test_states_are_shared_across_block_combinations_but_not_across_modes() -> N
     narrow = StyleResolver(root, [parse_stylesheet("p { font-size: 2vw }")],
                            viewport=(800, 600)).style(root.get_element_by_id("p"))
     assert wide.font_size == pytest.approx(27.32) and narrow.font_size == pytest.approx(16)
+
+
+def test_synthetic_keys_match_like_cssselect2() -> None:
+    # Selectors decided by the tag, id and class text alone ([class*=x], :not(.a), :is(...))
+    # become keys evaluated once per (tag, id, class); element by element they must agree
+    # with cssselect2's own predicates, alone and inside chains.
+    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
+
+    body = ('<div class="ad-unit-1 x" id="wp-block-3"><p class="published updated">a</p>'
+            '<p class="updated">b</p><span class="align-left">c</span></div>'
+            '<div class="ad-unit-2"><h2 class="t">d</h2><h3>e</h3><p id="pico">f</p></div>'
+            '<section class="x"><div class="y"><p class="updated">g</p></div><div><p>h</p></div>'
+            '</section>')
+    texts = ["[class*=ad-unit]", "div[class^=ad-unit] p", ".updated:not(.published)",
+             ":is(h2, h3)", "div:not(.x) > :where(h2, .t)", "[id^=wp-block] span[class$=left]",
+             "[id=pico]", "section :not(.y) p", "[class~=x] > p:not(.published)",
+             "p:not(.updated, .published)", ":not(div):not(p)"]
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]  # root: blockified
+    registry = NodeRegistry()
+    for text in texts:
+        selectors = compile_selector_text(text)[0]
+        assert all(s.synthetic and (s.implied or s.plain) for s in selectors), text
+        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
+        assert any(expected) and not all(expected), text
+        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
+        got = [resolver.style(el).display == "table-caption" for el in elements]
+        assert got == expected, text
+
+
+def test_synthetic_keys_beyond_the_cap_are_tested_per_element(monkeypatch) -> None:
+    monkeypatch.setattr(cascade._CombinedIndex, "MAX_SYNTHETIC", 2)
+    cascade._SPACES.clear()
+    css = "".join(f"[class*=c{i}] {{ font-size: {10 + i}px }}" for i in range(6))
+    body = "".join(f'<p id="p{i}" class="xc{i}y">t</p>' for i in range(6)) + '<p id="q">u</p>'
+    try:
+        s = _styles(body, [parse_stylesheet(css)])
+    finally:
+        cascade._SPACES.clear()
+    assert [s[f"p{i}"].font_size for i in range(6)] == [10 + i for i in range(6)]
+    assert s["q"].font_size == 16
+
+
+def test_indexes_of_one_site_share_a_key_space_and_stay_correct() -> None:
+    cascade._SPACES.clear()
+    site = parse_stylesheet(".nav a { color: red } .post h2 { font-weight: 300 }")
+    body = '<div class="nav"><a id="a">x</a></div><div class="post"><h2 id="h">t</h2></div>'
+    first = _styles(body, [site], head="<style>.k { color: blue }</style>")
+    # another block combination: a new index, the same key space (its keys are covered)
+    second = _styles(body, [site], head="<style>div.nav a { color: green }</style>")
+    # a block with keys the space lacks: the space is widened, styles still follow the rules
+    third = _styles(body + '<b class="new" id="b">n</b>', [site],
+                    head="<style>.post .new, .nav { font-size: 30px }</style>")
+    spaces = cascade._SPACES._spaces
+    assert len(spaces) == 1 and ".new" in spaces[0].relevant
+    assert first["a"].color == "#ff0000" and second["a"].color == "#008000"
+    assert third["b"].font_size == 16 and third["a"].font_size == 30
+    assert first["h"].font_weight == second["h"].font_weight == 300
+
+
+def test_elements_with_one_description_still_get_their_own_tests() -> None:
+    # Same parent, tag, class and attributes: one memo entry, but :first-child and :empty
+    # are decided per element.
+    sheet = parse_stylesheet("li:first-child { color: red } li:empty { display: none }"
+                             " li { font-size: 20px }")
+    s = _styles('<ul><li id="a">1</li><li id="b">2</li><li id="c"></li><li id="d">4</li></ul>',
+                [sheet])
+    assert s["a"].color == "#ff0000" and s["b"].color == s["d"].color == "#000000"
+    assert s["c"].display == "none" and s["b"].display == "list-item"
+    assert {s[k].font_size for k in "abcd"} == {20}
