@@ -17,7 +17,7 @@ Nothing here reads words of a particular language: punctuation, digits, markup a
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -123,14 +123,18 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
     lookup are the cost, so the link counts, the relevant region and the link shares share them)."""
     site = _site(page.url)
     out: dict[Any, Anchor] = {}
+    seen: dict[str, Anchor] = {}  # a page repeats many of its hrefs (menus, teasers): resolve each once
     for a in page.body.iter("a"):
         href = (a.get("href") or "").strip()
-        target = ""
-        if href and not href.startswith("#"):
-            url = urljoin(page.url, href) if page.url else href
-            target = url if url.startswith(("http://", "https://")) else ""
-        other = _site(target) if target else ""
-        out[a] = Anchor(href, target, bool(other and site and other != site))
+        anchor = seen.get(href)
+        if anchor is None:
+            target = ""
+            if href and not href.startswith("#"):
+                url = urljoin(page.url, href) if page.url else href
+                target = url if url.startswith(("http://", "https://")) else ""
+            other = _site(target) if target else ""
+            anchor = seen[href] = Anchor(href, target, bool(other and site and other != site))
+        out[a] = anchor
     return out
 
 
@@ -195,13 +199,13 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     anchors = page_anchors(page)
     links = page_links(anchors)
     counts = {"number": 0, "date": 0, "slash": 0, "reserved": 0, "short": 0}
-    for url in links:
+    for url, times in Counter(links).items():  # each distinct URL measured once
         f = link_features(url)
-        counts["number"] += f["has_number"] > 0
-        counts["date"] += f["has_date"] > 0
-        counts["slash"] += f["ends_with_slash"] > 0
-        counts["reserved"] += f["has_reserved_word"] > 0
-        counts["short"] += f["url_length"] < SHORT_LINK
+        counts["number"] += times * (f["has_number"] > 0)
+        counts["date"] += times * (f["has_date"] > 0)
+        counts["slash"] += times * (f["ends_with_slash"] > 0)
+        counts["reserved"] += times * (f["has_reserved_word"] > 0)
+        counts["short"] += times * (f["url_length"] < SHORT_LINK)
     out["links"] = float(len(links))
     for key, value in counts.items():
         out[f"links_{key}"] = float(value)
