@@ -106,10 +106,10 @@ def feature_cost(n_pages: int) -> None:
     spent = Counter()
 
     def timed(name, fn):
-        def wrapper(page):
+        def wrapper(page, **kwargs):
             t = time.process_time()
             try:
-                return fn(page)
+                return fn(page, **kwargs)
             finally:
                 spent[name] += time.process_time() - t
         return wrapper

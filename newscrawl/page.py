@@ -22,7 +22,8 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   ``link_text_len(el)`` characters inside ``<a>``, ``link_density(el)``,
   ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
-  ``text(el)`` the subtree's text joined from its text nodes.
+  ``text(el)`` the subtree's text joined from its text nodes; ``tags()`` and ``structure()``
+  (parent index, depth, descendant count) of every element by index, for array passes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
   ``visibility:hidden``, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
   nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
@@ -246,6 +247,7 @@ class Page:
         text_len: list[int] = []
         link_len: list[int] = []
         depth: list[int] = []
+        parent: list[int] = []
         first_tn: list[int] = []
         end_tn: list[int] = []
         end_el: list[int] = []
@@ -265,6 +267,7 @@ class Page:
                 i = len(elements)
                 elements.append(el)
                 depth.append(level)
+                parent.append(stack[-1] if stack else -1)
                 n_tn = len(text_nodes)
                 first_tn.append(n_tn)
                 end_el.append(0)
@@ -310,6 +313,7 @@ class Page:
         self._link_len = link_len
         self._desc = [end - i - 1 for i, end in enumerate(end_el)]
         self._depth = depth
+        self._parent = parent
         self._first_tn = first_tn
         self._end_tn = end_tn
         self._prefix: dict[str, list[int]] = {}
@@ -342,14 +346,23 @@ class Page:
         """Descendants of ``el`` with this tag (a prefix sum over document order, built once per tag)."""
         prefix = self._prefix.get(tag)
         if prefix is None:
-            if self._tags is None:
-                self._tags = [e.tag for e in self.elements]
-            prefix = self._prefix[tag] = list(accumulate(map(operator.eq, self._tags, repeat(tag)), initial=0))
+            prefix = self._prefix[tag] = list(accumulate(map(operator.eq, self.tags(), repeat(tag)), initial=0))
         i = self._index[el]
         return prefix[i + 1 + self._desc[i]] - prefix[i + 1]
 
     def depth(self, el: Any) -> int:
         return self._depth[self._index[el]]
+
+    def tags(self) -> list[Any]:
+        """Tag of every element, by index (built once)."""
+        if self._tags is None:
+            self._tags = [e.tag for e in self.elements]
+        return self._tags
+
+    def structure(self) -> tuple[list[int], list[int], list[int]]:
+        """(parent index, depth, descendant count) of every element, by index (parent -1 for the
+        body), for passes that work on the element list as arrays instead of walking the tree."""
+        return self._parent, self._depth, self._desc
 
     def text_range(self, el: Any) -> range:
         """Indices of the text nodes inside ``el`` (its own tail excluded)."""

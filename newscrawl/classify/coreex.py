@@ -10,12 +10,15 @@ reproducible (the original breaks sibling ties at random).
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from lxml import etree
 
 from newscrawl.classify import BodyResult
@@ -28,7 +31,6 @@ WEIGHT_TEXT = 0.01
 # strips them; Page has already removed scripts, styles, iframes, video, buttons and selects.
 # ``span`` is kept (see docs/decisions.md).
 IGNORED = frozenset({"img", "noscript"})
-_WORD = re.compile(r"\w+")
 
 
 # ASCII \w is [A-Za-z0-9_]: every other byte becomes a space, so bytes.split() counts the runs in C
@@ -41,19 +43,48 @@ def words(text: str | None) -> int:
         return 0
     if text.isascii():
         return len(text.encode("ascii").translate(_ASCII_WORD_BYTES).split())
-    text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return len(_WORD.findall(text))
+    return len(_folded_word().findall(unicodedata.normalize("NFKD", text)))
 
 
-@dataclass(slots=True)
-class _Counts:
-    text: int = 0
-    links: int = 0
-    set_text: int = 0
-    set_links: int = 0
-    depth: int = 0
-    order: int = 0
-    subset: list[Any] | None = None
+@functools.cache
+def _folded_word() -> re.Pattern[str]:
+    """A \\w+ run of NFKD text once combining marks (non-zero combining class) are dropped, as
+    the reference folds accents: a \\w, then any run of \\w and marks (no mark is a \\w
+    character), so the text needs no per-character Python pass. Marks in and beyond the BMP are
+    two classes, so the BMP one compiles to a bitmap."""
+    ranges: list[list[int]] = []
+    for cp in range(sys.maxunicode + 1):
+        if unicodedata.combining(chr(cp)):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+
+    def klass(pairs: list[list[int]]) -> str:
+        return "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in pairs) + "]"
+
+    bmp = klass([r for r in ranges if r[1] < 0x10000])
+    beyond = klass([r for r in ranges if r[0] >= 0x10000])
+    return re.compile(rf"\w(?:\w|{bmp}|{beyond})*")
+
+
+@dataclass(frozen=True)
+class Counts:
+    """CoreEx's counts of every element of a Page, by element index (``page.index(el)``).
+
+    ``counted`` is False inside an ``<a>`` or an ignored element, and for ignored elements
+    themselves; the other arrays mean nothing there. set_text and set_links mean nothing on
+    ``<a>`` (it has no set)."""
+
+    counted: np.ndarray  # bool
+    is_link: np.ndarray  # bool: a counted <a>
+    text: np.ndarray  # textCnt
+    links: np.ndarray  # linkCnt
+    set_text: np.ndarray  # setTextCnt
+    set_links: np.ndarray  # setLinkCnt
+    in_set: np.ndarray  # bool: the element belongs to its parent's set S
+    parent: np.ndarray  # parent index (-1 for the body)
+    depth: np.ndarray
 
 
 @dataclass
@@ -95,68 +126,79 @@ def _node_text(node: Any, skip_children: set[Any] | None = None) -> str:
     return " ".join(" ".join(parts).split())
 
 
-def count(root: Any) -> dict[Any, _Counts]:
-    """textCnt, linkCnt, S, setTextCnt and setLinkCnt for every counted node, bottom-up, iteratively."""
-    counts: dict[Any, _Counts] = {}
-    order = 0
-    open_: list[_Counts | None] = []  # counts of the open elements (None: ignored), root first
-    walker = etree.iterwalk(root, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            if el.tag in IGNORED and el is not root:
-                walker.skip_subtree()
-                open_.append(None)
-                continue
-            order += 1
-            if el.tag == "a":
-                mine = _Counts(text=1, links=1, depth=len(open_) + 1, order=order)
-                walker.skip_subtree()
-            else:
-                own = words(el.text)
-                mine = _Counts(text=own, set_text=own, depth=len(open_) + 1, order=order, subset=[])
-            counts[el] = mine
-            open_.append(mine)
-            continue
-        mine = open_.pop()
-        if not open_:  # the root's end
-            break
-        parent = open_[-1]
-        tail = words(el.tail)
-        if mine is None:
-            parent.text += tail
-            parent.set_text += tail
-            continue
-        parent.text += tail + mine.text
-        parent.set_text += tail
-        parent.links += mine.links
-        if mine.text > 0 and (mine.text - mine.links) / mine.text > THRESHOLD:
-            parent.subset.append(el)  # type: ignore[union-attr]
-            parent.set_text += mine.text
-            parent.set_links += mine.links
-    return counts
+def count(page: Page) -> Counts:
+    """textCnt, linkCnt, S, setTextCnt and setLinkCnt of every element of ``page.body``, as arrays
+    over the Page's element list: subtree sums are prefix-sum differences over document order
+    (a subtree is a contiguous run there) and set sums are sums over children by parent index,
+    so no tree walk and no per-element object is needed."""
+    elements = page.elements
+    n = len(elements)
+    parent_l, depth_l, desc_l = page.structure()
+    parent = np.asarray(parent_l, dtype=np.int64)
+    desc = np.asarray(desc_l, dtype=np.int64)
+    tags = page.tags()
+    is_a = np.fromiter((t == "a" for t in tags), dtype=bool, count=n)
+    ignored = np.fromiter((t in IGNORED for t in tags), dtype=bool, count=n)
+    ignored[0] = False  # the root is counted whatever its tag
+    # Elements inside an <a> or an ignored element are never visited; visited ignored elements
+    # are not counted but their tails are.
+    start = np.arange(n) + 1
+    end = start + desc  # a subtree is [i, end[i]); its strict descendants [i + 1, end[i])
+    blockers = np.flatnonzero(is_a | ignored)
+    cover = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(cover, start[blockers], 1)
+    np.add.at(cover, end[blockers], -1)
+    visited = np.cumsum(cover[:n]) == 0
+    counted = visited & ~ignored
+    is_link = counted & is_a
+    own = np.zeros(n, dtype=np.int64)
+    own[is_link] = 1
+    texts = np.flatnonzero(counted & ~is_a)
+    own[texts] = [words(elements[i].text) for i in texts]
+    tails = np.flatnonzero(visited[1:]) + 1  # every visited element but the root adds its tail to its parent
+    tail = np.zeros(n, dtype=np.int64)
+    tail[tails] = [words(elements[i].tail) for i in tails]
+    own_sum = np.concatenate(([0], np.cumsum(own)))
+    tail_sum = np.concatenate(([0], np.cumsum(tail)))
+    link_sum = np.concatenate(([0], np.cumsum(is_link)))
+    idx = np.arange(n)
+    text = own_sum[end] - own_sum[idx] + tail_sum[end] - tail_sum[start]
+    links = link_sum[end] - link_sum[idx]
+    members = np.flatnonzero(counted[1:]) + 1
+    members = members[text[members] > 0]
+    members = members[(text[members] - links[members]) / text[members] > THRESHOLD]
+    in_set = np.zeros(n, dtype=bool)
+    in_set[members] = True
+    set_text = own + np.bincount(parent[tails], weights=tail[tails], minlength=n).astype(np.int64) \
+        + np.bincount(parent[members], weights=text[members], minlength=n).astype(np.int64)
+    set_links = np.bincount(parent[members], weights=links[members], minlength=n).astype(np.int64)
+    return Counts(counted, is_link, text, links, set_text, set_links, in_set, parent,
+                  np.asarray(depth_l, dtype=np.int64))
 
 
-def coreex(page: Page) -> CoreExResult:
-    """Find the main content node of the page body and its text (the node with only its S children)."""
-    root = page.body
-    counts = count(root)
-    page_words = counts[root].text if root in counts else 0
-    best: Any = None
-    best_key: tuple[float, int, int] | None = None
-    for el, c in counts.items():
-        if c.subset is None or c.set_text <= 0:
-            continue
-        score = WEIGHT_RATIO * (c.set_text - c.set_links) / c.set_text + WEIGHT_TEXT * c.set_text / max(page_words, 1)
-        key = (score, -c.depth, -c.order)
-        if best_key is None or key > best_key:
-            best, best_key = el, key
-    if best is None:
+def coreex(page: Page, *, with_text: bool = True) -> CoreExResult:
+    """Find the main content node of the page body and its text (the node with only its S
+    children; ``with_text=False`` skips the text, which the page classifier does not read)."""
+    c = count(page)
+    page_words = int(c.text[0]) if len(c.text) else 0
+    candidates = np.flatnonzero(c.counted & ~c.is_link & (c.set_text > 0))
+    if not candidates.size:
         return CoreExResult(None, 0.0, [], None, page_words)
-    subset = counts[best].subset or []
-    keep = set(subset)
-    dropped = {child for child in best if isinstance(child.tag, str) and child not in keep}
-    text = _node_text(best, dropped) or None
-    return CoreExResult(best, best_key[0], list(subset), text, page_words)
+    st = c.set_text[candidates].astype(np.float64)
+    sl = c.set_links[candidates].astype(np.float64)
+    score = WEIGHT_RATIO * (st - sl) / st + WEIGHT_TEXT * st / max(page_words, 1)
+    # the highest score; ties to the node higher in the tree, then the first in document order
+    top = candidates[score == score.max()]
+    top = top[c.depth[top] == c.depth[top].min()]
+    best_i = int(top[0])
+    best = page.elements[best_i]
+    subset = [page.elements[i] for i in np.flatnonzero(c.in_set & (c.parent == best_i))]
+    text = None
+    if with_text:
+        keep = set(subset)
+        dropped = {child for child in best if isinstance(child.tag, str) and child not in keep}
+        text = _node_text(best, dropped) or None
+    return CoreExResult(best, float(score.max()), subset, text, page_words)
 
 
 def extract(page: Page) -> BodyResult:

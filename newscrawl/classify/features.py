@@ -217,7 +217,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
                url_slug_tokens=own["slug_tokens"])
 
     text_len = page.text_len(page.body)
-    core = coreex(page)
+    core = coreex(page, with_text=False)
     out["coreex_score"] = core.score
     out.update(_one_hot("coreex_tag", core.tag))
     out.update(_one_hot("coreex_s_tag", core.subset_tag))

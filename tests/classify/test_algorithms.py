@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from newscrawl.classify.coreex import coreex, count
+from newscrawl.classify.coreex import coreex, count, words
 from newscrawl.classify.mss import maximal_subsequences, mss, segments
 from newscrawl.classify.newsfeed import newsfeed_body, newsfeed_title, strip_site_name
 from newscrawl.page import Page
@@ -98,19 +98,21 @@ COREEX_EXAMPLE = (
 
 def test_coreex_counts_and_scores_follow_seed_002():
     page = as_page(COREEX_EXAMPLE)
-    counts = count(page.body)
-    by_id = {el.get("id"): c for el, c in counts.items() if el.get("id")}
-    assert counts[page.body].text == 12 and counts[page.body].set_text == 6
-    assert (by_id["n2"].text, by_id["n2"].links, by_id["n2"].set_text) == (6, 2, 4)
-    assert by_id["n6"].set_text == 0
-    assert (by_id["n4"].set_text, by_id["n8"].set_text, by_id["n9"].set_text) == (6, 4, 2)
+    counts = count(page)
+    by_id = {el.get("id"): page.index(el) for el in page.elements if el.get("id")}
+    assert counts.text[0] == 12 and counts.set_text[0] == 6
+    n2, n6, n4, n8, n9, n12 = (by_id[k] for k in ("n2", "n6", "n4", "n8", "n9", "n12"))
+    assert (counts.text[n2], counts.links[n2], counts.set_text[n2]) == (6, 2, 4)
+    assert counts.set_text[n6] == 0
+    assert (counts.set_text[n4], counts.set_text[n8], counts.set_text[n9]) == (6, 4, 2)
+    assert counts.in_set[n4] and not counts.in_set[n2] and counts.in_set[n12]
 
-    def score(c):
-        return 0.99 * (c.set_text - c.set_links) / c.set_text + 0.01 * c.set_text / 12
+    def score(i):
+        return 0.99 * (counts.set_text[i] - counts.set_links[i]) / counts.set_text[i] + 0.01 * counts.set_text[i] / 12
 
-    assert round(score(by_id["n2"]), 4) == 0.9933
-    assert round(score(by_id["n12"]), 4) == 0.9917  # the seed truncates to .9916
-    assert round(score(by_id["n4"]), 4) == 0.995
+    assert round(score(n2), 4) == 0.9933
+    assert round(score(n12), 4) == 0.9917  # the seed truncates to .9916
+    assert round(score(n4), 4) == 0.995
 
 
 def test_coreex_breaks_the_tie_towards_the_higher_node_and_keeps_only_s():
@@ -128,8 +130,11 @@ def test_coreex_tie_between_siblings_goes_to_the_first():
     result = coreex(as_page(html))
     # body: S = {div a, div b}, 4 words of 9: 0.99 + 0.01·4/9; divs: 0.99 + 0.01·2/9 each
     assert result.tag == "body"
-    inner = count(as_page(html).body)
-    assert inner is not None
+    page = as_page(html)
+    inner = count(page)
+    a, b = page.index(page.body[1]), page.index(page.body[2])
+    assert (inner.set_text[a], inner.set_links[a]) == (inner.set_text[b], inner.set_links[b]) == (2, 0)
+    assert (inner.text[0], inner.links[0], inner.set_text[0]) == (8, 4, 4)
     html2 = "<body><section><div id='a'><p>one two</p></div><div id='b'><p>three four</p></div><a href='/'>x</a></section>" \
             "<a href='/'>y</a><a href='/'>w</a></body>"
     result2 = coreex(as_page(html2))
@@ -138,9 +143,22 @@ def test_coreex_tie_between_siblings_goes_to_the_first():
 
 def test_coreex_skips_images_but_keeps_their_tails():
     html = "<body><div><img src='/x.png'>tail words here<a href='/'>link</a></div></body>"
-    counts = count(as_page(html).body)
-    div = next(el for el in counts if el.tag == "div")
-    assert (counts[div].text, counts[div].links, counts[div].set_text) == (4, 1, 3)
+    page = as_page(html)
+    counts = count(page)
+    div = page.index(page.body[0])
+    assert (counts.text[div], counts.links[div], counts.set_text[div]) == (4, 1, 3)
+    assert not counts.counted[page.index(page.body[0][0])]  # the img itself
+
+
+def test_coreex_words_fold_accents_like_the_reference():
+    # NFKD, then combining marks dropped, then \w+ runs (the reference's counting)
+    assert words("café crème") == 2
+    assert words("e\u0301x") == 1 and words("\u0301x") == 1 and words("x \u0301y") == 2
+    assert words("\u0301 \u0301") == 0
+    assert words("½") == 2  # NFKD: 1⁄2
+    assert words("a\U0001D165b") == 1  # a combining mark beyond the BMP
+    assert words("plain ascii_words, 42!") == 3
+    assert words(None) == 0 and words("") == 0
 
 
 def _paragraph(i: int, words: int = 14) -> str:
