@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import Node, NodeRegistry, element_keys
+from newscrawl.css.selectors import NodeRegistry, element_keys
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -246,11 +246,13 @@ class _KeySpace:
         if found is None:
             if len(self._own_memo) >= self.MAX_MEMO:
                 self._own_memo.clear()
-            keys = self.relevant.intersection(element_keys(element))
+            keys = element_keys(element)
+            own = self.relevant.intersection(keys)
             if self.synthetic:  # decided by tag, id and class: once per memo entry
-                node = Node(element)
-                keys |= {key for key, test in self.synthetic if test(node)}
-            found = self._intern(keys)
+                matched = [name for name, test in self.synthetic if test(keys, key[1], key[2])]
+                if matched:
+                    own = own.union(matched)
+            found = self._intern(own)
             self._own_memo[key] = found
         return found
 

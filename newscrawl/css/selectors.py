@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -26,6 +26,8 @@ MAX_SELECTOR_TOKENS = 200
 MAX_SELECTORS_PER_RULE = 512
 
 Test = Callable[[Any], bool]
+# A synthetic key's test: (the element's keys as element_keys gives them, id text, class text).
+KeyTest = Callable[[Any, "str | None", "str | None"], bool]
 
 
 _UNKNOWN: Any = object()
@@ -159,7 +161,7 @@ class Selector:
                  implied: bool = False, parent_own: frozenset[str] = frozenset(),
                  plain: bool = False, presence: frozenset[str] = frozenset(),
                  keys: tuple[frozenset[str], ...] = (),
-                 synthetic: tuple[tuple[str, Test], ...] = ()) -> None:
+                 synthetic: tuple[tuple[str, KeyTest], ...] = ()) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -311,10 +313,13 @@ def synthetic_key(simple: Any) -> str | None:
             return None
     elif isinstance(simple, (css_parser.NegationSelector, css_parser.MatchesAnySelector,
                              css_parser.SpecificityAdjustmentSelector)):
+        if not simple.selector_list:
+            return None
         for inner in simple.selector_list:  # one level: compounds of keys and attributes
             tree = inner.parsed_tree
             if inner.pseudo_element is not None \
                     or not isinstance(tree, css_parser.CompoundSelector) \
+                    or not tree.simple_selectors \
                     or not all(isinstance(s, _KEY_SIMPLES) or (
                         isinstance(s, css_parser.AttributeSelector) and _keyable_attribute(s))
                         for s in tree.simple_selectors):
@@ -330,22 +335,76 @@ def _keyable_attribute(simple: Any) -> bool:
         and simple.operator in _SYNTHETIC_OPERATORS
 
 
-def _synthetic_tests(compounds: list[Any]) -> tuple[tuple[str, Test], ...]:
+def _synthetic_tests(compounds: list[Any]) -> tuple[tuple[str, KeyTest], ...]:
     """(key, test) for each synthetic key of these compounds."""
-    found: dict[str, Test] = {}
+    found: dict[str, KeyTest] = {}
     for compound in compounds:
         for simple in compound.simple_selectors:
             key = synthetic_key(simple)
             if key is not None and key not in found:
-                test = _compile_compound_cached(css_parser.CompoundSelector([simple]))
-                if test is None:  # never matches: a key no element gets
-                    test = _never
-                found[key] = test
+                found[key] = _key_test(simple)
     return tuple(found.items())
 
 
-def _never(_node: Any) -> bool:
-    return False
+def _key_test(simple: Any) -> KeyTest:
+    """The test of a synthetic key on (keys, id, class): cssselect2's semantics (compiler.py)
+    for these selectors, without wrapping the element (tests/css compare the two)."""
+    if isinstance(simple, css_parser.AttributeSelector):
+        return partial(_attribute_test, simple.lower_name == "id", simple.operator,
+                       simple.value.lower() if simple.case_sensitive is False else simple.value,
+                       simple.case_sensitive is False)
+    compounds = tuple(_compound_test(inner.parsed_tree) for inner in simple.selector_list)
+    if isinstance(simple, css_parser.NegationSelector):
+        return partial(_none_match, compounds)
+    return partial(_any_match, compounds)
+
+
+def _compound_test(compound: Any) -> tuple[frozenset[str], tuple[KeyTest, ...]]:
+    simples = compound.simple_selectors
+    keys = frozenset(compound_keys(css_parser.CompoundSelector(  # ids, classes, tag it needs
+        [s for s in simples if isinstance(s, _KEY_SIMPLES)])))
+    attributes = tuple(_key_test(s) for s in simples
+                       if isinstance(s, css_parser.AttributeSelector))
+    return keys, attributes
+
+
+def _compound_matches(compound: tuple, keys: Any, id_text: str | None,
+                      class_text: str | None) -> bool:
+    needed, attributes = compound
+    return needed <= keys and all(test(keys, id_text, class_text) for test in attributes)
+
+
+def _any_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None
+               ) -> bool:
+    return any(_compound_matches(c, keys, id_text, class_text) for c in compounds)
+
+
+def _none_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None
+                ) -> bool:
+    return not _any_match(compounds, keys, id_text, class_text)
+
+
+def _attribute_test(is_id: bool, operator: str, value: str, fold: bool, _keys: Any,
+                    id_text: str | None, class_text: str | None) -> bool:
+    text = id_text if is_id else class_text
+    if text is None:  # absent: no operator matches (cssselect2 reads "" for ^= $= *= ~=)
+        return False
+    if fold:
+        text = text.lower()
+    if operator == "=":
+        return text == value
+    if operator == "~=":
+        return len(value.split()) == 1 and value.strip() == value \
+            and value in split_whitespace(text)
+    if operator == "|=":
+        return text == value or text.startswith(value + "-")
+    if not value:  # ^= $= *= with an empty value never match
+        return False
+    if operator == "^=":
+        return text.startswith(value)
+    if operator == "$=":
+        return text.endswith(value)
+    return value in text  # *=
 
 
 def element_keys(element: Any) -> set[str]:

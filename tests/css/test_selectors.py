@@ -68,3 +68,48 @@ def test_long_whitespace_runs_do_not_backtrack() -> None:
     prelude = "a" + " " * 190 + "!b"
     assert selectors._compile_simple_list(prelude) is None
     assert selectors.compile_selector_text(prelude) is None  # invalid for the full path too
+
+
+def test_synthetic_key_tests_agree_with_cssselect2() -> None:
+    # Each synthetic key's own test (on element keys, id and class text) against cssselect2's
+    # compiled predicate for the same simple selector, on every combination below.
+    from itertools import product
+
+    from cssselect2 import parser as css_parser
+
+    from newscrawl.css.selectors import Node, _compile_compound_cached, element_keys
+
+    texts = ["[class*=a]", "[class^=a]", "[class$=b]", "[class~=a]", "[class|=x]", "[id=a]",
+             "[id^='']", "[class*='']", "[class~='a b']", "[class='']", "[id$=B i]",
+             "[class*=A i]", "[CLASS^=x]", ":not(.a)", ":not(.a, #b)", ":not(p.a)",
+             ":is(div, .b)", ":where(#a.b, span)", ":not([class*=b])", ":is(p[id|=a], .c)",
+             ":not(.a.b[id=a])"]
+    ids = [None, "", "a", "a-b", "ab", "A", "xB"]
+    classes = [None, "", "a", "a b", "x-a", "ab c", " a ", "A", "x", "b\ta", "c ab"]
+    tags = ["div", "p", "span"]
+    checked = 0
+    for text in texts:
+        [parsed] = list(css_parser.parse(text))
+        [simple] = parsed.parsed_tree.simple_selectors
+        key = selectors.synthetic_key(simple)
+        assert key is not None, text
+        mine = selectors._key_test(simple)
+        theirs = _compile_compound_cached(css_parser.CompoundSelector([simple]))
+        outcomes = set()
+        for tag, element_id, element_class in product(tags, ids, classes):
+            attrs = {k: v for k, v in (("id", element_id), ("class", element_class))
+                     if v is not None}
+            el = lxml.html.Element(tag, attrs)
+            expected = bool(theirs(Node(el))) if theirs is not None else False
+            got = mine(element_keys(el), el.get("id"), el.get("class"))
+            assert got == expected, (text, tag, element_id, element_class)
+            outcomes.add(got)
+            checked += 1
+        assert outcomes == {True, False} or text in ("[id^='']", "[class*='']",
+                                                      "[class~='a b']"), text
+    assert checked == len(texts) * len(tags) * len(ids) * len(classes)
+    # not synthetic: other attributes, pseudo-classes, combinators inside :not(), nesting
+    for text in ["[href*=x]", ":first-child", ":not(.a .b)", ":not(:first-child)",
+                 ":not(:not(.a))", ":is(*)", "[class]"]:
+        [parsed] = list(css_parser.parse(text))
+        assert selectors.synthetic_key(parsed.parsed_tree.simple_selectors[0]) is None, text
