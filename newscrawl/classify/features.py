@@ -337,14 +337,16 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
     return out
 
 
-def _repeated_blocks(page: Page) -> tuple[int, int, int]:
+def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
     """(teasers, posts, largest group): siblings sharing tag and class, MIN_REPEAT+ of them with
     text. Teasers are short blocks led by links (listings); posts carry a date and unlinked text
-    (forum threads, comment sections)."""
+    (forum threads, comment sections). ``date_like[k]``: short date-like text nodes before node k."""
     teasers = posts = largest = 0
-    for el in page.elements:
-        if len(el) < MIN_REPEAT:
+    children = Counter(page.structure()[0])  # parent index -> number of children (-1: the body's parent)
+    for i, n_children in children.items():
+        if n_children < MIN_REPEAT or i < 0:
             continue
+        el = page.elements[i]
         groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
         for child in el:
             if isinstance(child.tag, str) and page.has(child) and page.text_len(child) >= 20:
@@ -361,8 +363,7 @@ def _repeated_blocks(page: Page) -> tuple[int, int, int]:
                     teasers += 1
                 if text >= POST_MIN and linked < 0.3 * text and (
                         block.tag == "time" or page.tag_count(block, "time")
-                        or any(len(page.text_nodes[k].text) <= 40 and _DATE_LIKE.search(page.text_nodes[k].text)
-                               for k in page.text_range(block))):
+                        or date_like[page.text_range(block).stop] > date_like[page.text_range(block).start]):
                     posts += 1
     return teasers, posts, largest
 
@@ -374,16 +375,16 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}
-    out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page))
-    out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
-
-    long_chars = date_like = 0
+    long_chars = 0
     prefix = [0]  # characters of text nodes before index i
+    date_like = [0]  # short date-like text nodes before index i
     for tn in page.text_nodes:
         n = len(tn.text)
         long_chars += n if n >= LONG_NODE else 0
-        date_like += n <= 40 and _DATE_LIKE.search(tn.text) is not None
+        date_like.append(date_like[-1] + (n <= 40 and _DATE_LIKE.search(tn.text) is not None))
         prefix.append(prefix[-1] + n)
+    out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page, date_like))
+    out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
     # share of the text inside each kind of container, a run counted once per kind: in document
     # order, an element starting inside the last counted one of its kind is nested in it
     shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
@@ -400,7 +401,7 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     out["article_elements"] = float(page.tag_count(body, "article"))
     out["long_node_share"] = long_chars / total
     out["mean_node_len"] = text_len / max(len(page.text_nodes), 1)
-    out["date_like_per_k"] = 1000 * date_like / total
+    out["date_like_per_k"] = 1000 * date_like[-1] / total
 
     # links: contact links (service pages), how much leaves the site, the site naming itself
     tel = sum(1 for a in anchors.values() if a.href.startswith("tel:"))
