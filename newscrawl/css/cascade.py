@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry, element_keys
+from newscrawl.css.selectors import NodeRegistry, element_keys, split_key_tests
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -225,6 +225,7 @@ class _KeySpace:
         self.relevant = relevant
         self.synthetic = synthetic
         self.synthetic_keys = frozenset(key for key, _test in synthetic)
+        self._absent, self._present, self._other = split_key_tests(synthetic)
         self.attr_names = attr_names
         # Key sets are interned (equal sets are one object): (tag, id, class) -> own keys,
         # (parent chain, own keys) -> chain. Signatures hash and compare by identity.
@@ -249,7 +250,9 @@ class _KeySpace:
             keys = element_keys(element)
             own = self.relevant.intersection(keys)
             if self.synthetic:  # decided by tag, id and class: once per memo entry
-                matched = [name for name, test in self.synthetic if test(keys, key[1], key[2])]
+                matched = [name for name, names in self._absent if names.isdisjoint(keys)]
+                matched += [name for name, names in self._present if not names.isdisjoint(keys)]
+                matched += [name for name, test in self._other if test(keys, key[1], key[2])]
                 if matched:
                     own = own.union(matched)
             found = self._intern(own)

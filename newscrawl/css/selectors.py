@@ -350,13 +350,33 @@ def _key_test(simple: Any) -> KeyTest:
     """The test of a synthetic key on (keys, id, class): cssselect2's semantics (compiler.py)
     for these selectors, without wrapping the element (tests/css compare the two)."""
     if isinstance(simple, css_parser.AttributeSelector):
-        return partial(_attribute_test, simple.lower_name == "id", simple.operator,
-                       simple.value.lower() if simple.case_sensitive is False else simple.value,
-                       simple.case_sensitive is False)
+        return _attribute_test(simple.lower_name == "id", simple.operator,
+                               simple.value.lower() if simple.case_sensitive is False
+                               else simple.value, simple.case_sensitive is False)
     compounds = tuple(_compound_test(inner.parsed_tree) for inner in simple.selector_list)
     if isinstance(simple, css_parser.NegationSelector):
         return partial(_none_match, compounds)
     return partial(_any_match, compounds)
+
+
+def split_key_tests(tests: tuple[tuple[str, KeyTest], ...]) -> tuple[tuple, tuple, tuple]:
+    """Synthetic key tests as (absent, present, other): ``:not(.a, #b)`` and ``:is(.a, p)`` of
+    single keys are set tests (name, keys: the element has none / some of them), the rest
+    (name, test) calls; most keys of real sheets are the former, and an element is described
+    by all of them."""
+    absent: list[tuple[str, frozenset[str]]] = []
+    present: list[tuple[str, frozenset[str]]] = []
+    other: list[tuple[str, KeyTest]] = []
+    for name, test in tests:
+        compounds = test.args[0] if isinstance(test, partial) \
+            and test.func in (_none_match, _any_match) else ()
+        if compounds and all(len(needed) == 1 and not attributes
+                             for needed, attributes in compounds):
+            keys = frozenset().union(*(needed for needed, _attributes in compounds))
+            (absent if test.func is _none_match else present).append((name, keys))
+        else:
+            other.append((name, test))
+    return tuple(absent), tuple(present), tuple(other)
 
 
 def _compound_test(compound: Any) -> tuple[frozenset[str], tuple[KeyTest, ...]]:
@@ -384,27 +404,43 @@ def _none_match(compounds: tuple, keys: Any, id_text: str | None, class_text: st
     return not _any_match(compounds, keys, id_text, class_text)
 
 
-def _attribute_test(is_id: bool, operator: str, value: str, fold: bool, _keys: Any,
-                    id_text: str | None, class_text: str | None) -> bool:
-    text = id_text if is_id else class_text
-    if text is None:  # absent: no operator matches (cssselect2 reads "" for ^= $= *= ~=)
-        return False
-    if fold:
-        text = text.lower()
+def _attribute_test(is_id: bool, operator: str, value: str, fold: bool) -> KeyTest:
+    """cssselect2's attribute operators on the id or class text; an absent attribute matches
+    no operator (cssselect2 reads "" for ^= $= *= ~=, where an empty value never matches)."""
+    def text_of(id_text: str | None, class_text: str | None) -> str | None:
+        text = id_text if is_id else class_text
+        return text.lower() if fold and text is not None else text
+
     if operator == "=":
-        return text == value
+        return lambda _keys, i, c: text_of(i, c) == value
     if operator == "~=":
-        return len(value.split()) == 1 and value.strip() == value \
-            and value in split_whitespace(text)
+        if len(value.split()) != 1 or value.strip() != value:
+            return _never
+        return lambda _keys, i, c: value in split_whitespace(text_of(i, c) or "")
     if operator == "|=":
-        return text == value or text.startswith(value + "-")
-    if not value:  # ^= $= *= with an empty value never match
-        return False
+        dashed = value + "-"
+        return lambda _keys, i, c: (text := text_of(i, c)) is not None and (
+            text == value or text.startswith(dashed))
+    if not value:
+        return _never
+    if not fold:  # the common case, one comparison
+        if operator == "^=":
+            return (lambda _keys, i, c: i is not None and i.startswith(value)) if is_id else \
+                (lambda _keys, i, c: c is not None and c.startswith(value))
+        if operator == "$=":
+            return (lambda _keys, i, c: i is not None and i.endswith(value)) if is_id else \
+                (lambda _keys, i, c: c is not None and c.endswith(value))
+        return (lambda _keys, i, c: i is not None and value in i) if is_id else \
+            (lambda _keys, i, c: c is not None and value in c)
     if operator == "^=":
-        return text.startswith(value)
+        return lambda _keys, i, c: (text_of(i, c) or "").startswith(value)
     if operator == "$=":
-        return text.endswith(value)
-    return value in text  # *=
+        return lambda _keys, i, c: (text_of(i, c) or "").endswith(value)
+    return lambda _keys, i, c: value in (text_of(i, c) or "")
+
+
+def _never(_keys: Any, _id_text: str | None, _class_text: str | None) -> bool:
+    return False
 
 
 def element_keys(element: Any) -> set[str]:
