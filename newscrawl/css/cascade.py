@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import NodeRegistry, element_keys, split_key_tests
+from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, element_keys, split_key_tests
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
@@ -91,6 +91,7 @@ _BLOCKIFY = {
     "inline-list-item": "list-item",
 }
 _NO_KEYS: frozenset[str] = frozenset()
+_ROOT_KEYS = frozenset({ROOT_KEY})
 _FLEX_OR_GRID = frozenset({"flex", "inline-flex", "grid", "inline-grid"})
 _QUIRKY_DOCTYPES = ("-//w3c//dtd html 4.01 transitional//", "-//w3c//dtd html 4.01 frameset//",
                     "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//",
@@ -261,6 +262,8 @@ class _KeySpace:
 
     def chain(self, parent: _Chain, own: frozenset[str]) -> _Chain:
         """The chain of an element with these own keys under ``parent`` (interned)."""
+        if parent is _ROOT_PARENT and ROOT_KEY in self.relevant:
+            own = self._intern(own | _ROOT_KEYS)  # the document's root element
         key = (parent, own)
         found = self._chains.get(key)
         if found is None:

@@ -292,11 +292,22 @@ def compound_keys(compound: Any) -> set[str]:
             keys.add("." + simple.class_name)
         elif isinstance(simple, css_parser.LocalNameSelector):
             keys.add(simple.lower_local_name)
+        elif _is_root(simple):
+            keys.add(ROOT_KEY)
         else:
             key = synthetic_key(simple)
             if key is not None:
                 keys.add(key)
     return keys
+
+
+# The key of ``:root``: the cascade gives it to the document's root element (its key chain
+# knows it has no parent), so ``:root`` selectors are decided like tags and classes.
+ROOT_KEY = ":root"
+
+
+def _is_root(simple: Any) -> bool:
+    return isinstance(simple, css_parser.PseudoClassSelector) and simple.name == "root"
 
 
 _KEY_SIMPLES = (css_parser.IDSelector, css_parser.ClassSelector, css_parser.LocalNameSelector)
@@ -580,7 +591,8 @@ def _presence(compound: Any) -> frozenset[str] | None:
     names: set[str] = set()
     has_tag = any(isinstance(s, css_parser.LocalNameSelector) for s in compound.simple_selectors)
     for simple in compound.simple_selectors:
-        if isinstance(simple, _KEY_SIMPLES) or synthetic_key(simple) is not None:
+        if isinstance(simple, _KEY_SIMPLES) or _is_root(simple) \
+                or synthetic_key(simple) is not None:
             continue
         if isinstance(simple, css_parser.AttributeSelector) and simple.operator is None \
                 and simple.namespace == "":
@@ -599,10 +611,10 @@ def _is_universal(compound: Any) -> bool:
 
 
 def _keys_only(compound: Any) -> bool:
-    """Whether the compound is only ids, classes, a tag and synthetic keys (its keys say all
-    about it)."""
+    """Whether the compound is only ids, classes, a tag, ``:root`` and synthetic keys (its
+    keys say all about it)."""
     return bool(compound.simple_selectors) and all(
-        isinstance(s, _KEY_SIMPLES) or synthetic_key(s) is not None
+        isinstance(s, _KEY_SIMPLES) or _is_root(s) or synthetic_key(s) is not None
         for s in compound.simple_selectors)
 
 

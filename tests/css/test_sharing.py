@@ -261,3 +261,24 @@ def test_elements_with_one_description_still_get_their_own_tests() -> None:
     assert s["a"].color == "#ff0000" and s["b"].color == s["d"].color == "#000000"
     assert s["c"].display == "none" and s["b"].display == "list-item"
     assert {s[k].font_size for k in "abcd"} == {20}
+
+
+def test_root_pseudo_class_is_decided_by_the_chain() -> None:
+    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
+
+    root = lxml.html.document_fromstring(
+        f'{DOCTYPE}<html class="r"><body><div class="a"><p>x</p></div></body></html>')
+    nested = lxml.html.etree.SubElement(root.find("body"), "html")  # not the root
+    lxml.html.etree.SubElement(nested, "p").text = "y"
+    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]  # root: blockified
+    registry = NodeRegistry()
+    for text in [":root > body", ":root .a p", "html:root > body > html", ":root.r p",
+                 "html > p", "body :root"]:
+        selectors = compile_selector_text(text)[0]
+        assert all(s.implied or s.plain for s in selectors), text
+        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
+        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
+        got = [resolver.style(el).display == "table-caption" for el in elements]
+        assert got == expected, text
+    style = StyleResolver(root, [parse_stylesheet(":root { font-size: 20px }")]).style(nested)
+    assert style.font_size == 20  # inherited from the real root, not matched itself
