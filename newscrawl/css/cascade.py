@@ -34,7 +34,7 @@ _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace fam
 # source order across sheets, plus _AUTHOR for author rules (origin sorts first).
 _AUTHOR = 1 << 60
 # How an index entry is decided: implied by the key tests, by the key chain, or per element.
-_IMPLIED, _PLAIN, _TESTED = "implied", "plain", "tested"
+_IMPLIED, _PLAIN, _RESIDUAL, _TESTED = "implied", "plain", "residual", "tested"
 _KEY_PREFIXES = {"id": "#", "class": ".", "tag": ""}  # index key kind -> element key prefix
 
 # Chrome's html.css, reduced to the properties we compute.
@@ -454,6 +454,7 @@ class _CombinedIndex:
         entries += self.universal
         implied: list[tuple] = []
         tested: list[tuple] = []
+        residual: list[Any] = []  # per tested entry: its element test, or None: matches()
         space = self.space
         for e in [e for e in entries if e[3] <= own_keys and e[4] <= parent_keys
                   and e[5] <= ancestor_keys]:
@@ -464,9 +465,14 @@ class _CombinedIndex:
                 selector = e[0]
                 if selector.presence <= present and space.chain_matches(selector, 0, chain):
                     implied.append(e)
+            elif mode is _RESIDUAL:  # the chain decides all but the residual element test
+                if space.chain_matches(e[0], 0, chain):
+                    tested.append(e)
+                    residual.append(e[0].residual)
             else:
                 tested.append(e)
-        found = _Candidates(implied, tested)
+                residual.append(None)
+        found = _Candidates(implied, tested, residual)
         if len(self._memo) >= self.MAX_MEMO:
             self._memo.clear()
         self._memo[signature] = found
@@ -500,11 +506,12 @@ class _Candidates:
 
     __slots__ = ("implied", "tested", "selectors", "layers")
 
-    def __init__(self, implied: list[tuple], tested: list[tuple]) -> None:
+    def __init__(self, implied: list[tuple], tested: list[tuple], residual: list[Any]
+                 ) -> None:
         # tuples: the empty one is shared and not tracked by the garbage collector
         self.implied = tuple(implied)
         self.tested = tuple(tested)
-        self.selectors = tuple([entry[0] for entry in tested])
+        self.selectors = tuple([(test, entry[0]) for test, entry in zip(residual, tested)])
         self.layers: dict[tuple[bool, ...], tuple] = {}
 
 
@@ -544,7 +551,8 @@ class _Prepared:
         universal: list = []
         for kind, value, selector, rule in self.items:
             own, parent_own, required = selector.own, selector.parent_own, selector.required
-            mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else _TESTED
+            mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else \
+                _RESIDUAL if selector.residual is not None else _TESTED
             if selector.synthetic:
                 missing = [k for k, _test in selector.synthetic if k not in evaluated]
                 if missing:  # keys this index does not give elements: test per element
@@ -851,9 +859,16 @@ class StyleResolver:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
         outcome: tuple[bool, ...] = ()
         if candidates.selectors:
-            node = self._registry.node(element)
-            memo = self._memo
-            outcome = tuple([selector.matches(node, memo) for selector in candidates.selectors])
+            node = None
+            results = []
+            for test, selector in candidates.selectors:
+                if test is not None:
+                    results.append(test(element))
+                else:
+                    if node is None:
+                        node = self._registry.node(element)
+                    results.append(selector.matches(node, self._memo))
+            outcome = tuple(results)
         layers = candidates.layers.get(outcome)
         if layers is None:
             matching = [*candidates.implied,

@@ -154,14 +154,15 @@ class Selector:
     """
 
     __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
-                 "plain", "presence", "keys", "synthetic")
+                 "plain", "presence", "keys", "synthetic", "residual")
 
     def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
                  own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
                  implied: bool = False, parent_own: frozenset[str] = frozenset(),
                  plain: bool = False, presence: frozenset[str] = frozenset(),
                  keys: tuple[frozenset[str], ...] = (),
-                 synthetic: tuple[tuple[str, KeyTest], ...] = ()) -> None:
+                 synthetic: tuple[tuple[str, KeyTest], ...] = (),
+                 residual: Callable[[Any], bool] | None = None) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -188,6 +189,10 @@ class Selector:
         # cascade gives an element such a key when the test passes on it. A cascade that does
         # not evaluate one must test this selector per element, with that key left out.
         self.synthetic = synthetic
+        # Not plain only because the subject is also ``:empty``: the keys along the chain
+        # decide the rest, and this test on the lxml element (cheaper than matches()) the
+        # subject's emptiness.
+        self.residual = residual
 
     def matches(self, node: Node, memo: dict) -> bool:
         if not self.parts[0][0](node):
@@ -575,14 +580,30 @@ def _compile(selector: Any) -> Selector | None:
             combinators[0] == ">" or (combinators[0] == " "
                                       and len(compound_keys(compounds[1])) == 1))))
     presence = _presence(compounds[0])
-    plain = presence is not None \
-        and all(_keys_only(c) or _is_universal(c) for c in compounds[1:]) \
+    chained = all(_keys_only(c) or _is_universal(c) for c in compounds[1:]) \
         and all(c in (" ", ">", None) for c in combinators)
+    plain = presence is not None and chained
+    residual = _is_empty if chained and _keys_and_empty(compounds[0]) else None
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
                     frozenset(parent_own), plain, presence if plain else frozenset(),
-                    tuple(frozenset(compound_keys(c)) for c in compounds) if plain else (),
-                    _synthetic_tests(compounds))
+                    tuple(frozenset(compound_keys(c)) for c in compounds)
+                    if plain or residual else (), _synthetic_tests(compounds), residual)
+
+
+def _keys_and_empty(compound: Any) -> bool:
+    """Keys (tag, ids, classes, :root, synthetic) and ``:empty``, nothing else."""
+    simples = compound.simple_selectors
+    empty = [s for s in simples if isinstance(s, css_parser.PseudoClassSelector)
+             and s.name == "empty"]
+    return bool(empty) and all(
+        isinstance(s, _KEY_SIMPLES) or _is_root(s) or synthetic_key(s) is not None
+        for s in simples if s not in empty)
+
+
+def _is_empty(element: Any) -> bool:
+    """cssselect2's ``:empty``: no element children and no text before the first child."""
+    return not (element.text or any(isinstance(child.tag, str) for child in element))
 
 
 def _presence(compound: Any) -> frozenset[str] | None:

@@ -282,3 +282,22 @@ def test_root_pseudo_class_is_decided_by_the_chain() -> None:
         assert got == expected, text
     style = StyleResolver(root, [parse_stylesheet(":root { font-size: 20px }")]).style(nested)
     assert style.font_size == 20  # inherited from the real root, not matched itself
+
+
+def test_empty_subjects_are_decided_by_the_chain_and_one_element_test() -> None:
+    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
+
+    body = ('<ul class="m"><li><a class="x"></a></li><li><a class="x">t</a></li>'
+            '<li><a class="x"><!--c-->tail</a></li><li><a class="x"><b></b></a></li></ul>'
+            '<div><a class="x"></a><span></span></div><a></a>')
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]
+    registry = NodeRegistry()
+    for text in [".m > li > a:empty", "div a:empty", "a.x:empty", "ul :empty", ":empty"]:
+        selectors = compile_selector_text(text)[0]
+        assert all(s.residual is not None for s in selectors), text
+        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
+        assert any(expected) and not all(expected), text
+        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
+        got = [resolver.style(el).display == "table-caption" for el in elements]
+        assert got == expected, text
