@@ -234,6 +234,7 @@ class _KeySpace:
         self._own_memo: dict[tuple, frozenset[str]] = {}
         self._chains: dict[tuple, _Chain] = {}
         self._chain_memo: dict[tuple, bool] = {}  # (plain selector, compound, chain) -> match
+        self._selectors: dict[int, Any] = {}  # those the chain memo names
         self._unions: dict[tuple, frozenset[str]] = {}
 
     def covers(self, relevant: frozenset[str], synthetic: frozenset[str],
@@ -264,12 +265,15 @@ class _KeySpace:
         """The chain of an element with these own keys under ``parent`` (interned)."""
         if parent is _ROOT_PARENT and ROOT_KEY in self.relevant:
             own = self._intern(own | _ROOT_KEYS)  # the document's root element
-        key = (parent, own)
+        # ids, not the objects: a key of ints is not tracked by the garbage collector; the
+        # chain holds its parent and own keys, so the ids stay theirs while the entry lives
+        key = (id(parent), id(own))
         found = self._chains.get(key)
         if found is None:
             if len(self._chains) >= self.MAX_MEMO:
                 self._chains.clear()
                 self._chain_memo.clear()
+                self._selectors.clear()
                 self._unions.clear()
             ancestors = parent.inclusive
             inclusive = ancestors
@@ -293,9 +297,12 @@ class _KeySpace:
         """Whether compounds i.. of a plain selector match the element of ``chain`` (and its
         ancestors): set inclusions along the chain, memoised per key space, so across pages
         and indexes."""
-        key = (selector, i, chain)
+        # Keys of ids (not tracked by the garbage collector): chains live in self._chains and
+        # selectors in self._selectors as long as the entries naming them.
+        key = (id(selector), i, id(chain))
         found = self._chain_memo.get(key)
         if found is None:
+            self._selectors.setdefault(id(selector), selector)
             found = False
             if selector.keys[i] <= chain.own:
                 combinator = selector.parts[i][1]
@@ -308,7 +315,7 @@ class _KeySpace:
                 else:  # " ": some ancestor; memo per chain start, so deep trees stay linear
                     path = []
                     while parent is not _ROOT_PARENT:
-                        above = (selector, i + 1, "a", parent)  # parent or one above matches
+                        above = (id(selector), i + 1, "a", id(parent))  # it or one above
                         known = self._chain_memo.get(above)
                         if known is not None:
                             found = known
@@ -424,12 +431,14 @@ class _CombinedIndex:
         self.elements: dict[tuple, tuple] = {}
 
     def remember(self, key: tuple, chain: _Chain, candidates: _Candidates,
-                 state: _State | None) -> tuple:
+                 state: _State | None, parent_state: _State, parent_chain: _Chain) -> tuple:
         """Memo of (chain, candidates, state or None if per-element tests decide) per element
-        description (see StyleResolver._state)."""
+        description (see StyleResolver._state). The key names the parent state and chain by
+        id (a key of ints and strings is not tracked by the garbage collector); the entry
+        holds them, so the ids stay theirs while it lives."""
         if len(self.elements) >= self.MAX_MEMO:
             self.elements.clear()
-        found = self.elements[key] = (chain, candidates, state)
+        found = self.elements[key] = (chain, candidates, state, parent_state, parent_chain)
         return found
 
     def candidates(self, chain: _Chain, attributes: tuple[str, ...]) -> _Candidates:
@@ -437,7 +446,7 @@ class _CombinedIndex:
         names: by index key, then by the keys the element, its parent and its ancestors must
         have (cached per signature). Selectors of tags, ids, classes and ancestor combinators
         only are decided here, once per chain: their outcome depends on nothing else."""
-        signature = (chain, attributes)
+        signature = (id(chain), attributes)  # the candidates hold the chain (see chain())
         found = self._memo.get(signature)
         if found is not None:
             return found
@@ -472,7 +481,7 @@ class _CombinedIndex:
             else:
                 tested.append(e)
                 residual.append(None)
-        found = _Candidates(implied, tested, residual)
+        found = _Candidates(chain, implied, tested, residual)
         if len(self._memo) >= self.MAX_MEMO:
             self._memo.clear()
         self._memo[signature] = found
@@ -501,18 +510,20 @@ _ROOT_PARENT = _Chain(_NO_KEYS, None, _NO_KEYS, _NO_KEYS)
 class _Candidates:
     """Rules that may match elements of one signature (key chain, attribute names): those
     the signature proves match, and those left to test per element (``:empty``,
-    ``[class*=x]``, sibling combinators...). The merged declarations are cached per outcome of
-    the tests, so most elements cost a few dict lookups."""
+    ``:first-child``, sibling combinators...). The merged declarations are cached per outcome
+    of the tests (``layers``: a dict by outcome, or without tests the merged declarations
+    themselves), so most elements cost a few dict lookups."""
 
-    __slots__ = ("implied", "tested", "selectors", "layers")
+    __slots__ = ("chain", "implied", "tested", "selectors", "layers")
 
-    def __init__(self, implied: list[tuple], tested: list[tuple], residual: list[Any]
-                 ) -> None:
+    def __init__(self, chain: _Chain, implied: list[tuple], tested: list[tuple],
+                 residual: list[Any]) -> None:
+        self.chain = chain  # keeps the id in the memo key its own
         # tuples: the empty one is shared and not tracked by the garbage collector
         self.implied = tuple(implied)
         self.tested = tuple(tested)
         self.selectors = tuple([(test, entry[0]) for test, entry in zip(residual, tested)])
-        self.layers: dict[tuple[bool, ...], tuple] = {}
+        self.layers: dict[tuple[bool, ...], tuple] | tuple | None = {} if tested else None
 
 
 _PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], _Prepared]] = WeakKeyDictionary()
@@ -817,8 +828,8 @@ class StyleResolver:
                 # tests: elements repeating their parent's state and their own tag, id, class,
                 # attribute names and inline style (list items, every page's header and
                 # menus) cost one lookup.
-                key = (parent_state, parent_chain, tag, el.get("id"), el.get("class"),
-                       attributes, inline_text, is_root)
+                key = (id(parent_state), id(parent_chain), tag, el.get("id"),
+                       el.get("class"), attributes, inline_text, is_root)
                 found = seen.get(key)
                 if found is None:
                     chain = index.space.chain(parent_chain, index.space.own_keys(el))
@@ -826,8 +837,9 @@ class StyleResolver:
                     state = None
                     if not candidates.selectors:
                         state = self._compute(el, parent_state, candidates, inline_text, is_root)
-                    found = index.remember(key, chain, candidates, state)
-                parent_chain, candidates, state = found
+                    found = index.remember(key, chain, candidates, state, parent_state,
+                                           parent_chain)
+                parent_chain, candidates, state, _parent_state, _parent_chain = found
                 if state is None:  # outcome of per-element selector tests
                     state = self._compute(el, parent_state, candidates, inline_text, is_root)
                 parent_state = state
@@ -857,23 +869,27 @@ class StyleResolver:
 
     def _matching_layers(self, element: Any, candidates: _Candidates) -> tuple:
         """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        outcome: tuple[bool, ...] = ()
-        if candidates.selectors:
-            node = None
-            results = []
-            for test, selector in candidates.selectors:
-                if test is not None:
-                    results.append(test(element))
-                else:
-                    if node is None:
-                        node = self._registry.node(element)
-                    results.append(selector.matches(node, self._memo))
-            outcome = tuple(results)
-        layers = candidates.layers.get(outcome)
+        if not candidates.selectors:
+            layers = candidates.layers
+            if layers is None:
+                layers = candidates.layers = self._layers(list(candidates.implied))
+            return layers
+        node = None
+        results = []
+        for test, selector in candidates.selectors:
+            if test is not None:
+                results.append(test(element))
+            else:
+                if node is None:
+                    node = self._registry.node(element)
+                results.append(selector.matches(node, self._memo))
+        outcome = tuple(results)
+        by_outcome = candidates.layers
+        layers = by_outcome.get(outcome)
         if layers is None:
             matching = [*candidates.implied,
                         *[e for e, ok in zip(candidates.tested, outcome) if ok]]
-            layers = candidates.layers[outcome] = self._layers(matching)
+            layers = by_outcome[outcome] = self._layers(matching)
         return layers
 
     def _declared(self, layers: tuple, inline_text: str | None
