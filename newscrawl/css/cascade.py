@@ -724,16 +724,18 @@ class StyleResolver:
         seen: set[int] = set()
         add = partial(self._add_sheet, by_url=by_url, seen=seen, ordered=ordered)
 
+        other_links: list[str] = []  # hrefs of other links, resolved only if needed below
         for el in self.root.iter("link", "style"):
             if el.tag == "link":
                 href = (el.get("href") or "").strip()
                 if not href:
                     continue
-                url = _norm_url(urljoin(self.base_url or "", href))
-                imported.add(url)  # linked: never appended as an unlinked sheet
                 rel = (el.get("rel") or "").lower().split()
                 if "stylesheet" not in rel or "alternate" in rel:
+                    other_links.append(href)
                     continue
+                url = _norm_url(urljoin(self.base_url or "", href))
+                imported.add(url)  # linked: never appended as an unlinked sheet
             media = el.get("media")
             if media is not None and not media_matches(media, self.viewport):
                 continue
@@ -749,7 +751,10 @@ class StyleResolver:
                 if id(sheet) in seen:
                     continue
             add(sheet)
-        for sheet in provided:
+        unlinked = [sheet for sheet in provided if id(sheet) not in seen]
+        if unlinked and other_links:  # a sheet any link names is not "unlinked" either
+            imported.update(_norm_url(urljoin(self.base_url or "", href)) for href in other_links)
+        for sheet in unlinked:
             if id(sheet) not in seen and not (sheet.url and _norm_url(sheet.url) in imported):
                 add(sheet)
         return ordered

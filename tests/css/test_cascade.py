@@ -332,8 +332,10 @@ def test_link_media_and_import_media() -> None:
     head = ('<link rel="stylesheet" href="/s.css" media="screen">'
             '<link rel="stylesheet" href="/p.css" media="print">'
             '<link rel="alternate stylesheet" href="/x.css">')
-    style = one('<p id="t">x</p>', head=head, sheets=(screen, printed))
+    alternate = parse_stylesheet("p { font-weight: bold }", url="http://example.test/x.css")
+    style = one('<p id="t">x</p>', head=head, sheets=(screen, printed, alternate))
     assert style.color == "#ff0000" and style.font_size == 16
+    assert not style.bold  # named by a link (an alternate one): never applied as unlinked
 
 
 def test_imports_come_before_the_importing_sheet() -> None:
