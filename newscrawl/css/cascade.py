@@ -333,8 +333,9 @@ class _KeySpace:
 
 class _KeySpaces:
     """The key spaces in use, most recently used last (at most MAX). A new index takes one that
-    covers its keys; else it widens the one it shares most keys with (at least
-    MIN_OVERLAP of its own: the same site), which then replaces it; else it starts one."""
+    covers its keys; else it widens the one that holds most of its author sheets' keys (at
+    least MIN_OVERLAP of them: the same site; the user-agent keys every index has do not
+    count), which then replaces it; else it starts one."""
 
     MAX = 16
     MIN_OVERLAP = 0.8
@@ -344,8 +345,8 @@ class _KeySpaces:
         self._spaces: list[_KeySpace] = []
         self._lock = threading.Lock()
 
-    def find(self, relevant: frozenset[str], synthetic: dict[str, Any],
-             attr_names: frozenset[str]) -> _KeySpace:
+    def find(self, relevant: frozenset[str], author: frozenset[str],
+             synthetic: dict[str, Any], attr_names: frozenset[str]) -> _KeySpace:
         names = frozenset(synthetic)
         with self._lock:
             best, overlap = None, 0.0
@@ -354,7 +355,7 @@ class _KeySpaces:
                     self._spaces.remove(space)
                     self._spaces.append(space)
                     return space
-                shared = len(relevant & space.relevant) / max(1, len(relevant))
+                shared = len(author & space.relevant) / max(1, len(author))
                 if shared > overlap:
                     best, overlap = space, shared
             if best is not None and overlap >= self.MIN_OVERLAP \
@@ -395,10 +396,13 @@ class _CombinedIndex:
                  viewport: tuple[int, int]) -> None:
         prepared = [_prepared(sheet, viewport) for sheet in sheets]
         relevant: set[str] = set()
+        author: set[str] = set()
         attr_names: set[str] = set()
         wanted: dict[str, Any] = {}
-        for sheet_prepared in prepared:
+        for position, sheet_prepared in enumerate(prepared):
             relevant |= sheet_prepared.relevant
+            if position >= ua_count:
+                author |= sheet_prepared.relevant
             attr_names |= sheet_prepared.attr_names
             for key, test in sheet_prepared.synthetic.items():
                 wanted.setdefault(key, test)
@@ -408,7 +412,8 @@ class _CombinedIndex:
         # hostile sheet cannot make each new element cost thousands of tests); selectors with
         # others are tested per element.
         wanted = dict(list(wanted.items())[:self.MAX_SYNTHETIC])
-        self.space = _SPACES.find(frozenset(relevant), wanted, frozenset(attr_names))
+        self.space = _SPACES.find(frozenset(relevant), frozenset(author), wanted,
+                                  frozenset(attr_names))
         evaluated = self.space.synthetic_keys
         # Attribute names in signatures: those rules are indexed by, and those whose presence
         # decides a selector (see Selector.presence).

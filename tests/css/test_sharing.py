@@ -301,3 +301,41 @@ def test_empty_subjects_are_decided_by_the_chain_and_one_element_test() -> None:
         resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
         got = [resolver.style(el).display == "table-caption" for el in elements]
         assert got == expected, text
+
+
+def test_key_spaces_are_per_site_and_bounded(monkeypatch) -> None:
+    monkeypatch.setattr(cascade._KeySpaces, "MAX", 3)
+    cascade._SPACES.clear()
+    try:
+        # five unrelated "sites" (no keys in common): five spaces made, the 3 latest kept
+        for site in range(5):
+            css = "".join(f".s{site}k{i} {{ color: red }}" for i in range(10))
+            s = _styles(f'<p id="p" class="s{site}k3">x</p>', [parse_stylesheet(css)])
+            assert s["p"].color == "#ff0000"
+        spaces = cascade._SPACES._spaces
+        assert len(spaces) == 3
+        assert [any(f".s{site}k0" in space.relevant for space in spaces)
+                for site in range(5)] == [False, False, True, True, True]
+    finally:
+        cascade._SPACES.clear()
+
+
+def test_per_index_memos_are_bounded_and_refill_correctly(monkeypatch) -> None:
+    monkeypatch.setattr(cascade._CombinedIndex, "MAX_MEMO", 4)
+    monkeypatch.setattr(cascade._KeySpace, "MAX_MEMO", 4)
+    cascade._SPACES.clear()
+    try:
+        sheet = parse_stylesheet(".a p { color: red } li:first-child { font-weight: bold }"
+                                 " .b > span { font-size: 30px }")
+        body = ('<div class="a"><p id="p1">x</p><ul><li id="l1">1</li><li id="l2">2</li></ul>'
+                '</div><div class="b"><span id="s1">y</span><p id="p2">z</p></div>')
+        for _ in range(3):  # memos cleared again and again while the pages are resolved
+            s = _styles(body, [sheet])
+            assert s["p1"].color == "#ff0000" and s["p2"].color == "#000000"
+            assert s["l1"].bold and not s["l2"].bold and s["s1"].font_size == 30
+            index = cascade._combined_index.cache_info()
+            assert index.currsize >= 1
+        for space in cascade._SPACES._spaces:
+            assert len(space._chains) <= 4 and len(space._own_memo) <= 4
+    finally:
+        cascade._SPACES.clear()
