@@ -420,15 +420,20 @@ class _CombinedIndex:
         self.attr_names = self.space.attr_names
         # Entries (selector, rule, cascade key, own, parent_own, required, mode) by the element
         # key of their rightmost compound ("#id", ".class", "tag", synthetic), by attribute
-        # name, or neither. mode: _IMPLIED, _PLAIN (decided per chain) or _TESTED (per element).
-        self.by_key: dict[str, list] = {}
+        # name, or neither. mode: _IMPLIED, _PLAIN (decided per chain), _RESIDUAL (chain and
+        # an element test) or _TESTED (per element). by_key: key -> (entries needing nothing
+        # of the ancestors, {a key some ancestor must have: entries}).
+        self.by_key: dict[str, tuple[list, dict[str, list]]] = {}
         self.by_attr: dict[str, list] = {}
         self.universal: list = []
         for position, sheet_prepared in enumerate(prepared):
             base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
             by_key, by_attr, universal = sheet_prepared.entries(base, evaluated)
-            for key, entries in by_key.items():
-                self.by_key.setdefault(key, []).extend(entries)
+            for key, (free, anchored) in by_key.items():
+                merged_free, merged_anchored = self.by_key.setdefault(key, ([], {}))
+                merged_free += free
+                for anchor, entries in anchored.items():
+                    merged_anchored.setdefault(anchor, []).extend(entries)
             for name, entries in by_attr.items():
                 self.by_attr.setdefault(name, []).extend(entries)
             self.universal += universal
@@ -462,7 +467,17 @@ class _CombinedIndex:
         for key in own_keys:
             found_entries = by_key.get(key)
             if found_entries is not None:
-                entries += found_entries
+                free, anchored = found_entries
+                entries += free
+                if len(anchored) <= len(ancestor_keys):
+                    for anchor, group in anchored.items():
+                        if anchor in ancestor_keys:
+                            entries += group
+                else:
+                    for anchor in ancestor_keys:
+                        group = anchored.get(anchor)
+                        if group is not None:
+                            entries += group
         for name in attributes:
             entries += self.by_attr.get(name, ())
         entries += self.universal
@@ -585,11 +600,24 @@ class _Prepared:
                 universal.append(entry)
             elif kind == "attr":
                 by_attr.setdefault(value, []).append(entry)
-            elif kind == "key":
-                by_key.setdefault(value, []).append(entry)
             else:
-                by_key.setdefault(_KEY_PREFIXES[kind] + value, []).append(entry)
+                key = value if kind == "key" else _KEY_PREFIXES[kind] + value
+                free, anchored = by_key.setdefault(key, ([], {}))
+                anchors = parent_own | required  # keys some ancestor must have
+                if anchors:  # filed under the most selective: looked at only when present
+                    anchor = min(anchors, key=_anchor_rank)
+                    anchored.setdefault(anchor, []).append(entry)
+                else:
+                    free.append(entry)
         return by_key, by_attr, universal
+
+
+def _anchor_rank(key: str) -> tuple[int, str]:
+    """Ids before classes before synthetic keys before tags (``div`` is above most elements)."""
+    return _ANCHOR_RANKS.get(key[:1], 3), key
+
+
+_ANCHOR_RANKS = {"#": 0, ".": 1, "~": 2}
 
 
 def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
