@@ -568,6 +568,8 @@ class _Prepared:
         position ``base`` in an index whose key space evaluates these synthetic keys. Pages of
         a site put their sheets at the same positions, so their indexes share these (fewer
         objects to build and for the garbage collector to walk)."""
+        # only the sheet's own synthetic keys matter: spaces widened by other sheets reuse these
+        evaluated = evaluated.intersection(self.synthetic) if self.synthetic else _NO_KEYS
         key = (base, evaluated)
         found = self._entries.get(key)
         if found is None:
