@@ -104,3 +104,17 @@ def test_fetched_stylesheets_keep_their_place_before_later_style_blocks():
     page = Page.from_html(html, "https://news.example.com/2025/01/02/a/", stylesheets=[sheet])
     lead = page.root.find(".//p")
     assert page.style(lead).color == "#00ff00"
+
+
+def test_structure_arrays_match_the_tree():
+    page = Page.from_html(HTML)
+    parent, depth, descendants = page.structure()
+    tags = page.tags()
+    assert len(parent) == len(depth) == len(descendants) == len(tags) == len(page.elements)
+    assert parent[0] == -1 and depth[0] == 0 and tags[0] == "body"
+    for i, el in enumerate(page.elements[1:], start=1):
+        assert page.elements[parent[i]] is el.getparent()
+        assert depth[i] == depth[parent[i]] + 1
+        assert descendants[i] == sum(1 for _ in el.iterdescendants())
+        assert tags[i] == el.tag
+    assert page.tag_count(page.body, "p") == tags.count("p")
