@@ -13,6 +13,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import islice
 from typing import Any, Iterable, Mapping
 from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
@@ -339,6 +340,7 @@ class _KeySpaces:
 
     MAX = 16
     MIN_OVERLAP = 0.8
+    SAMPLE = 64  # author keys looked up per space (a site's sheets hold thousands)
     MAX_GROWTH = 2.0  # a widened space holds at most this many times the index's keys
 
     def __init__(self) -> None:
@@ -348,6 +350,7 @@ class _KeySpaces:
     def find(self, relevant: frozenset[str], author: frozenset[str],
              synthetic: dict[str, Any], attr_names: frozenset[str]) -> _KeySpace:
         names = frozenset(synthetic)
+        sample = list(islice(author, self.SAMPLE))  # overlap estimated on some author keys
         with self._lock:
             best, overlap = None, 0.0
             for space in reversed(self._spaces):
@@ -355,7 +358,8 @@ class _KeySpaces:
                     self._spaces.remove(space)
                     self._spaces.append(space)
                     return space
-                shared = len(author & space.relevant) / max(1, len(author))
+                known = space.relevant
+                shared = sum(1 for key in sample if key in known) / max(1, len(sample))
                 if shared > overlap:
                     best, overlap = space, shared
             if best is not None and overlap >= self.MIN_OVERLAP \
@@ -426,14 +430,22 @@ class _CombinedIndex:
         self.by_key: dict[str, tuple[list, dict[str, list]]] = {}
         self.by_attr: dict[str, list] = {}
         self.universal: list = []
+        owned: set[str] = set()  # keys whose lists this index made (the others are shared)
         for position, sheet_prepared in enumerate(prepared):
             base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
             by_key, by_attr, universal = sheet_prepared.entries(base, evaluated)
-            for key, (free, anchored) in by_key.items():
-                merged_free, merged_anchored = self.by_key.setdefault(key, ([], {}))
-                merged_free += free
-                for anchor, entries in anchored.items():
-                    merged_anchored.setdefault(anchor, []).extend(entries)
+            for key, pair in by_key.items():
+                merged = self.by_key.get(key)
+                if merged is None:  # one sheet's (most keys): its cached lists, never changed
+                    self.by_key[key] = pair
+                    continue
+                if key not in owned:  # a second sheet: copy before merging
+                    merged = self.by_key[key] = (list(merged[0]), {
+                        anchor: list(group) for anchor, group in merged[1].items()})
+                    owned.add(key)
+                merged[0].extend(pair[0])
+                for anchor, entries in pair[1].items():
+                    merged[1].setdefault(anchor, []).extend(entries)
             for name, entries in by_attr.items():
                 self.by_attr.setdefault(name, []).extend(entries)
             self.universal += universal
