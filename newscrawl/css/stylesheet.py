@@ -8,6 +8,7 @@ which those may reference through ``var()``) survive; ``stats`` says how much wa
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -100,6 +101,14 @@ def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Decla
                 and not name.startswith("--"):
             stats["declarations_total"] += 1  # ``ident :`` without braces: a declaration
             continue
+        if name is not None and name.startswith("--"):
+            plain = _plain_custom(text)
+            if plain is not None:  # as tinycss2 would give it, without tokenising
+                kept.append(plain)
+                stats["declarations_total"] += 1
+                stats["declarations_kept"] += 1
+                stats["custom_properties"] += 1
+                continue
         if len(text) > MAX_CACHED_PIECE:
             kept.extend(_tinycss2_declarations(text, stats))
             continue
@@ -109,6 +118,38 @@ def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Decla
             if count:
                 stats[stat] += count
     return kept
+
+
+# A custom property whose value is only these characters (idents, numbers, dimensions, hashes,
+# commas, operators, balanced parentheses, spaces) is kept as written: tinycss2 would serialise
+# its tokens back to the same text. Strings, escapes, comments, url(), !important, newlines and
+# non-ASCII go through tinycss2 (tests/css/test_declarations.py compares both).
+_PLAIN_CUSTOM = re.compile(r"[ \t]*(--[A-Za-z0-9_-]+)[ \t]*:([A-Za-z0-9#%.,+*/() \t_-]*)")
+
+
+def _plain_custom(text: str) -> Declaration | None:
+    match = _PLAIN_CUSTOM.fullmatch(text)
+    if match is None:
+        return None
+    value = match.group(2).strip()
+    if "/*" in value or len(value) > MAX_CUSTOM_VALUE or not _balanced(value):
+        return None
+    return (match.group(1), None, False, value)
+
+
+def _balanced(value: str) -> bool:
+    """Parentheses closed in order (tinycss2 closes an open block when serialising)."""
+    if "(" not in value and ")" not in value:
+        return True
+    depth = 0
+    for char in value:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
 
 
 @lru_cache(maxsize=16384)

@@ -61,3 +61,31 @@ def test_same_declarations_and_stats_as_tinycss2() -> None:
         assert result == reference, block
         accepted += split_declarations(block) is not None
     assert accepted > len(blocks) // 2  # the fast path is actually taken
+
+
+def test_plain_custom_properties_are_kept_as_tinycss2_would_keep_them() -> None:
+    # Values the fast path keeps as written must equal tinycss2's serialisation, or at least
+    # tokenise to the same tokens (tinycss2 escapes a unit "e" after a number); the others
+    # (strings, comments, !important, unbalanced parentheses, newlines) must not be taken.
+    import tinycss2
+
+    rng = random.Random(11)
+    parts = ["1px", " ", "red", "#fff", "clamp(", ")", "(", ",", "var(--a)", "1e", "2e-a",
+             "-", "+", ".5", "%", "*", "/", "calc(", "100%", "a--b", "--x", "\t", "0",
+             "'s'", "/*c*/", "!important", "\n", "é", "url(x)", "#", "1.0E3"]
+    taken = 0
+    for _ in range(4000):
+        value = "".join(rng.choice(parts) for _ in range(rng.randint(0, 8)))
+        text = f" --wp--x{rng.randint(0, 9)} :{value}"
+        fast = stylesheet._plain_custom(text)
+        stats = dict.fromkeys(_STATS, 0)
+        [reference] = stylesheet._tinycss2_declarations(text, stats)
+        if fast is None:
+            assert any(bad in value for bad in ("'", "/*", "!", "\n", "é", "url(")) \
+                or value.count("(") != value.count(")") or ")" in value, value
+            continue
+        taken += 1
+        assert fast[:3] == reference[:3], value
+        same_tokens = tinycss2.serialize(tinycss2.parse_component_value_list(fast[3]))
+        assert fast[3] == reference[3] or same_tokens.strip() == reference[3], value
+    assert taken > 1000
