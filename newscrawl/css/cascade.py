@@ -453,9 +453,9 @@ class _CombinedIndex:
         self.elements: dict[tuple, tuple] = {}
 
     def remember(self, key: tuple, chain: _Chain, candidates: _Candidates,
-                 state: _State | None, parent_state: _State, parent_chain: _Chain) -> tuple:
-        """Memo of (chain, candidates, state or None if per-element tests decide) per element
-        description (see StyleResolver._state). The key names the parent state and chain by
+                 state: _State | dict, parent_state: _State, parent_chain: _Chain) -> tuple:
+        """Memo of (chain, candidates, state, or states by test outcome when per-element
+        tests decide) per element description (see StyleResolver._state). The key names the parent state and chain by
         id (a key of ints and strings is not tracked by the garbage collector); the entry
         holds them, so the ids stay theirs while it lives."""
         if len(self.elements) >= self.MAX_MEMO:
@@ -886,14 +886,21 @@ class StyleResolver:
                 if found is None:
                     chain = index.space.chain(parent_chain, index.space.own_keys(el))
                     candidates = index.candidates(chain, attributes)
-                    state = None
+                    # without per-element tests the state; with them, states by outcome
+                    state: Any = {}
                     if not candidates.selectors:
-                        state = self._compute(el, parent_state, candidates, inline_text, is_root)
+                        state = self._compute(el, parent_state, candidates, (), inline_text,
+                                              is_root)
                     found = index.remember(key, chain, candidates, state, parent_state,
                                            parent_chain)
                 parent_chain, candidates, state, _parent_state, _parent_chain = found
-                if state is None:  # outcome of per-element selector tests
-                    state = self._compute(el, parent_state, candidates, inline_text, is_root)
+                if type(state) is dict:  # decided by per-element selector tests
+                    outcome = self._outcome(el, candidates)
+                    by_outcome = state
+                    state = by_outcome.get(outcome)
+                    if state is None:
+                        state = by_outcome[outcome] = self._compute(
+                            el, parent_state, candidates, outcome, inline_text, is_root)
                 parent_state = state
                 if is_root:
                     self._root_font_size = state.font_size  # rem lengths below refer to it
@@ -903,10 +910,10 @@ class StyleResolver:
         return parent_state
 
     def _compute(self, element: Any, parent: _State, candidates: _Candidates,
-                 inline_text: str | None, is_root: bool) -> _State:
+                 outcome: tuple[bool, ...], inline_text: str | None, is_root: bool) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
-        layers = self._matching_layers(element, candidates)
+        layers = self._layers_for(candidates, outcome)
         # A state depends on nothing else (the root's font size, for rem, is the root state's;
         # quirks and viewport are the resolver's), so pages share states, across indexes too.
         key = (id(parent), id(layers), inline_text, is_root, self.quirks, self.viewport)
@@ -919,13 +926,8 @@ class StyleResolver:
             found = states[key] = (state, parent, layers)
         return found[0]
 
-    def _matching_layers(self, element: Any, candidates: _Candidates) -> tuple:
-        """Merged declarations of the rules matching ``element`` (cached per test outcome)."""
-        if not candidates.selectors:
-            layers = candidates.layers
-            if layers is None:
-                layers = candidates.layers = self._layers(list(candidates.implied))
-            return layers
+    def _outcome(self, element: Any, candidates: _Candidates) -> tuple[bool, ...]:
+        """Results of the candidates' per-element selector tests on ``element``."""
         node = None
         results = []
         for test, selector in candidates.selectors:
@@ -935,7 +937,15 @@ class StyleResolver:
                 if node is None:
                     node = self._registry.node(element)
                 results.append(selector.matches(node, self._memo))
-        outcome = tuple(results)
+        return tuple(results)
+
+    def _layers_for(self, candidates: _Candidates, outcome: tuple[bool, ...]) -> tuple:
+        """Merged declarations of the candidates that match (cached per test outcome)."""
+        if not candidates.selectors:
+            layers = candidates.layers
+            if layers is None:
+                layers = candidates.layers = self._layers(list(candidates.implied))
+            return layers
         by_outcome = candidates.layers
         layers = by_outcome.get(outcome)
         if layers is None:
