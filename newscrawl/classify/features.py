@@ -122,6 +122,10 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
     """Every ``<a>`` of the body in document order, with its resolved target (urljoin and the domain
     lookup are the cost, so the link counts, the relevant region and the link shares share them)."""
     site = _site(page.url)
+    # a target that starts with the page's own scheme://netloc/ has the page's site (the site
+    # key depends on scheme and netloc only), so only links elsewhere need the lookup
+    parts = urlsplit(page.url or "")
+    own = f"{parts.scheme}://{parts.netloc}/" if parts.netloc else None
     out: dict[Any, Anchor] = {}
     seen: dict[str, Anchor] = {}  # a page repeats many of its hrefs (menus, teasers): resolve each once
     for a in page.body.iter("a"):
@@ -132,7 +136,7 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
             if href and not href.startswith("#"):
                 url = urljoin(page.url, href) if page.url else href
                 target = url if url.startswith(("http://", "https://")) else ""
-            other = _site(target) if target else ""
+            other = (site if own and target.startswith(own) else _site(target)) if target else ""
             anchor = seen[href] = Anchor(href, target, bool(other and site and other != site))
         out[a] = anchor
     return out
