@@ -24,7 +24,7 @@ from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
 from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, element_keys, split_key_tests
 from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
-    FONT_SIZE_KEYWORDS, eval_length, expand_font, family_category, parse_value_text,
+    FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
 
 MAX_IMPORT_DEPTH = 8
