@@ -451,6 +451,7 @@ class _CombinedIndex:
             self.universal += universal
         self._memo: dict[tuple, _Candidates] = {}
         self.elements: dict[tuple, tuple] = {}
+        self.layer_memo: dict[tuple[int, ...], tuple] = {}  # see StyleResolver._layers_of
 
     def remember(self, key: tuple, chain: _Chain, candidates: _Candidates,
                  state: _State | dict, parent_state: _State, parent_chain: _Chain) -> tuple:
@@ -944,15 +945,28 @@ class StyleResolver:
         if not candidates.selectors:
             layers = candidates.layers
             if layers is None:
-                layers = candidates.layers = self._layers(list(candidates.implied))
+                layers = candidates.layers = self._layers_of(list(candidates.implied))
             return layers
         by_outcome = candidates.layers
         layers = by_outcome.get(outcome)
         if layers is None:
             matching = [*candidates.implied,
                         *[e for e, ok in zip(candidates.tested, outcome) if ok]]
-            layers = by_outcome[outcome] = self._layers(matching)
+            layers = by_outcome[outcome] = self._layers_of(matching)
         return layers
+
+    def _layers_of(self, entries: list[tuple]) -> tuple:
+        """_layers, memoised per index by the entries' identities (chains of a site match the
+        same few rule lists: 252 distinct among 2,253 on 30 WyoFile pages). The index holds
+        its entries, so their ids stay theirs while the memo lives."""
+        memo = self._index.layer_memo
+        key = tuple([id(entry) for entry in entries])
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= _CombinedIndex.MAX_MEMO:
+                memo.clear()
+            found = memo[key] = self._layers(entries)
+        return found
 
     def _declared(self, layers: tuple, inline_text: str | None
                   ) -> tuple[dict[str, Any], dict[str, str]]:
