@@ -1,5 +1,9 @@
 """A model file format that cannot execute code when loaded: tree ensembles as checked JSON.
 
+Two kinds of ensembles: averaged class-probability trees (DecisionTree, RandomForest,
+ExtraTrees) and boosted trees (HistGradientBoosting, binary): leaves hold additive log-odds, the
+model adds them to a baseline and applies the logistic function.
+
 scikit-learn's own persistence (pickle, joblib) runs arbitrary code on load, and even skops has
 had code-execution CVEs. Our models are small trees, so we export their arrays to JSON and predict
 with numpy. Loading validates every array (lengths, child indices pointing strictly forward, feature
@@ -40,18 +44,27 @@ class Tree:
     right: np.ndarray
     feature: np.ndarray
     threshold: np.ndarray
-    value: np.ndarray  # (n_nodes, n_classes) class probabilities at each node
+    value: np.ndarray  # (n_nodes, n_classes) class probabilities, or (n_nodes, 1) log-odds (boosted)
+    missing_left: np.ndarray | None = None  # boosted trees: where a NaN feature goes
 
 
 @dataclass(frozen=True)
 class TreeModel:
-    """A fitted decision tree or tree ensemble, ready to predict class probabilities."""
+    """A fitted decision tree or tree ensemble, ready to predict class probabilities.
+
+    ``baseline`` is None for averaged trees; for boosted trees it is the log-odds every
+    prediction starts from."""
 
     kind: str
     features: tuple[str, ...]
     classes: tuple[Any, ...]
     trees: tuple[Tree, ...]
     meta: dict[str, Any] = field(default_factory=dict)
+    baseline: float | None = None
+
+    @property
+    def boosted(self) -> bool:
+        return self.baseline is not None
 
     @functools.cached_property
     def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -66,15 +79,21 @@ class TreeModel:
         value = np.concatenate([t.value for t in self.trees])
         return roots, left, right, feature, threshold, value
 
+    @functools.cached_property
+    def _missing_left(self) -> np.ndarray:
+        return np.concatenate([t.missing_left if t.missing_left is not None else np.zeros(len(t.left), dtype=bool)
+                               for t in self.trees])
+
     def predict_proba(self, X: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         arr = np.asarray(X, dtype=np.float64)
         if arr.ndim == 1:
             arr = arr.reshape(1, -1)
         if arr.shape[1] != len(self.features):
             raise ModelError(f"model expects {len(self.features)} features, got {arr.shape[1]}")
-        # sklearn compares float32 features against float32-derived thresholds
-        arr = arr.astype(np.float32).astype(np.float64)
+        if not self.boosted:  # sklearn's trees compare float32 features against float32-derived thresholds
+            arr = arr.astype(np.float32).astype(np.float64)
         roots, left, right, feature, threshold, value = self._flat
+        missing_left = self._missing_left if self.boosted else None
         n, t = arr.shape[0], len(roots)
         node = np.tile(roots, n)  # row r, tree j at position r * t + j
         row = np.repeat(np.arange(n), t)
@@ -86,8 +105,15 @@ class TreeModel:
             if not internal.any():
                 break
             at = node[internal]
-            go_left = arr[row[internal], feature[at]] <= threshold[at]
+            x = arr[row[internal], feature[at]]
+            go_left = x <= threshold[at]
+            if missing_left is not None:
+                go_left |= np.isnan(x) & missing_left[at]
             node[internal] = np.where(go_left, down[internal], right[at])
+        if self.boosted:
+            raw = np.full(n, self.baseline) + value[node, 0].reshape(n, t).sum(axis=1)
+            positive = 1.0 / (1.0 + np.exp(-raw))
+            return np.column_stack([1.0 - positive, positive])
         leaves = value[node].reshape(n, t, len(self.classes))
         total = np.zeros((n, len(self.classes)))
         for j in range(t):  # summed tree by tree, in order: the same floats as one tree at a time
@@ -103,8 +129,37 @@ class TreeModel:
         return self.predict_proba(X)[:, column]
 
 
+def _export_boosted(estimator: Any) -> tuple[list[dict[str, Any]], float]:
+    """The trees and baseline of a fitted binary HistGradientBoostingClassifier. Its predictor
+    arrays are in pre-order (children after their parent), leaves have child 0 (-1 here), and
+    the leaf values already include the learning rate."""
+    if getattr(estimator, "n_trees_per_iteration_", 1) != 1 or len(estimator.classes_) != 2:
+        raise ModelError("only binary gradient boosting models can be exported")
+    if getattr(estimator, "is_categorical_", None) is not None and np.any(estimator.is_categorical_):
+        raise ModelError("categorical splits cannot be exported")
+    trees = []
+    for (predictor,) in estimator._predictors:
+        nodes = predictor.nodes
+        leaf = nodes["is_leaf"].astype(bool)
+        trees.append({
+            "left": np.where(leaf, -1, nodes["left"].astype(np.int64)).tolist(),
+            "right": np.where(leaf, -1, nodes["right"].astype(np.int64)).tolist(),
+            "feature": np.where(leaf, -1, nodes["feature_idx"]).tolist(),
+            "threshold": [float(x) for x in nodes["num_threshold"]],
+            "value": [[float(v)] for v in nodes["value"]],
+            "missing_left": nodes["missing_go_to_left"].astype(bool).tolist(),
+        })
+    return trees, float(np.ravel(estimator._baseline_prediction)[0])
+
+
 def export_trees(estimator: Any, features: Sequence[str], meta: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    """Turn a fitted sklearn DecisionTreeClassifier / RandomForest / ExtraTrees into a payload."""
+    """Turn a fitted sklearn DecisionTreeClassifier / RandomForest / ExtraTrees /
+    HistGradientBoostingClassifier (binary) into a payload."""
+    classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
+    if hasattr(estimator, "_predictors"):
+        trees, baseline = _export_boosted(estimator)
+        return {"format": FORMAT, "kind": type(estimator).__name__, "features": list(features), "classes": classes,
+                "trees": trees, "baseline": baseline, "meta": dict(meta or {})}
     estimators = getattr(estimator, "estimators_", None) or [estimator]
     trees = []
     for est in estimators:
@@ -122,7 +177,6 @@ def export_trees(estimator: Any, features: Sequence[str], meta: Mapping[str, Any
                 "value": [[round(float(v), 6) for v in row] for row in value],
             }
         )
-    classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
     return {
         "format": FORMAT,
         "kind": type(estimator).__name__,
@@ -163,7 +217,7 @@ def save_model(payload: Mapping[str, Any], path: str | Path) -> None:
     write_checked(payload, path)
 
 
-def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
+def _validate_tree(raw: Any, n_features: int, n_values: int, boosted: bool = False) -> Tree:
     if not isinstance(raw, dict):
         raise ModelError("tree is not an object")
     try:
@@ -172,12 +226,14 @@ def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
         feature = np.asarray(raw["feature"], dtype=np.int64)
         threshold = np.asarray(raw["threshold"], dtype=np.float64)
         value = np.asarray(raw["value"], dtype=np.float64)
+        missing_left = np.asarray(raw["missing_left"], dtype=bool) if boosted else None
     except (KeyError, TypeError, ValueError) as exc:
         raise ModelError(f"tree arrays malformed: {exc}") from None
     n = left.shape[0]
-    if not 0 < n <= _MAX_NODES or any(a.shape[0] != n for a in (right, feature, threshold, value)):
+    arrays = (right, feature, threshold, value) + ((missing_left,) if missing_left is not None else ())
+    if not 0 < n <= _MAX_NODES or any(a.shape[0] != n for a in arrays):
         raise ModelError("tree arrays have inconsistent lengths")
-    if left.ndim != 1 or value.ndim != 2 or value.shape[1] != n_classes:
+    if left.ndim != 1 or value.ndim != 2 or value.shape[1] != n_values:
         raise ModelError("tree arrays have the wrong shape")
     idx = np.arange(n)
     internal = left >= 0
@@ -191,7 +247,7 @@ def _validate_tree(raw: Any, n_features: int, n_classes: int) -> Tree:
         raise ModelError("tree feature index out of range")
     if not np.isfinite(value).all():
         raise ModelError("tree values are not finite")
-    return Tree(left, right, feature, threshold, value)
+    return Tree(left, right, feature, threshold, value, missing_left)
 
 
 def load_model(path: str | Path) -> TreeModel:
@@ -200,11 +256,18 @@ def load_model(path: str | Path) -> TreeModel:
     features, classes, trees = body.get("features"), body.get("classes"), body.get("trees")
     if not isinstance(features, list) or not isinstance(classes, list) or not isinstance(trees, list) or not trees:
         raise ModelError(f"model file {path} lacks features, classes or trees")
-    parsed = tuple(_validate_tree(t, len(features), len(classes)) for t in trees)
+    baseline = body.get("baseline")
+    if baseline is not None:
+        if not isinstance(baseline, (int, float)) or not np.isfinite(baseline) or len(classes) != 2:
+            raise ModelError(f"model file {path} has a malformed boosting baseline")
+        baseline = float(baseline)
+    boosted = baseline is not None
+    parsed = tuple(_validate_tree(t, len(features), 1 if boosted else len(classes), boosted) for t in trees)
     return TreeModel(
         kind=str(body.get("kind")),
         features=tuple(str(f) for f in features),
         classes=tuple(classes),
         trees=parsed,
         meta=body.get("meta") or {},
+        baseline=baseline,
     )

@@ -1,7 +1,9 @@
 """Is this page an article? The shipped page classifier, as the extract core and pipelines call it.
 
-The model (``models/page_classifier.json``, trained by ``newscrawl train page``) is loaded once
-through :mod:`newscrawl.modelio`, which refuses files edited after training. Its feature list must
+Two models, trained by ``newscrawl train page`` and loaded once each through :mod:`newscrawl.modelio`
+(which refuses files edited after training): ``models/page_classifier.json`` for pages with a URL
+(every crawled page) and ``models/page_classifier_nourl.json`` for pages parsed without one
+(``extract(html)``), whose URL and link features mean something else. Its feature list must
 equal :data:`newscrawl.classify.features.FEATURE_NAMES`, so a model from another version of the
 features is refused rather than silently misread.
 """
@@ -19,6 +21,7 @@ from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
 MODEL_FILE = "page_classifier.json"
+NO_URL_MODEL_FILE = "page_classifier_nourl.json"
 THRESHOLD = 0.5
 
 
@@ -33,7 +36,9 @@ def load(path: str | None = None) -> modelio.TreeModel:
 
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
                 article: Any = None, evidence: Evidence | None = None) -> float:
-    """Probability that ``page`` is a single article (0..1)."""
+    """Probability that ``page`` is a single article (0..1); ``model_path`` overrides both models."""
+    if model_path is None and not page.url:
+        model_path = str(models_dir() / NO_URL_MODEL_FILE)
     model = load(model_path)
     return float(model.positive_proba([feature_vector(page, metadata, article, evidence)], positive=True)[0])
 

@@ -2,9 +2,12 @@
 
 Reads wcxb-dev (page types, under ``../shared/datasets``) and the generated demo news site, computes
 :mod:`newscrawl.classify.features` for each, compares a C4.5-like decision tree (entropy
-criterion) with a random forest and extra trees by repeated stratified 10-fold cross-validation,
-and ships the best as ``models/page_classifier.json`` (safe JSON trees via :mod:`newscrawl.modelio`) with
-its card. ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
+criterion) with a random forest, extra trees and gradient-boosted trees by repeated stratified
+10-fold cross-validation, and ships the best as ``models/page_classifier.json`` (safe JSON trees
+via :mod:`newscrawl.modelio`) with its card. A second model, ``models/page_classifier_nourl.json``,
+is trained the same way on features computed as if the pages had no URL: ``extract(html)``
+without a URL is a supported call, and a model that never saw such rows misreads their URL and
+link features (docs/decisions.md, "Page classifier, round 3"). ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
+from newscrawl.classify.page import MODEL_FILE
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
@@ -38,6 +42,7 @@ TREE_PARAMS = {"criterion": "entropy", "min_samples_leaf": 3, "random_state": 0}
 FOREST_PARAMS = {"criterion": "entropy", "n_estimators": 100, "min_samples_leaf": 2, "max_features": "sqrt",
                  "random_state": 0, "n_jobs": 1}
 EXTRA_PARAMS = dict(FOREST_PARAMS)
+BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
 
 
 @dataclass
@@ -90,16 +95,17 @@ def labelled_pages(name: str, limit: int | None = None):
 
 
 def load_features(names: tuple[str, ...] = LABELLED_DATASETS, limit: int | None = None, *,
-                  with_mss: bool = False) -> FeatureTable:
+                  with_mss: bool = False, with_urls: bool = True) -> FeatureTable:
     """Parse every labelled page once, run the extraction pipeline on it with a classifier that
     records the feature vector (the features see exactly what they see inside ``extract()``), and
-    keep the news-please verdict (and, ``with_mss``, seed 002's MSS score for the benchmark)."""
+    keep the news-please verdict (and, ``with_mss``, seed 002's MSS score for the benchmark).
+    ``with_urls=False`` parses each page without its URL, as ``extract(html)`` sees it."""
     table = FeatureTable()
     start = time.perf_counter()
     cpu = time.process_time()
     for name in names:
         for page_id, raw, url, is_article in labelled_pages(name, limit):
-            page = Page.from_html(raw, url)
+            page = Page.from_html(raw, url if with_urls else None)
 
             def record(page: Page, art: Article, meta: Any, evidence: Evidence) -> tuple[bool, float]:
                 meta = meta if meta is not None else read_metadata(page, page.url)
@@ -136,10 +142,19 @@ def make_extra_trees():
     return ExtraTreesClassifier(**EXTRA_PARAMS)
 
 
-MODELS = {"tree": make_tree, "forest": make_forest, "extra-trees": make_extra_trees}
-PREFERENCE = ("tree", "extra-trees", "forest")
+def make_boosted():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    return HistGradientBoostingClassifier(**BOOSTED_PARAMS)
+
+
+MODELS = {"tree": make_tree, "forest": make_forest, "extra-trees": make_extra_trees, "boosted": make_boosted}
+# models within TIE of the best F1 are equal at this CV's resolution: the tree is preferred
+# (smaller, readable), then extra trees (better out of domain than the forest), then the forest,
+# then boosting (the least readable)
+PREFERENCE = ("tree", "extra-trees", "forest", "boosted")
 TIE = 0.002  # F1; the fold-to-fold sd is ~0.02, so 10-fold x 5 cannot separate smaller differences
-PARAMS = {"tree": TREE_PARAMS, "forest": FOREST_PARAMS, "extra-trees": EXTRA_PARAMS}
+PARAMS = {"tree": TREE_PARAMS, "forest": FOREST_PARAMS, "extra-trees": EXTRA_PARAMS, "boosted": BOOSTED_PARAMS}
 
 
 def cross_validate(factory, X: np.ndarray, y: np.ndarray, repeats: int, seed: int = 0) -> dict[str, float]:
@@ -159,53 +174,68 @@ def cross_validate(factory, X: np.ndarray, y: np.ndarray, repeats: int, seed: in
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=None, help="model path (default: models/page_classifier.json)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help=f"model path (default: models/{MODEL_FILE}; the URL-less model is written next to it "
+                             f"as <name>_nourl.json)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
 
 
+def no_url_path(path: Path) -> Path:
+    return path.with_name(path.stem + "_nourl" + path.suffix)
+
+
 def run(args: argparse.Namespace) -> int:
-    out = args.out or models_dir() / "page_classifier.json"
-    table = load_features(TRAIN_DATASETS, args.limit)
+    out = args.out or models_dir() / MODEL_FILE
+    for target, with_urls in ((out, True), (no_url_path(out), False)):
+        train_one(target, with_urls, args.repeats, args.limit)
+    return 0
+
+
+def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None) -> None:
+    """Choose a model type by cross-validation, fit it on every page and write it with its card."""
+    table = load_features(TRAIN_DATASETS, limit, with_urls=with_urls)
     X, y = table.arrays()
-    print(f"{len(y)} pages ({int(y.sum())} articles), features in {table.seconds:.0f} s")
+    pages = "with their URLs" if with_urls else "without URLs"
+    print(f"{out.name}: {len(y)} pages {pages} ({int(y.sum())} articles), features in {table.seconds:.0f} s")
     results = {}
     for name, factory in MODELS.items():
-        results[name] = cross_validate(factory, X, y, args.repeats)
+        results[name] = cross_validate(factory, X, y, repeats)
         r = results[name]
         print(f"{name:12s} P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.4f} ± {r['f1_std']:.3f}")
-    # models within TIE of the best F1 are equal at this CV's resolution: the tree is preferred
-    # (smaller, readable), then extra trees (better out of domain, docs/decisions.md)
     best = max(r["f1"] for r in results.values())
     chosen = next(k for k in PREFERENCE if results[k]["f1"] >= best - TIE)
     tree = make_tree().fit(X, y)
     model = tree if chosen == "tree" else MODELS[chosen]().fit(X, y)
     meta = {
         "trained_on": list(TRAIN_DATASETS),
+        "urls": with_urls,
         "pages": int(len(y)),
         "articles": int(y.sum()),
         "chosen": chosen,
         "cv": {k: {m: round(v, 4) for m, v in r.items()} for k, r in results.items()},
-        "cv_design": f"stratified 10-fold x {args.repeats}",
+        "cv_design": f"stratified 10-fold x {repeats}",
         "tree_depth": int(tree.get_depth()),
         "tree_leaves": int(tree.get_n_leaves()),
         "params": PARAMS[chosen],
     }
     modelio.save_model(modelio.export_trees(model, FEATURE_NAMES, meta), out)
-    _write_card(out.with_suffix(".md"), meta)
+    _write_card(out.with_suffix(".md"), out.name, meta)
     print(f"saved {out} ({chosen}); tree depth {meta['tree_depth']}, leaves {meta['tree_leaves']}")
-    return 0
 
 
-def _write_card(path: Path, meta: dict) -> None:
+def _write_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
+    use = ("pages with a URL (every crawled page)" if meta["urls"] else
+           "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
     lines = [
-        "# page_classifier.json — is this page an article?",
+        f"# {name} — is this page an article?",
         "",
-        "Used by `newscrawl.classify.page.classify` to set `is_article` and `probability` on every extracted page.",
+        f"Used by `newscrawl.classify.page.classify` to set `is_article` and `probability` for {use}.",
         "",
-        f"- **Model**: {meta['chosen']} (entropy criterion; `tree` is the C4.5-like single decision tree), "
-        f"chosen over the others by cross-validated F1; params `{json.dumps(meta['params'], sort_keys=True)}`.",
+        f"- **Model**: {meta['chosen']} (`tree` is the C4.5-like single decision tree, entropy criterion; `boosted` is "
+        "scikit-learn's HistGradientBoostingClassifier), chosen by cross-validated F1 (types within 0.002 count as "
+        f"equal: tree, then extra trees, forest, boosted); params `{json.dumps(meta['params'], sort_keys=True)}`.",
         f"- **Data**: wcxb-dev page types (article vs service, forum, listing, product, collection, "
         "documentation) and the generated demo news site (articles vs home, section, tag, author, gallery, "
         f"video, static pages): {meta['pages']} pages, {meta['articles']} articles.",
@@ -226,16 +256,16 @@ def _write_card(path: Path, meta: dict) -> None:
         "| model | precision | recall | F1 |",
         "|---|---|---|---|",
     ]
-    for name in MODELS:
-        r = cv[name]
-        lines.append(f"| {name}{' (shipped)' if name == meta['chosen'] else ''} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} ± {r['f1_std']:.3f} |")
+    for kind in MODELS:
+        r = cv[kind]
+        lines.append(f"| {kind}{' (shipped)' if kind == meta['chosen'] else ''} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} ± {r['f1_std']:.3f} |")
     lines += [
         "",
         f"- **Single tree on all data**: depth {meta['tree_depth']}, {meta['tree_leaves']} leaves.",
         "- **Full experiment** (with/without link-target features, news-please rule, text-length baseline, "
         "20 repeats): `python benchmarks/page_classifier.py`.",
-        "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page, "
-        "5–15 minutes). Retrain when the extraction pipeline changes: the features read its title, date and body.",
+        "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page twice, "
+        "with and without URLs, 10–30 minutes; it writes both page models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
         "- **Caveats**: wcxb-dev is a modern (2025) multi-site sample, mostly one page per site; news section and "
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "

@@ -9,8 +9,8 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify import apply_method, body_extractor
-from newscrawl.classify.features import FEATURE_NAMES, headline_links, newsplease_rule, page_features
-from newscrawl.classify.page import classify, load
+from newscrawl.classify.features import FEATURE_NAMES, feature_vector, headline_links, newsplease_rule, page_features
+from newscrawl.classify.page import NO_URL_MODEL_FILE, classify, load, probability
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -90,7 +90,7 @@ def test_shipped_model_separates_generated_articles_from_listings():
 def test_model_card_and_metadata():
     model = load()
     assert model.features == FEATURE_NAMES
-    assert model.meta["chosen"] in ("tree", "forest", "extra-trees")
+    assert model.meta["chosen"] in ("tree", "forest", "extra-trees", "boosted")
     assert model.meta["tree_depth"] > 0 and model.meta["tree_leaves"] > 1
     card = (models_dir() / "page_classifier.md").read_text(encoding="utf-8")
     assert "newscrawl train page" in card and "F1" in card
@@ -131,3 +131,18 @@ def test_every_method_is_registered_and_replaces_the_body():
     assert apply_method(_Article(), page, "newsfeed").title.endswith(".")  # the single <h1>, site name stripped
     with pytest.raises(ValueError, match="unknown body extractor"):
         body_extractor("nope")
+
+
+def test_shipped_models_cover_pages_with_and_without_urls():
+    url_model, no_url_model = load(), load(str(models_dir() / NO_URL_MODEL_FILE))
+    assert url_model.meta["urls"] is True and no_url_model.meta["urls"] is False
+    assert no_url_model.features == FEATURE_NAMES
+    assert "without a URL" in (models_dir() / "page_classifier_nourl.md").read_text(encoding="utf-8")
+    for seed in range(3):
+        html = article_page(seed)
+        bare = Page.from_html(html)
+        # a page parsed without a URL is scored by the URL-less model, one with a URL by the other
+        assert probability(bare) == pytest.approx(no_url_model.positive_proba([feature_vector(bare)])[0])
+        with_url = Page.from_html(html, f"https://example.com/2025/03/04/story-{seed}.html")
+        assert probability(with_url) == pytest.approx(url_model.positive_proba([feature_vector(with_url)])[0])
+        assert classify(bare)[0] and not classify(Page.from_html(listing_page(seed)))[0]
