@@ -38,6 +38,8 @@ class FlatForest:
     of steps (the deepest tree's depth) and a step needs no masks."""
 
     def __init__(self, model: TreeModel) -> None:
+        if model.boosted:
+            raise ModelError("title/date models must be averaged tree ensembles; retrain with `newscrawl train title-date`")
         offsets = np.cumsum([0] + [len(t.left) for t in model.trees])
         self.roots = offsets[:-1]
         left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(model.trees, self.roots)])

@@ -33,6 +33,8 @@ class UrlClassifier:
             )
         if True not in model.classes:
             raise ModelError("URL model has no article (true) class")
+        if model.boosted:
+            raise ModelError("URL model must be an averaged tree ensemble; retrain with `newscrawl train urls`")
         self.model = model
         # Score with the reserved words the model was trained with, plus the caller's additions.
         base = model.meta.get("reserved_words") or RESERVED_WORDS

@@ -74,3 +74,20 @@ def test_edited_boosted_file_fails_its_checksum(tmp_path):
     path.write_text(json.dumps(body))
     with pytest.raises(ModelError, match="checksum"):
         load_model(path)
+
+
+def test_models_read_as_averaged_trees_refuse_a_boosted_file(tmp_path):
+    from newscrawl.extract.titledate import FlatForest
+    from newscrawl.links.classifier import UrlClassifier
+    from newscrawl.links.features import FEATURE_NAMES as URL_FEATURES
+
+    rng = np.random.default_rng(0)
+    X = rng.random((200, len(URL_FEATURES)))
+    y = X[:, 0] > 0.5
+    path = tmp_path / "boosted_urls.json"
+    save_model(export_trees(HistGradientBoostingClassifier(max_iter=5, random_state=0).fit(X, y), URL_FEATURES), path)
+    model = load_model(path)
+    with pytest.raises(ModelError, match="averaged tree ensemble"):
+        UrlClassifier(model)
+    with pytest.raises(ModelError, match="averaged tree ensembles"):
+        FlatForest(model)
