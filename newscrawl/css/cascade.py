@@ -303,6 +303,9 @@ class _KeySpace:
         key = (id(selector), i, id(chain))
         found = self._chain_memo.get(key)
         if found is None:
+            if i == 0 and len(self._chain_memo) >= 4 * self.MAX_MEMO:  # not mid-recursion
+                self._chain_memo.clear()
+                self._selectors.clear()
             self._selectors.setdefault(id(selector), selector)
             found = False
             if selector.keys[i] <= chain.own:

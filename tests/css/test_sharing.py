@@ -339,3 +339,23 @@ def test_per_index_memos_are_bounded_and_refill_correctly(monkeypatch) -> None:
             assert len(space._chains) <= 4 and len(space._own_memo) <= 4
     finally:
         cascade._SPACES.clear()
+
+
+def test_chain_memo_is_bounded_on_its_own(monkeypatch) -> None:
+    # Few chains but many chain-decided selectors: the memo of their outcomes is cleared at
+    # 4 x MAX_MEMO entries (between top-level questions), and the outcomes stay right.
+    monkeypatch.setattr(cascade._KeySpace, "MAX_MEMO", 5)
+    cascade._SPACES.clear()
+    try:
+        css = "".join(f".a{i} .b{j} .x {{ font-size: {10 + 5 * i + j}px }}"
+                      for i in range(5) for j in range(5))
+        sheet = parse_stylesheet(css + ".a3 .b9 .x { color: red } .a3 .b2 .x { color: blue }")
+        a = " ".join(f"a{i}" for i in range(5))
+        b = " ".join(f"b{j}" for j in range(5))
+        s = _styles(f'<section class="{a}"><div class="{b}"><p class="x" id="p">t</p></div>'
+                    '</section>', [sheet])
+        [space] = cascade._SPACES._spaces
+        assert len(space._chain_memo) <= 4 * 5 + 8  # + one selector's walk up the chain
+        assert s["p"].font_size == 34 and s["p"].color == "#0000ff"
+    finally:
+        cascade._SPACES.clear()
