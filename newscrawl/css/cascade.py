@@ -1007,7 +1007,9 @@ class StyleResolver:
         if found is None:
             if len(_SHARED.merged) >= _SHARED.MAX:
                 _SHARED.merged.clear()
-            found = _SHARED.merged[merged_key] = (self._merge(matched), matched)
+            # the entry pins the rules its key names by id (one tuple: fewer tracked objects)
+            found = _SHARED.merged[merged_key] = (self._merge(matched),
+                                                  tuple([m[3] for m in matched]))
         return found[0]
 
     def _merge(self, matched: list[tuple]) -> tuple:
