@@ -197,7 +197,6 @@ def test_synthetic_keys_match_like_cssselect2() -> None:
     # Selectors decided by the tag, id and class text alone ([class*=x], :not(.a), :is(...))
     # become keys evaluated once per (tag, id, class); element by element they must agree
     # with cssselect2's own predicates, alone and inside chains.
-    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
 
     body = ('<div class="ad-unit-1 x" id="wp-block-3"><p class="published updated">a</p>'
             '<p class="updated">b</p><span class="align-left">c</span></div>'
@@ -208,17 +207,7 @@ def test_synthetic_keys_match_like_cssselect2() -> None:
              ":is(h2, h3)", "div:not(.x) > :where(h2, .t)", "[id^=wp-block] span[class$=left]",
              "[id=pico]", "section :not(.y) p", "[class~=x] > p:not(.published)",
              "p:not(.updated, .published)", ":not(div):not(p)"]
-    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
-    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]  # root: blockified
-    registry = NodeRegistry()
-    for text in texts:
-        selectors = compile_selector_text(text)[0]
-        assert all(s.synthetic and (s.implied or s.plain) for s in selectors), text
-        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
-        assert any(expected) and not all(expected), text
-        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
-        got = [resolver.style(el).display == "table-caption" for el in elements]
-        assert got == expected, text
+    _assert_cascade_agrees_with_cssselect2(body, texts, lambda s: s.synthetic and (s.implied or s.plain))
 
 
 def test_synthetic_keys_beyond_the_cap_are_tested_per_element(monkeypatch) -> None:
@@ -285,22 +274,11 @@ def test_root_pseudo_class_is_decided_by_the_chain() -> None:
 
 
 def test_empty_subjects_are_decided_by_the_chain_and_one_element_test() -> None:
-    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
-
     body = ('<ul class="m"><li><a class="x"></a></li><li><a class="x">t</a></li>'
             '<li><a class="x"><!--c-->tail</a></li><li><a class="x"><b></b></a></li></ul>'
             '<div><a class="x"></a><span></span></div><a></a>')
-    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
-    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]
-    registry = NodeRegistry()
-    for text in [".m > li > a:empty", "div a:empty", "a.x:empty", "ul :empty", ":empty"]:
-        selectors = compile_selector_text(text)[0]
-        assert all(s.residual is not None for s in selectors), text
-        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
-        assert any(expected) and not all(expected), text
-        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
-        got = [resolver.style(el).display == "table-caption" for el in elements]
-        assert got == expected, text
+    _assert_cascade_agrees_with_cssselect2(body, [".m > li > a:empty", "div a:empty", "a.x:empty", "ul :empty", ":empty"],
+                                           lambda s: s.residual is not None)
 
 
 def test_key_spaces_are_per_site_and_bounded(monkeypatch) -> None:
@@ -359,3 +337,21 @@ def test_chain_memo_is_bounded_on_its_own(monkeypatch) -> None:
         assert s["p"].font_size == 34 and s["p"].color == "#0000ff"
     finally:
         cascade._SPACES.clear()
+
+
+def _assert_cascade_agrees_with_cssselect2(body: str, texts: list[str], compiled_as) -> None:
+    """Each selector text compiles to the expected fast form (``compiled_as``), matches some but not
+    all elements of ``body``, and the cascade applies it to exactly the elements cssselect2 matches."""
+    from newscrawl.css.selectors import NodeRegistry, compile_selector_text
+
+    root = lxml.html.document_fromstring(f"{DOCTYPE}<html><body>{body}</body></html>")
+    elements = [el for el in root.iter() if isinstance(el.tag, str)][1:]  # root: blockified
+    registry = NodeRegistry()
+    for text in texts:
+        selectors = compile_selector_text(text)[0]
+        assert all(compiled_as(s) for s in selectors), text
+        expected = [any(s.matches(registry.node(el), {}) for s in selectors) for el in elements]
+        assert any(expected) and not all(expected), text
+        resolver = StyleResolver(root, [parse_stylesheet(f"{text} {{ display: table-caption }}")])
+        got = [resolver.style(el).display == "table-caption" for el in elements]
+        assert got == expected, text
