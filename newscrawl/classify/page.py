@@ -3,7 +3,7 @@
 Two models, trained by ``newscrawl train page`` and loaded once each through :mod:`newscrawl.modelio`
 (which refuses files edited after training): ``models/page_classifier.json`` for pages with a URL
 (every crawled page) and ``models/page_classifier_nourl.json`` for pages parsed without one
-(``extract(html)``), whose URL and link features mean something else. Its feature list must
+(``extract(html)``), whose URL and link features mean something else. Each model's feature list must
 equal :data:`newscrawl.classify.features.FEATURE_NAMES`, so a model from another version of the
 features is refused rather than silently misread.
 """
