@@ -67,22 +67,24 @@ class TreeModel:
         return self.baseline is not None
 
     @functools.cached_property
-    def _flat(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Every tree's arrays concatenated (child indices shifted by the tree's offset), so one
-        numpy step per level walks all trees at once instead of one Python loop per tree."""
-        sizes = [len(t.left) for t in self.trees]
-        roots = np.cumsum([0] + sizes[:-1]).astype(np.int64)
+    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, int]:
+        """Every tree's arrays concatenated, so one numpy step per level walks all trees at once.
+        ``children[2 * i + go_left]`` is node i's next node; leaves point to themselves, so every
+        (row, tree) pair takes the same number of steps (the deepest tree's depth), no masks."""
+        roots = np.cumsum([0] + [len(t.left) for t in self.trees][:-1]).astype(np.int64)
         left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(self.trees, roots)])
         right = np.concatenate([np.where(t.right >= 0, t.right + o, -1) for t, o in zip(self.trees, roots)])
+        leaf = left < 0
+        node = np.arange(len(left))
+        children = np.stack([np.where(leaf, node, right), np.where(leaf, node, left)], axis=1).ravel()
         feature = np.concatenate([np.maximum(t.feature, 0) for t in self.trees])
         threshold = np.concatenate([t.threshold for t in self.trees])
         value = np.concatenate([t.value for t in self.trees])
-        return roots, left, right, feature, threshold, value
-
-    @functools.cached_property
-    def _missing_left(self) -> np.ndarray:
-        return np.concatenate([t.missing_left if t.missing_left is not None else np.zeros(len(t.left), dtype=bool)
-                               for t in self.trees])
+        missing_left = np.concatenate([t.missing_left for t in self.trees]) if self.boosted else None
+        depth = np.zeros(len(left), dtype=np.int64)
+        for i in np.flatnonzero(~leaf):  # children come after their parent (validated on load)
+            depth[left[i]] = depth[right[i]] = depth[i] + 1
+        return roots, children, feature, threshold, value, missing_left, int(depth.max())
 
     def predict_proba(self, X: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         arr = np.asarray(X, dtype=np.float64)
@@ -92,33 +94,22 @@ class TreeModel:
             raise ModelError(f"model expects {len(self.features)} features, got {arr.shape[1]}")
         if not self.boosted:  # sklearn's trees compare float32 features against float32-derived thresholds
             arr = arr.astype(np.float32).astype(np.float64)
-        roots, left, right, feature, threshold, value = self._flat
-        missing_left = self._missing_left if self.boosted else None
+        roots, children, feature, threshold, value, missing_left, depth = self._walk
         n, t = arr.shape[0], len(roots)
-        node = np.tile(roots, n)  # row r, tree j at position r * t + j
-        row = np.repeat(np.arange(n), t)
-        # Children always have larger indices than their parent (validated), so this ends
-        # after at most depth iterations.
-        while True:
-            down = left[node]
-            internal = down >= 0
-            if not internal.any():
-                break
-            at = node[internal]
-            x = arr[row[internal], feature[at]]
-            go_left = x <= threshold[at]
+        at = np.tile(roots, n)  # row r, tree j at position r * t + j
+        flat = arr.ravel()
+        offset = np.repeat(np.arange(n) * arr.shape[1], t)  # where each pair's row starts in flat
+        for _ in range(depth):
+            x = flat[offset + feature[at]]
+            go_left = x <= threshold[at]  # a leaf goes to itself either way
             if missing_left is not None:
                 go_left |= np.isnan(x) & missing_left[at]
-            node[internal] = np.where(go_left, down[internal], right[at])
+            at = children[2 * at + go_left]
         if self.boosted:
-            raw = np.full(n, self.baseline) + value[node, 0].reshape(n, t).sum(axis=1)
+            raw = np.full(n, self.baseline) + value[at, 0].reshape(n, t).sum(axis=1)
             positive = 1.0 / (1.0 + np.exp(-raw))
             return np.column_stack([1.0 - positive, positive])
-        leaves = value[node].reshape(n, t, len(self.classes))
-        total = np.zeros((n, len(self.classes)))
-        for j in range(t):  # summed tree by tree, in order: the same floats as one tree at a time
-            total += leaves[:, j]
-        return total / t
+        return np.column_stack([value[at, c].reshape(n, t).mean(axis=1) for c in range(len(self.classes))])
 
     def positive_proba(self, X: Sequence[Sequence[float]] | np.ndarray, positive: Any = True) -> np.ndarray:
         """Probability of the ``positive`` class for each row."""

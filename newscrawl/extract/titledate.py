@@ -32,51 +32,11 @@ MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
 
-class FlatForest:
-    """All trees of a model in flat arrays, traversed together: one numpy step per tree level
-    for every (row, tree) pair. Leaves point to themselves, so every pair takes the same number
-    of steps (the deepest tree's depth) and a step needs no masks."""
-
-    def __init__(self, model: TreeModel) -> None:
-        if model.boosted:
-            raise ModelError("title/date models must be averaged tree ensembles; retrain with `newscrawl train title-date`")
-        offsets = np.cumsum([0] + [len(t.left) for t in model.trees])
-        self.roots = offsets[:-1]
-        left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(model.trees, self.roots)])
-        right = np.concatenate([np.where(t.right >= 0, t.right + o, -1) for t, o in zip(model.trees, self.roots)])
-        leaf = left < 0
-        node = np.arange(len(left))
-        # children[2 * i] is the right child of node i, children[2 * i + 1] the left one
-        self.children = np.stack([np.where(leaf, node, right), np.where(leaf, node, left)], axis=1).ravel()
-        self.feature = np.concatenate([np.maximum(t.feature, 0) for t in model.trees])
-        self.threshold = np.concatenate([t.threshold for t in model.trees])
-        positive = model.classes.index(True) if True in model.classes else len(model.classes) - 1
-        self.value = np.concatenate([t.value[:, positive] for t in model.trees])
-        self.features = model.features
-        depth = np.zeros(len(left), dtype=np.int64)
-        for i in np.flatnonzero(~leaf):  # children come after their parent (checked on load)
-            depth[left[i]] = depth[right[i]] = depth[i] + 1
-        self.depth = int(depth.max())
-
-    def positive_proba(self, X: np.ndarray) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64).astype(np.float32).astype(np.float64)  # sklearn's float32 split
-        n, t = X.shape[0], len(self.roots)
-        if not n:
-            return np.zeros(0)
-        at = np.tile(self.roots, n)  # row r, tree j at position r * t + j
-        flat = X.ravel()
-        offset = np.repeat(np.arange(n) * X.shape[1], t)  # where each pair's row starts in flat
-        for _ in range(self.depth):
-            go_left = flat[offset + self.feature[at]] <= self.threshold[at]  # a leaf goes to itself either way
-            at = self.children[2 * at + go_left]
-        return self.value[at].reshape(n, t).mean(axis=1)
-
-
 @functools.lru_cache(maxsize=4)
-def load(name: str) -> FlatForest | None:
+def load(name: str) -> TreeModel | None:
     """The shipped model ``name`` (title_model/date_model), or None when it is not there."""
     try:
-        return FlatForest(load_model(models_dir() / f"{name}.json"))
+        return load_model(models_dir() / f"{name}.json")
     except ModelError:
         return None
 

@@ -76,8 +76,7 @@ def test_edited_boosted_file_fails_its_checksum(tmp_path):
         load_model(path)
 
 
-def test_models_read_as_averaged_trees_refuse_a_boosted_file(tmp_path):
-    from newscrawl.extract.titledate import FlatForest
+def test_url_model_refuses_a_boosted_file(tmp_path):
     from newscrawl.links.classifier import UrlClassifier
     from newscrawl.links.features import FEATURE_NAMES as URL_FEATURES
 
@@ -89,5 +88,3 @@ def test_models_read_as_averaged_trees_refuse_a_boosted_file(tmp_path):
     model = load_model(path)
     with pytest.raises(ModelError, match="averaged tree ensemble"):
         UrlClassifier(model)
-    with pytest.raises(ModelError, match="averaged tree ensembles"):
-        FlatForest(model)
