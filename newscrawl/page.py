@@ -279,7 +279,7 @@ class Page:
                 else:
                     hidden_flag.append(False)
                     text = el.text
-                    t = " ".join(text.split()) if text else ""
+                    t = " ".join(text.split()) if text else ""  # collapse(), inlined: runs per element
                     if t:
                         text_nodes.append(TextNode(el, t, False, n_tn))
                     text_len.append(len(t))
