@@ -410,6 +410,9 @@ class Page:
 
 
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# lxml refuses a str that starts with an XML declaration naming an encoding (XHTML pages); the
+# text is already decoded and browsers ignore the declaration in HTML, so it is dropped
+_XML_DECLARATION = re.compile(r"\A[\ufeff\s]*<\?xml[^>]*>")
 
 
 def _looks_binary(text: str) -> bool:
@@ -422,6 +425,7 @@ def _parse(text: str, warnings: list[str]) -> Any:
     parser = lxml_html.HTMLParser(huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
                                   default_doctype=False)
     root = None
+    text = _XML_DECLARATION.sub("", text, count=1)
     if text.strip():
         try:
             root = lxml_html.document_fromstring(text, parser=parser)

@@ -118,3 +118,15 @@ def test_structure_arrays_match_the_tree():
         assert descendants[i] == sum(1 for _ in el.iterdescendants())
         assert tags[i] == el.tag
     assert page.tag_count(page.body, "p") == tags.count("p")
+
+
+def test_xhtml_with_an_xml_declaration_is_parsed():
+    """lxml refuses decoded text that starts with <?xml ... encoding=...?>; the page must still parse."""
+    xhtml = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+             '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n<html xmlns="http://www.w3.org/1999/xhtml">'
+             '<head><title>Über uns</title></head><body><p>Grüße aus der Stadt</p></body></html>')
+    for html in (xhtml, xhtml.encode("utf-8"), "\ufeff" + xhtml):
+        page = Page.from_html(html)
+        assert [tn.text for tn in page.text_nodes] == ["Grüße aus der Stadt"]
+        assert page.title_text == "Über uns"
+        assert not any("unparsable" in w for w in page.warnings)
