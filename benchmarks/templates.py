@@ -77,6 +77,10 @@ GRID: dict[str, Params] = {
     "hybex (.1/.4/0/.5, 1/.75/1, thr=.9, unordered)": _HYBEX,
     "hybex + text 0": replace(_HYBEX, text_mismatch=0.0),
     "hybex + text 0, ordered": replace(_HYBEX, text_mismatch=0.0, ordered=True),
+    "default notAttributes=0.5": Params(not_attributes=0.5),
+    "default notAttributes=0.75": Params(not_attributes=0.75),
+    "default notAttributes=1": Params(not_attributes=1.0),
+    "default thr=0.75": Params(threshold=0.75),
 }
 
 

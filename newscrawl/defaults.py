@@ -102,7 +102,7 @@ DEFAULTS: dict[str, Any] = {
     # mapping threshold, order-preserving mapping (activatePosition), and the factor applied when
     # the two nodes' own texts differ (1.0 = ignore text, as the seed; 0.0 = text must agree).
     "NEWSCRAWL_TEMPLATE_WEIGHTS": {"classes": 0.5, "position": 0.2, "attributes": 0.2, "children": 0.1},
-    "NEWSCRAWL_TEMPLATE_NOT_PROBABILITIES": {"classes": 0.9, "attributes": 0.25, "children": 1.0},
+    "NEWSCRAWL_TEMPLATE_NOT_PROBABILITIES": {"classes": 0.9, "attributes": 0.75, "children": 1.0},
     "NEWSCRAWL_TEMPLATE_THRESHOLD": 0.8,
     "NEWSCRAWL_TEMPLATE_ORDERED": True,
     "NEWSCRAWL_TEMPLATE_TEXT_MISMATCH": 0.0,

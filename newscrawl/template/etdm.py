@@ -35,7 +35,7 @@ class Params:
     w_attributes: float = 0.2
     w_children: float = 0.1
     not_classes: float = 0.9
-    not_attributes: float = 0.25
+    not_attributes: float = 0.75
     not_children: float = 1.0
     threshold: float = 0.8
     ordered: bool = True  # activatePosition: mapped children keep their order

@@ -95,7 +95,8 @@ def test_a_current_marker_that_moved_to_a_sibling_is_left_out_of_the_classes() -
     b = Skeleton.from_element(html.fromstring(_menu(2)))
     li_a, li_b = a.children[0][0], b.children[0][0]  # first item: "current" on a only
     assert a.classes[li_a] == {"menu-item", "current"} and b.classes[li_b] == {"menu-item"}
-    assert equality(a, li_a, b, li_b, Params()) == pytest.approx(1.0 * 0.5 + 0.2 * 0.25 + 0.1 + 0.2)
+    p = Params()
+    assert equality(a, li_a, b, li_b, p) == pytest.approx(1.0 * 0.5 + 0.2 * p.not_attributes + 0.1 + 0.2)
     assert equality(a, li_a, b, li_b, Params(moved_classes=False)) < Params().threshold
     assert set(etdm(a, b, Params()).values()) == set(range(len(b)))  # the whole menu maps
     # without "current" anywhere on b's menu, the class did not move: no exception
