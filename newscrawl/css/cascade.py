@@ -22,13 +22,21 @@ import tinycss2
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
 from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, element_keys, split_key_tests
-from newscrawl.css.stylesheet import Stylesheet, parse_declarations, parse_stylesheet
+from newscrawl.css.stylesheet import Rule, Stylesheet, parse_declarations, parse_stylesheet
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
 
 MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
+# Bounds of the process-wide caches (docs/decisions.md, "CSS caches and garbage collection"):
+# every object they hold is walked by each full garbage collection, so a crawl across many
+# sites must reach a steady state; a site's own working set (WyoFile, 30 pages: 39 blocks of
+# 177 k characters, 10 indexes, ~1,500 states) stays far below them.
+BLOCK_CHARS = 32 * 1024 * 1024  # parsed <style> texts seen again (BlockCache), summed length
+BLOCK_PROBATION_CHARS = 512 * 1024  # parsed <style> texts seen once
+INDEXES = 32  # combined indexes (one per combination of sheets)
+MEMO_ENTRIES = 50_000  # per memo table of an index, a key space and the shared memos
 _MEDIUM = 16.0
 _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
 # An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
@@ -147,18 +155,26 @@ def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
 
 
 class BlockCache:
-    """Parsed ``<style>`` texts by content, least recently used out first, bounded by the
-    summed length of the texts held.
+    """Parsed ``<style>`` texts by content, in two segments, each least recently used out
+    first and bounded by the summed length of its texts: blocks seen once (``probation``,
+    small) and blocks seen again (``max_chars``).
 
     Pages of a site repeat most of their blocks, and a crawl interleaves many sites: a block
     seen again gets the same :class:`Stylesheet` object, so its page also finds the site's
-    selector index and memos (they are keyed by the identity of the sheets)."""
+    selector index and memos (they are keyed by the identity of the sheets). Most blocks of a
+    crawl across many sites are seen once (a page's own styles); they only pass through the
+    small segment, so they do not fill the cache with objects that every full garbage
+    collection walks."""
 
-    def __init__(self, max_chars: int = 32 * 1024 * 1024, max_text: int = 1024 * 1024) -> None:
+    def __init__(self, max_chars: int = BLOCK_CHARS, max_text: int = 1024 * 1024,
+                 probation: int = BLOCK_PROBATION_CHARS) -> None:
         self.max_chars = max_chars
         self.max_text = max_text  # longer texts are parsed every time, not held
+        self.probation = probation
         self._sheets: OrderedDict[tuple[str, str | None], Stylesheet] = OrderedDict()
-        self.chars = 0
+        self._once: OrderedDict[tuple[str, str | None], Stylesheet] = OrderedDict()
+        self.chars = 0  # held in both segments
+        self._once_chars = 0
         self.hits = 0
         self.misses = 0
         self._lock = threading.Lock()
@@ -171,24 +187,36 @@ class BlockCache:
                 self.hits += 1
                 self._sheets.move_to_end(key)
                 return sheet
-            self.misses += 1
-        sheet = parse_stylesheet(text, url=url)
-        if len(text) <= self.max_text:
-            with self._lock:
-                held = self._sheets.get(key)
-                if held is not None:  # parsed meanwhile by another thread: keep one object
-                    return held
+            sheet = self._once.pop(key, None)
+            if sheet is not None:  # seen again: into the main segment
+                self.hits += 1
+                self._once_chars -= len(text)
                 self._sheets[key] = sheet
-                self.chars += len(text)
-                while self.chars > self.max_chars:
+                while self.chars - self._once_chars > self.max_chars:
                     (evicted, _url), _sheet = self._sheets.popitem(last=False)
                     self.chars -= len(evicted)
+                return sheet
+            self.misses += 1
+        sheet = parse_stylesheet(text, url=url, cached=False)
+        if len(text) <= self.max_text:
+            with self._lock:
+                held = self._sheets.get(key) or self._once.get(key)
+                if held is not None:  # parsed meanwhile by another thread: keep one object
+                    return held
+                self._once[key] = sheet
+                self.chars += len(text)
+                self._once_chars += len(text)
+                while self._once_chars > self.probation:
+                    (evicted, _url), _sheet = self._once.popitem(last=False)
+                    self.chars -= len(evicted)
+                    self._once_chars -= len(evicted)
         return sheet
 
     def clear(self) -> None:
         with self._lock:
             self._sheets.clear()
-            self.chars = 0
+            self._once.clear()
+            self.chars = self._once_chars = 0
 
 
 _BLOCKS = BlockCache()
@@ -197,7 +225,7 @@ _IMPORT = re.compile("@import", re.I)
 
 def parse_style_block(text: str, base_url: str | None = None) -> Stylesheet:
     """A ``<style>`` element's text, parsed once per process while it stays in the block cache
-    (:class:`BlockCache`, 32 M characters of text). The page URL matters only to resolve
+    (:class:`BlockCache`, bounded). The page URL matters only to resolve
     ``@import``s, so other blocks are cached without it: the same block on every page of a
     site is one Stylesheet object, and the pages share the site's index and memos."""
     return _BLOCKS.get(text, base_url if _IMPORT.search(text) else None)
@@ -220,7 +248,7 @@ class _KeySpace:
     index's own. A key space describing more keys than an index needs only makes chains
     finer: candidates are found by set inclusion, which extra keys do not change."""
 
-    MAX_MEMO = 50_000
+    MAX_MEMO = MEMO_ENTRIES
 
     def __init__(self, relevant: frozenset[str], synthetic: tuple[tuple[str, Any], ...],
                  attr_names: frozenset[str]) -> None:
@@ -279,7 +307,9 @@ class _KeySpace:
             ancestors = parent.inclusive
             inclusive = ancestors
             if not own <= ancestors:
-                pair = (ancestors, own)
+                # ids (an untracked key): the chain made below holds both sets, and the two
+                # memos are cleared together
+                pair = (id(ancestors), id(own))
                 inclusive = self._unions.get(pair)
                 if inclusive is None:
                     inclusive = self._unions[pair] = self._intern(ancestors | own)
@@ -396,7 +426,7 @@ class _CombinedIndex:
     memo of the candidate rules per element signature. Pages of a site share their sheets, so
     one index serves many pages; indexes of a site share a key space (_KeySpace)."""
 
-    MAX_MEMO = 50_000
+    MAX_MEMO = MEMO_ENTRIES
     MAX_SYNTHETIC = 256
 
     def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
@@ -568,11 +598,11 @@ _PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], _Prepared]] = Wea
 class _Prepared:
     """What an index needs of one sheet for one viewport (see _prepared)."""
 
-    __slots__ = ("items", "relevant", "synthetic", "attr_names", "_entries")
+    __slots__ = ("rules", "relevant", "synthetic", "attr_names", "_entries")
 
-    def __init__(self, items: list[tuple], relevant: set[str], synthetic: dict[str, Any],
+    def __init__(self, rules: tuple[Rule, ...], relevant: set[str], synthetic: dict[str, Any],
                  attr_names: set[str]) -> None:
-        self.items = items  # (kind, key, selector, rule) of rules whose @media matches
+        self.rules = rules  # those whose @media matches (the sheet's own tuple if all do)
         self.relevant = relevant  # keys its selectors look at (index keys included)
         self.synthetic = synthetic  # synthetic key -> test
         self.attr_names = attr_names  # attribute names it indexes by or tests presence of
@@ -598,35 +628,37 @@ class _Prepared:
         by_key: dict[str, list] = {}
         by_attr: dict[str, list] = {}
         universal: list = []
-        for kind, value, selector, rule in self.items:
-            own, parent_own, required = selector.own, selector.parent_own, selector.required
-            mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else \
-                _RESIDUAL if selector.residual is not None else _TESTED
-            if selector.synthetic:
-                missing = [k for k, _test in selector.synthetic if k not in evaluated]
-                if missing:  # keys this index does not give elements: test per element
-                    own, parent_own, required = (keys.difference(missing) for keys in (
-                        own, parent_own, required))
-                    mode = _TESTED
-                elif kind in ("attr", "*"):  # "[class*=x]", ":not(.a)": by that key
-                    keyed = sorted(k for k in own if k[:1] == "~")
-                    if keyed:
-                        kind, value = "key", keyed[0]
-            # cascade key: origin and source order; the key sets unpacked for candidates()
-            entry = (selector, rule, base + rule.order, own, parent_own, required, mode)
-            if kind == "*":
-                universal.append(entry)
-            elif kind == "attr":
-                by_attr.setdefault(value, []).append(entry)
-            else:
-                key = value if kind == "key" else _KEY_PREFIXES[kind] + value
-                free, anchored = by_key.setdefault(key, ([], {}))
-                anchors = parent_own | required  # keys some ancestor must have
-                if anchors:  # filed under the most selective: looked at only when present
-                    anchor = min(anchors, key=_anchor_rank)
-                    anchored.setdefault(anchor, []).append(entry)
+        for rule in self.rules:
+            for selector in rule.selectors:
+                kind, value = selector.key
+                own, parent_own, required = selector.own, selector.parent_own, selector.required
+                mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else \
+                    _RESIDUAL if selector.residual is not None else _TESTED
+                if selector.synthetic:
+                    missing = [k for k, _test in selector.synthetic if k not in evaluated]
+                    if missing:  # keys this index does not give elements: test per element
+                        own, parent_own, required = (keys.difference(missing) for keys in (
+                            own, parent_own, required))
+                        mode = _TESTED
+                    elif kind in ("attr", "*"):  # "[class*=x]", ":not(.a)": by that key
+                        keyed = sorted(k for k in own if k[:1] == "~")
+                        if keyed:
+                            kind, value = "key", keyed[0]
+                # cascade key: origin and source order; the key sets unpacked for candidates()
+                entry = (selector, rule, base + rule.order, own, parent_own, required, mode)
+                if kind == "*":
+                    universal.append(entry)
+                elif kind == "attr":
+                    by_attr.setdefault(value, []).append(entry)
                 else:
-                    free.append(entry)
+                    key = value if kind == "key" else _KEY_PREFIXES[kind] + value
+                    free, anchored = by_key.setdefault(key, ([], {}))
+                    anchors = parent_own | required  # keys some ancestor must have
+                    if anchors:  # filed under the most selective: looked at only when present
+                        anchor = min(anchors, key=_anchor_rank)
+                        anchored.setdefault(anchor, []).append(entry)
+                    else:
+                        free.append(entry)
         return by_key, by_attr, universal
 
 
@@ -644,17 +676,14 @@ def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
     per_viewport = _PREPARED.setdefault(sheet, {})
     found = per_viewport.get(viewport)
     if found is None:
-        items: list[tuple] = []
+        rules = tuple([rule for rule in sheet.rules if not rule.media
+                       or all(media_matches(m, viewport) for m in rule.media)])
         relevant: set[str] = set()
         synthetic: dict[str, Any] = {}
         attr_names: set[str] = set()
-        for group in (*sheet.by_id.values(), *sheet.by_class.values(), *sheet.by_tag.values(),
-                      sheet.universal):
-            for selector, rule in group:
-                if rule.media and not all(media_matches(m, viewport) for m in rule.media):
-                    continue
+        for rule in rules:
+            for selector in rule.selectors:
                 kind, value = selector.key
-                items.append((kind, value, selector, rule))
                 relevant.update(selector.own, selector.parent_own, selector.required)
                 if kind in _KEY_PREFIXES:
                     relevant.add(_KEY_PREFIXES[kind] + value)
@@ -663,11 +692,13 @@ def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
                 attr_names.update(selector.presence)
                 for key, test in selector.synthetic:
                     synthetic.setdefault(key, test)
-        found = per_viewport[viewport] = _Prepared(items, relevant, synthetic, attr_names)
+        found = per_viewport[viewport] = _Prepared(
+            sheet.rules if len(rules) == len(sheet.rules) else rules, relevant, synthetic,
+            attr_names)
     return found
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=INDEXES)
 def _combined_index(ua: tuple[Stylesheet, ...], author: tuple[Stylesheet, ...],
                     viewport: tuple[int, int]) -> _CombinedIndex:
     return _CombinedIndex(ua + author, len(ua), viewport)
@@ -680,7 +711,7 @@ class _Shared:
     style), interned custom-property maps and var() substitutions. Entries hold the objects
     whose ids their keys use, so an id never names another object while its entry lives."""
 
-    MAX = 50_000
+    MAX = MEMO_ENTRIES
 
     def __init__(self) -> None:
         self.merged: dict[tuple, tuple] = {}

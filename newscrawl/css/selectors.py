@@ -24,10 +24,22 @@ from cssselect2.compiler import CompiledSelector, split_whitespace
 MAX_COMPOUNDS = 32
 MAX_SELECTOR_TOKENS = 200
 MAX_SELECTORS_PER_RULE = 512
+# Bounds of the compilation caches (docs/decisions.md, "CSS caches and garbage collection"):
+# compiled selectors are many objects each, walked by every full garbage collection.
+SELECTOR_TEXTS = 8192  # rule preludes (compile_selector_text)
+SELECTOR_PARTS = 16384  # plain selectors of the fast path, by text
+COMPOUNDS = 8192  # compiled compounds, of either path
 
 Test = Callable[[Any], bool]
 # A synthetic key's test: (the element's keys as element_keys gives them, id text, class text).
 KeyTest = Callable[[Any, "str | None", "str | None"], bool]
+
+_NO_KEYS: frozenset[str] = frozenset()  # every empty key set (each frozenset() is a new object)
+
+
+def _keyset(keys: Any) -> frozenset[str]:
+    """A frozenset of these keys; the shared empty one when there are none."""
+    return frozenset(keys) if keys else _NO_KEYS
 
 
 _UNKNOWN: Any = object()
@@ -480,7 +492,7 @@ def _compile_compound_cached(compound: Any) -> Test | None:
     key = tuple((type(simple).__name__, repr(simple)) for simple in compound.simple_selectors)
     test = _COMPOUNDS.get(key, _MISSING)  # one lookup: big sheets are parsed in a thread
     if test is _MISSING:
-        if len(_COMPOUNDS) >= 8192:
+        if len(_COMPOUNDS) >= COMPOUNDS:
             _COMPOUNDS.clear()
         test = _COMPOUNDS[key] = _compile_compound(compound)
     return test
@@ -502,7 +514,7 @@ def _split_selector_list(prelude: list[Any]) -> list[list[Any]]:
     return parts
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=SELECTOR_TEXTS)
 def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
     """compile_selector_list for a prelude given as text; cached, since real stylesheets
     repeat selectors (in each @media block, in every page's <style>). None when invalid."""
@@ -585,9 +597,9 @@ def _compile(selector: Any) -> Selector | None:
     plain = presence is not None and chained
     residual = _is_empty if chained and _keys_and_empty(compounds[0]) else None
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
-                    _compound_key(compounds[0]), frozenset(own), frozenset(required), implied,
-                    frozenset(parent_own), plain, presence if plain else frozenset(),
-                    tuple(frozenset(compound_keys(c)) for c in compounds)
+                    _compound_key(compounds[0]), _keyset(own), _keyset(required), implied,
+                    _keyset(parent_own), plain, presence if plain and presence else _NO_KEYS,
+                    tuple(_keyset(compound_keys(c)) for c in compounds)
                     if plain or residual else (), _synthetic_tests(compounds), residual)
 
 
@@ -680,7 +692,7 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
         part = part.strip(" \t\n\r\f")
         found = _PART_CACHE.get(part, _MISSING)
         if found is _MISSING:  # parts repeat across rules (".entry-content p")
-            if len(_PART_CACHE) >= 16384:
+            if len(_PART_CACHE) >= SELECTOR_PARTS:
                 _PART_CACHE.clear()
             found = _PART_CACHE[part] = _simple_part(part)
         if found is _FULL_PATH:
@@ -732,7 +744,8 @@ def _simple_part(part: str) -> Selector | None | object:
 
 
 def _simple_compound(text: str) -> tuple:
-    """(test, index key, keys, specificity, universal) of a plain compound, cached."""
+    """(test, index key, keys, specificity, universal, parts, keys tuple) of a plain compound,
+    cached; the last two are a Selector's of this compound alone, shared by those."""
     found = _SIMPLE_CACHE.get(text)
     if found is None:
         tag = None
@@ -747,44 +760,55 @@ def _simple_compound(text: str) -> tuple:
                 tag = name
         key: tuple = ("id", ids[0]) if ids else ("class", classes[0]) if classes else \
             ("tag", tag) if tag else ("*", None)
-        keys = frozenset([*("#" + i for i in ids), *("." + c for c in classes),
-                          *((tag,) if tag else ())])
+        keys = _keyset([*("#" + i for i in ids), *("." + c for c in classes),
+                        *((tag,) if tag else ())])
         specificity = (len(ids), len(classes), 1 if tag else 0)
-        found = (_plain_test(tag, tuple(ids), tuple(classes)), key, keys, specificity,
-                 not keys)
-        if len(_SIMPLE_CACHE) >= 8192:
+        test = _plain_test(tag, tuple(ids), tuple(classes))
+        found = (test, key, keys, specificity, not keys, ((test, None),), (keys,))
+        if len(_SIMPLE_CACHE) >= COMPOUNDS:
             _SIMPLE_CACHE.clear()
         _SIMPLE_CACHE[text] = found
     return found
 
 
 def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...]) -> Test:
-    """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes)."""
-    def test(el: Any) -> bool:
-        if tag is not None and el.local_name != tag:
-            return False
-        if ids and any(el.id != i for i in ids):
-            return False
-        if classes:
-            names = el.classes
-            return all(c in names for c in classes)
-        return True
-    return test
+    """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes). A
+    partial, not a closure: one object for the garbage collector instead of a function, its
+    cells and their tuple (its arguments, strings only, are not tracked)."""
+    return partial(_plain_match, tag, ids, classes)
+
+
+def _plain_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
+                 el: Any) -> bool:
+    if tag is not None and el.local_name != tag:
+        return False
+    if ids and any(el.id != i for i in ids):
+        return False
+    if classes:
+        names = el.classes
+        return all(c in names for c in classes)
+    return True
 
 
 def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> Selector:
     """The Selector _compile builds, from plain compounds (subject first)."""
+    first = compounds[0]
+    if len(compounds) == 1:  # most selectors: parts and keys shared through the compound cache
+        return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, True, _NO_KEYS, True,
+                        _NO_KEYS, first[6])
     required: set[str] = set()
     for k in range(1, len(compounds)):
         if combinators[k - 1] in (" ", ">"):
             required.update(compounds[k][2])
-    first = compounds[0]
-    parent_own = compounds[1][2] if combinators[0] == ">" else frozenset()
+    parent_own = compounds[1][2] if combinators[0] == ">" else _NO_KEYS
     # plain compounds are "keys only" unless universal
-    implied = len(compounds) == 1 or (len(compounds) == 2 and not compounds[1][4] and (
-        combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1)))
+    implied = len(compounds) == 2 and not compounds[1][4] and (
+        combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1))
     specificity = tuple(sum(c[3][i] for c in compounds) for i in range(3))
     plain = all(c in (" ", ">", None) for c in combinators)  # every compound is plain here
+    # "A B" / "A > B": the ancestor's keys are its compound's (one shared set)
+    required_keys = compounds[1][2] if len(compounds) == 2 and combinators[0] in (" ", ">") \
+        else _keyset(required)
     return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
-                    first[2], frozenset(required), implied, parent_own, plain, frozenset(),
+                    first[2], required_keys, implied, parent_own, plain, _NO_KEYS,
                     tuple(c[2] for c in compounds) if plain else ())

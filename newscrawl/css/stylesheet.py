@@ -9,7 +9,7 @@ which those may reference through ``var()``) survive; ``stats`` says how much wa
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -32,7 +32,8 @@ DEFAULT_MAX_RULES = 10_000
 MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
 MAX_CACHED_PIECE = 512  # declarations up to this length are parsed once per process
-CACHED_TEXT_CHARS = 128 * 1024  # 256 cached texts: at most 32 MB of source held
+CACHED_TEXT_CHARS = 128 * 1024
+CACHED_TEXTS = 256  # parsed texts held by parse_stylesheet (at most 32 MB of source)
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
 # evaluated; container queries, layers and scopes are assumed to apply).
 _GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
@@ -66,12 +67,8 @@ class Stylesheet:
     rules: tuple[Rule, ...]
     imports: tuple[Import, ...]
     stats: Mapping[str, int]
-    # (selector, rule) entries by the rightmost compound's id / class / tag; "universal" holds
-    # the rest (attribute-keyed ones included). The resolver merges these per cascade.
-    by_id: Mapping[str, tuple] = field(repr=False)
-    by_class: Mapping[str, tuple] = field(repr=False)
-    by_tag: Mapping[str, tuple] = field(repr=False)
-    universal: tuple = field(repr=False)
+    # No per-sheet index of its own: the resolver indexes rules by each selector's ``key`` per
+    # cascade (a second copy would be more objects for every full garbage collection to walk).
     size: int = 0
 
 
@@ -232,22 +229,24 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
 
 
 def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | None = None,
-                     max_bytes: int = DEFAULT_MAX_BYTES,
-                     max_rules: int = DEFAULT_MAX_RULES) -> Stylesheet:
+                     max_bytes: int = DEFAULT_MAX_BYTES, max_rules: int = DEFAULT_MAX_RULES,
+                     cached: bool = True) -> Stylesheet:
     """Parse ``css`` into a shareable :class:`Stylesheet`.
 
     ``url`` is the sheet's own address (base of its @import URLs, key for matching it to a
     document's ``<link>``); ``media`` a media query list applying to the whole sheet.
-    Texts up to CACHED_TEXT_CHARS are parsed once per process (LRU): ``<style>`` blocks repeat
-    on every page of a site, and returning the same object lets pages share resolver caches.
+    Texts up to CACHED_TEXT_CHARS are parsed once per process (LRU of CACHED_TEXTS): the same
+    text gives the same object, so pages share resolver caches. ``cached=False`` is for callers
+    with a cache of their own (``<style>`` blocks: cascade.BlockCache), so that a sheet is not
+    held by two caches.
     """
-    if isinstance(css, str) and len(css) <= CACHED_TEXT_CHARS and max_bytes == DEFAULT_MAX_BYTES \
-            and max_rules == DEFAULT_MAX_RULES:
+    if cached and isinstance(css, str) and len(css) <= CACHED_TEXT_CHARS \
+            and max_bytes == DEFAULT_MAX_BYTES and max_rules == DEFAULT_MAX_RULES:
         return _parse_cached(css, url, media)
     return _parse(css, url, media, max_bytes, max_rules)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=CACHED_TEXTS)
 def _parse_cached(css: str, url: str | None, media: str | None) -> Stylesheet:
     return _parse(css, url, media, DEFAULT_MAX_BYTES, DEFAULT_MAX_RULES)
 
@@ -322,32 +321,6 @@ def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
         order += 1
         rules.append(Rule(tuple(selectors), tuple(declarations), order, media_stack))
         stats["rules_kept"] += 1
-    return _build(url, media, rules, imports, stats)
+    return Stylesheet(url=url, media=media, rules=tuple(rules), imports=tuple(imports),
+                      stats=MappingProxyType(stats), size=stats["bytes"])
 
-
-def _build(url: str | None, media: str | None, rules: list[Rule], imports: list[Import],
-           stats: dict[str, int]) -> Stylesheet:
-    by_id: dict[str, list] = {}
-    by_class: dict[str, list] = {}
-    by_tag: dict[str, list] = {}
-    universal: list = []
-    for rule in rules:
-        for selector in rule.selectors:
-            kind, value = selector.key
-            entry = (selector, rule)
-            if kind == "id":
-                by_id.setdefault(value, []).append(entry)
-            elif kind == "class":
-                by_class.setdefault(value, []).append(entry)
-            elif kind == "tag":
-                by_tag.setdefault(value, []).append(entry)
-            else:  # attribute-keyed entries count as universal for a single sheet
-                universal.append(entry)
-    return Stylesheet(
-        url=url, media=media, rules=tuple(rules), imports=tuple(imports),
-        stats=MappingProxyType(stats),
-        by_id=MappingProxyType({k: tuple(v) for k, v in by_id.items()}),
-        by_class=MappingProxyType({k: tuple(v) for k, v in by_class.items()}),
-        by_tag=MappingProxyType({k: tuple(v) for k, v in by_tag.items()}),
-        universal=tuple(universal), size=stats["bytes"],
-    )

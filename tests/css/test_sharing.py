@@ -153,24 +153,30 @@ def test_descendant_chains_stay_linear_on_deep_documents() -> None:
     assert style.color == "#ff0000" and style.bold
 
 
-def test_block_cache_is_bounded_by_text_length_and_keeps_recent_blocks() -> None:
-    cache = cascade.BlockCache(max_chars=100, max_text=60)
+def test_block_cache_keeps_blocks_seen_again_and_bounds_both_segments() -> None:
+    cache = cascade.BlockCache(max_chars=100, max_text=60, probation=50)
     a, b, c = ("p{color:red}" + " " * 28, "p{color:#00f}" + " " * 27, "p{color:#0f0}" + " " * 27)
     first = cache.get(a, None)
-    assert cache.get(a, None) is first and (cache.hits, cache.misses) == (1, 1)
+    assert cache.get(a, None) is first and (cache.hits, cache.misses) == (1, 1)  # a: main
     cache.get(b, None)
-    cache.get(a, None)  # a is now the most recently used
-    cache.get(c, None)  # 120 characters held > 100: b, the least recently used, goes
-    assert cache.chars == 80
-    assert cache.get(a, None) is first
+    cache.get(c, None)  # seen once: 80 characters > 50, b (least recent) goes
+    assert cache.chars == 80  # a in the main segment, c seen once
     misses = cache.misses
-    cache.get(b, None)
-    assert cache.misses == misses + 1  # parsed again
+    second_b = cache.get(b, None)
+    assert cache.misses == misses + 1  # parsed again; c, seen once before it, goes
+    assert cache.get(a, None) is first  # blocks seen again outlive those seen once
+    assert cache.get(b, None) is second_b and cache.chars == 80  # b seen again: main
+    cache.get(c, None)
+    third_c = cache.get(c, None)  # into the main segment: 120 > 100, a (least recent) goes
+    assert cache.chars == 80
+    misses = cache.misses
+    assert cache.get(b, None) is second_b and cache.get(c, None) is third_c
+    assert cache.get(a, None) is not first and cache.misses == misses + 1
     huge = "p{color:red}" + " " * 100  # longer than max_text: parsed, never held
     misses = cache.misses
     cache.get(huge, None)
     cache.get(huge, None)
-    assert cache.misses == misses + 2 and cache.chars <= 100
+    assert cache.misses == misses + 2 and cache.chars <= 150
     # the key is the whole text: a one-character difference is another sheet
     assert cache.get(a, None).rules[0].declarations != cache.get(a.replace("red", "tan"),
                                                                    None).rules[0].declarations

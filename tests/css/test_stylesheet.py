@@ -43,8 +43,9 @@ def test_stylesheet_is_immutable_and_indexed() -> None:
                              " [hidden] { display: none } * { color: black }")
     with pytest.raises(dataclasses.FrozenInstanceError):
         sheet.url = "x"  # type: ignore[misc]
-    assert set(sheet.by_id) == {"main"} and set(sheet.by_class) == {"b"}
-    assert set(sheet.by_tag) == {"p"} and len(sheet.universal) == 2
+    # the key each selector is indexed by: id, else class, tag, attribute name, else "*"
+    assert [s.key for rule in sheet.rules for s in rule.selectors] == [
+        ("id", "main"), ("class", "b"), ("tag", "p"), ("attr", "hidden"), ("*", None)]
 
 
 def test_imports_are_absolute_in_order_with_media() -> None:
