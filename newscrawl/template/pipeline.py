@@ -142,6 +142,7 @@ class TemplatePipeline:
         self.store = PageStore(s.getint("NEWSCRAWL_TEMPLATE_MAX_PAGES", 100))
         self.learning: dict[str, list[Deferred[None]]] = {}
         self.attempts: dict[str, int] = {}
+        self.stale: set[str] = set()  # keys whose cached template had other parameters (logged once)
         self.known: set[str] = set()  # domains with a template
         crawler.signals.connect(self.response_received, signal=signals.response_received)
 
@@ -234,6 +235,14 @@ class TemplatePipeline:
         """The cached template of ``key``, or learn it with this page as the key page (once:
         concurrent items of the same key wait for the same learning)."""
         template = self.cache.get(key)
+        if template is not None and template.params != self.params:
+            # learned by an earlier run with other NEWSCRAWL_TEMPLATE_* settings: its node set
+            # answers another question, so it is learned again (and replaced) rather than applied
+            if key not in self.stale:
+                self.stale.add(key)
+                logger.info("template: cached template of %s was learned with other parameters; relearning", key)
+                self.stats.inc_value(f"{STATS}/stale_params")
+            template = None
         if template is not None:
             self._known(key)
             return template
