@@ -31,12 +31,17 @@ MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
 # Bounds of the process-wide caches (docs/decisions.md, "CSS caches and garbage collection"):
 # every object they hold is walked by each full garbage collection, so a crawl across many
-# sites must reach a steady state; a site's own working set (WyoFile, 30 pages: 39 blocks of
-# 177 k characters, 10 indexes, ~1,500 states) stays far below them.
-BLOCK_CHARS = 32 * 1024 * 1024  # parsed <style> texts seen again (BlockCache), summed length
-BLOCK_PROBATION_CHARS = 512 * 1024  # parsed <style> texts seen once
-INDEXES = 32  # combined indexes (one per combination of sheets)
-MEMO_ENTRIES = 50_000  # per memo table of an index, a key space and the shared memos
+# sites must reach a small steady state; a site's own working set (WyoFile, 30 pages: 39 blocks
+# of 177 k characters, 10 indexes, 1,510 states, 230 merged declarations) fits in them.
+BLOCK_CHARS = 2 * 1024 * 1024  # parsed <style> texts seen again (BlockCache), summed length
+BLOCK_PROBATION_CHARS = 256 * 1024  # parsed <style> texts seen once
+INDEXES = 8  # combined indexes (one per combination of sheets)
+MEMO_ENTRIES = 8192  # per memo table of an index and of a key space
+SHARED_ENTRIES = 4096  # per shared memo (merged declarations, states, custom properties, var())
+# Outcomes of chain-decided selectors per key space: entries of ints and bools, which the
+# collector does not track; a descendant walk memoises one per ancestor, so this bounds the
+# depth up to which deep documents stay linear (tests/css: 20,000 levels).
+CHAIN_OUTCOMES = 200_000
 _MEDIUM = 16.0
 _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
 # An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
@@ -249,6 +254,7 @@ class _KeySpace:
     finer: candidates are found by set inclusion, which extra keys do not change."""
 
     MAX_MEMO = MEMO_ENTRIES
+    MAX_OUTCOMES = CHAIN_OUTCOMES
 
     def __init__(self, relevant: frozenset[str], synthetic: tuple[tuple[str, Any], ...],
                  attr_names: frozenset[str]) -> None:
@@ -333,7 +339,7 @@ class _KeySpace:
         key = (id(selector), i, id(chain))
         found = self._chain_memo.get(key)
         if found is None:
-            if i == 0 and len(self._chain_memo) >= 4 * self.MAX_MEMO:  # not mid-recursion
+            if i == 0 and len(self._chain_memo) >= self.MAX_OUTCOMES:  # not mid-recursion
                 self._chain_memo.clear()
                 self._selectors.clear()
             self._selectors.setdefault(id(selector), selector)
@@ -711,7 +717,7 @@ class _Shared:
     style), interned custom-property maps and var() substitutions. Entries hold the objects
     whose ids their keys use, so an id never names another object while its entry lives."""
 
-    MAX = MEMO_ENTRIES
+    MAX = SHARED_ENTRIES
 
     def __init__(self) -> None:
         self.merged: dict[tuple, tuple] = {}

@@ -26,9 +26,9 @@ MAX_SELECTOR_TOKENS = 200
 MAX_SELECTORS_PER_RULE = 512
 # Bounds of the compilation caches (docs/decisions.md, "CSS caches and garbage collection"):
 # compiled selectors are many objects each, walked by every full garbage collection.
-SELECTOR_TEXTS = 8192  # rule preludes (compile_selector_text)
-SELECTOR_PARTS = 16384  # plain selectors of the fast path, by text
-COMPOUNDS = 8192  # compiled compounds, of either path
+SELECTOR_TEXTS = 2048  # rule preludes (compile_selector_text)
+SELECTOR_PARTS = 4096  # plain selectors of the fast path, by text
+COMPOUNDS = 2048  # compiled compounds, of either path
 
 Test = Callable[[Any], bool]
 # A synthetic key's test: (the element's keys as element_keys gives them, id text, class text).

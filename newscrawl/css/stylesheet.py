@@ -33,7 +33,7 @@ MAX_NESTING = 16
 MAX_CUSTOM_VALUE = 2048
 MAX_CACHED_PIECE = 512  # declarations up to this length are parsed once per process
 CACHED_TEXT_CHARS = 128 * 1024
-CACHED_TEXTS = 256  # parsed texts held by parse_stylesheet (at most 32 MB of source)
+CACHED_TEXTS = 32  # parsed texts held by parse_stylesheet (<style> blocks: cascade.BlockCache)
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
 # evaluated; container queries, layers and scopes are assumed to apply).
 _GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",

@@ -327,8 +327,8 @@ def test_per_index_memos_are_bounded_and_refill_correctly(monkeypatch) -> None:
 
 def test_chain_memo_is_bounded_on_its_own(monkeypatch) -> None:
     # Few chains but many chain-decided selectors: the memo of their outcomes is cleared at
-    # 4 x MAX_MEMO entries (between top-level questions), and the outcomes stay right.
-    monkeypatch.setattr(cascade._KeySpace, "MAX_MEMO", 5)
+    # MAX_OUTCOMES entries (between top-level questions), and the outcomes stay right.
+    monkeypatch.setattr(cascade._KeySpace, "MAX_OUTCOMES", 20)
     cascade._SPACES.clear()
     try:
         css = "".join(f".a{i} .b{j} .x {{ font-size: {10 + 5 * i + j}px }}"
@@ -339,7 +339,7 @@ def test_chain_memo_is_bounded_on_its_own(monkeypatch) -> None:
         s = _styles(f'<section class="{a}"><div class="{b}"><p class="x" id="p">t</p></div>'
                     '</section>', [sheet])
         [space] = cascade._SPACES._spaces
-        assert len(space._chain_memo) <= 4 * 5 + 8  # + one selector's walk up the chain
+        assert len(space._chain_memo) <= 20 + 8  # + one selector's walk up the chain
         assert s["p"].font_size == 34 and s["p"].color == "#0000ff"
     finally:
         cascade._SPACES.clear()
