@@ -25,12 +25,15 @@ load event, which would otherwise overlap our timing).
 "cold" = no cache at all: every stylesheet and <style> block parsed for the page alone.
 "chromium" = navigate + load + getComputedStyle of the same elements on a warm browser (its memory
 cache holds the CSS), best of --repeat loads. CPU columns: our process's CPU time vs the summed
-CPU time of all Chromium processes (fairer on a busy machine than wall time).
+CPU time of all Chromium processes (fairer on a busy machine than wall time). "gc cpu" / "full
+gc": the CPU time a page of the garbage collector's passes during our timed pass (part of our
+times) and how many of them were full collections.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -252,6 +255,30 @@ def pages_of(site: str, base: str, limit: int, rng: random.Random) -> list[str]:
     return [base + p for p in sorted(paths[:limit])]
 
 
+class GcWatch:
+    """CPU time of the garbage collector's passes and the number of full (generation 2) ones
+    while the block runs."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.full = 0
+        self._started = 0.0
+
+    def _callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.process_time()
+        else:
+            self.cpu += time.process_time() - self._started
+            self.full += info["generation"] == 2
+
+    def __enter__(self) -> GcWatch:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+
 def clear_caches() -> None:
     """Forget every in-process CSS cache (parsed <style> texts, declarations, selectors,
     indexes); parsed external sheets are held by the SheetFetcher, as by the crawl's store."""
@@ -286,11 +313,12 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium | None, repor
     # after the load event) does not overlap our timing.
     clear_caches()
     computed = []
-    for url, html, sheets in pages:
-        ours, elapsed, cpu = our_styles(html, url, sheets)
-        computed.append(ours)
-        ours_t.append(elapsed)
-        ours_cpu.append(cpu)
+    with GcWatch() as collections:  # the collector's share of our pass (it is in our times)
+        for url, html, sheets in pages:
+            ours, elapsed, cpu = our_styles(html, url, sheets)
+            computed.append(ours)
+            ours_t.append(elapsed)
+            ours_cpu.append(cpu)
     for (url, _html, _sheets), ours in zip(pages, computed if browser is not None else ()):
         # Chromium warm (its memory cache holds the CSS), best of `repeat` loads: the machine is
         # shared and noisy.
@@ -322,6 +350,8 @@ def run_site(site: str, served: Any, limit: int, browser: Chromium | None, repor
         "ours_ms": 1000 * statistics.mean(ours_t), "ours_cold_ms": 1000 * statistics.mean(
             ours_cold_t), "chromium_ms": 1000 * statistics.mean(chrome_t or [0.0]),
         "ours_cpu_ms": 1000 * statistics.mean(ours_cpu),
+        "ours_gc_cpu_ms": 1000 * collections.cpu / max(1, len(ours_t)),
+        "ours_full_gcs": collections.full,
         "chromium_cpu_ms": 1000 * statistics.mean(chrome_cpu or [0.0]),
         "rules_discarded": 1 - kept["rules_kept"] / max(1, kept["rules_total"]),
         "declarations_discarded": 1 - kept["declarations_kept"] / max(
@@ -362,12 +392,15 @@ def main(argv: list[str] | None = None) -> int:
         if browser is not None:
             browser.close()
     if args.ours_only:
-        print(f"{'site':8} {'pages':>5}  {'ours ms':>8} {'ours cpu':>8} {'cold ms':>8}"
-              f"  {'rules disc.':>11} {'decl disc.':>10}")
+        print(f"{'site':8} {'pages':>5}  {'ours ms':>8} {'ours cpu':>8} {'gc cpu':>7}"
+              f" {'full gc':>7} {'cold ms':>8}  {'rules disc.':>11} {'decl disc.':>10}")
         for site, r in report.items():
             print(f"{site:8} {r['pages']:5d}  {r['ours_ms']:8.1f} {r['ours_cpu_ms']:8.1f}"
+                  f" {r['ours_gc_cpu_ms']:7.2f} {r['ours_full_gcs']:7d}"
                   f" {r['ours_cold_ms']:8.1f}  {100 * r['rules_discarded']:10.1f}%"
                   f" {100 * r['declarations_discarded']:9.1f}%")
+        if args.json:
+            Path(args.json).write_text(json.dumps(report, indent=1))
         return 0
     print(f"{'site':8} {'pages':>5} {'elems':>6} {'aligned':>7}  "
           + "  ".join(f"{p:>11}" for p in PROPS)
@@ -383,7 +416,9 @@ def main(argv: list[str] | None = None) -> int:
               + f" {r['chromium_cpu_ms'] / max(r['ours_cpu_ms'], 1e-9):10.1f}x"
               + f"  {100 * r['rules_discarded']:10.1f}% {100 * r['declarations_discarded']:9.1f}%")
     for site, r in report.items():
-        print(f"\n{site}: declarations discarded excluding custom properties: "
+        print(f"\n{site}: garbage collection in our pass: {r['ours_gc_cpu_ms']:.2f} ms CPU a page,"
+              f" {r['ours_full_gcs']} full collection(s)")
+        print(f"{site}: declarations discarded excluding custom properties: "
               f"{100 * r['declarations_discarded_excluding_custom']:.1f}%")
         print(f"{site}: most frequent disagreements (property, tag, ours, chromium, count):")
         for row in r["top_mismatches"]:
