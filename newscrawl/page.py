@@ -53,9 +53,14 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
 # counts as hidden, so it yields no text nodes.
 _DROP_TAGS = (
-    "script", "noscript", "template", "svg", "math", "select", "option", "textarea",
+    "script", "template", "svg", "math", "select", "option", "textarea",
     "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
 )
+# <noscript> is dropped too, unless the page shows less than this many characters without it
+# and its <noscript> blocks hold more: script-rendered pages (forum software) that put the whole
+# text there for clients without scripts; a reader without scripts sees it (docs/decisions.md,
+# "Extraction quality against the peers, round 4").
+NOSCRIPT_PAGE_CHARS = 300
 _WS = re.compile(r"\s+")
 _INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _BOILERPLATE = re.compile(
@@ -452,12 +457,30 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
         elif el.text and (el.get("media") or "all").strip().lower() != "print":
             css_texts.append(el.text)
     etree.strip_elements(root, *_DROP_TAGS, with_tail=False)
+    if _noscript_is_the_page(root):
+        etree.strip_tags(root, "noscript")  # unwrapped: its content is the page's text
+    else:
+        etree.strip_elements(root, "noscript", with_tail=False)
     # Comments/PIs the parser kept (e.g. inside broken markup)
     for node in root.xpath("//comment() | //processing-instruction()"):
         parent = node.getparent()
         if parent is not None:
             _remove_keep_tail(node)
     return json_ld, css_texts
+
+
+def _noscript_is_the_page(root: Any) -> bool:
+    """Whether the <noscript> blocks hold more text than the rest of the page and the rest is
+    under NOSCRIPT_PAGE_CHARS (measured only when the blocks hold that much: most are a pixel)."""
+    blocks = list(root.iter("noscript"))
+    if not blocks:
+        return False
+    inside = sum(len(collapse(block.text_content())) for block in blocks)
+    if inside < NOSCRIPT_PAGE_CHARS:
+        return False
+    styles = sum(len(collapse(el.text or "")) for el in root.iter("style"))
+    outside = len(collapse(root.text_content())) - inside - styles
+    return outside < NOSCRIPT_PAGE_CHARS and inside > outside
 
 
 def _flatten(el: Any) -> None:

@@ -130,3 +130,16 @@ def test_xhtml_with_an_xml_declaration_is_parsed():
         assert [tn.text for tn in page.text_nodes] == ["Grüße aus der Stadt"]
         assert page.title_text == "Über uns"
         assert not any("unparsable" in w for w in page.warnings)
+
+
+def test_noscript_is_dropped_unless_it_holds_the_page():
+    """Script-rendered pages put their whole text in <noscript> for clients without scripts."""
+    posts = "".join(f"<div class=post><p>Reply {i}: the firmware update fixed the crash for me as well.</p></div>"
+                    for i in range(8))
+    shell = Page.from_html(f"<html><body><div id=app></div><noscript><h1>Topic</h1>{posts}</noscript></body></html>")
+    texts = [tn.text for tn in shell.text_nodes]
+    assert texts[0] == "Topic" and len(texts) == 9
+    article = "<p>" + "A long visible paragraph of the article itself. " * 10 + "</p>"
+    normal = Page.from_html(f"<html><body>{article}<noscript><p>Please enable JavaScript to use "
+                            f"all features of this site and see the comments.</p>{posts}</noscript></body></html>")
+    assert [tn.text for tn in normal.text_nodes] == [collapse(article[3:-4])]
