@@ -15,7 +15,7 @@ from typing import Any
 
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
-from newscrawl.extract.titledate import detect, evaluated_subset
+from newscrawl.extract.titledate import block_of, detect, evaluated_subset
 from newscrawl.page import Page
 
 logger = logging.getLogger(__name__)
@@ -26,6 +26,11 @@ ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
 # most this share of the whole (docs/decisions.md).
 TITLE_CUT_SHARE = 0.2  # simple is_article rule until the page classifier exists
+# Standfirsts/leads often sit between the headline and the separator NCE elects (a header block
+# of their own): such a block joins the body when it has this much text and little link text
+# (docs/decisions.md, "Extraction quality against the peers, round 4").
+LEAD_MIN_CHARS = 80
+LEAD_MAX_LINK_DENSITY = 0.3
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
                   "scholarlyarticle", "techarticle", "report"}
@@ -170,6 +175,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
+        if td.title_node is not None and kept and td.title_node < kept[0]:
+            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text
@@ -183,6 +190,26 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
                         tuple(td.date_nodes), td.published)
     art.is_article, art.probability = (classifier or _classify)(page, art, meta, evidence)
     return art
+
+
+def _lead(page: Page, gap: range, shown: set[int], skip: set[int]) -> list[int]:
+    """Text nodes between the headline and the relevant content that read as a lead paragraph:
+    in a block with LEAD_MIN_CHARS+ characters and link density at most LEAD_MAX_LINK_DENSITY
+    (bylines, share bars, captions and tables of contents are shorter or all links)."""
+    tns = page.text_nodes
+    verdict: dict[Any, bool] = {}
+    out = []
+    for k in gap:
+        if k not in shown or k in skip:
+            continue
+        block = block_of(tns[k].container)
+        ok = verdict.get(block)
+        if ok is None:
+            ok = verdict[block] = (page.has(block) and page.text_len(block) >= LEAD_MIN_CHARS
+                                   and page.link_density(block) <= LEAD_MAX_LINK_DENSITY)
+        if ok:
+            out.append(k)
+    return out
 
 
 def _source(meta: Any, name: str) -> str:

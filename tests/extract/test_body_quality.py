@@ -196,3 +196,23 @@ def test_a_thread_before_everything_else_keeps_its_votes():
     notice = "<div class='consent-text'><p>" + " ".join(_LINES[:2]) + "</p></div>"
     page = _page(f'<div id="comments"><ol>{_thread(12)}</ol></div>{notice}')
     assert find_separator(page).tag == "ol"
+
+
+# --- lead paragraph between the headline and the relevant content -------------------------------
+LEAD = ("Cyclists will get forty kilometres of protected lanes by 2026, the largest expansion the city "
+        "has seen, after a narrow vote that split the governing coalition.")
+
+
+def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_links_do_not():
+    from newscrawl.extract import extract
+
+    share = "".join(f'<li><a href="/share/{n}">Share on {n}</a></li>' for n in ("Facebook", "X", "Mail"))
+    html = ("<html><head><title>Council expands bike lanes - City News</title></head><body>"
+            '<header class="hero"><h1>Council expands bike lanes</h1>'
+            f'<div class="abstract">{LEAD}</div><div class="meta">By Ann Smith</div><ul>{share}</ul></header>'
+            '<div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 2) + "</div></body></html>")
+    article = extract(html, "https://news.example/bike-lanes")
+    assert article.title == "Council expands bike lanes"
+    lines = article.body.split("\n")
+    assert lines[0] == LEAD and lines[1] == PARAS[0]
+    assert "Ann Smith" not in article.body and "Share on" not in article.body
