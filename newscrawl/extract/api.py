@@ -189,6 +189,11 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     evidence = Evidence(tuple(rel.nodes), rel.comment_cut, td.title_node, td.title_score,
                         tuple(td.date_nodes), td.published)
     art.is_article, art.probability = (classifier or _classify)(page, art, meta, evidence)
+    if art.published is None and td.weak_published and art.is_article:
+        # a date the model half-believes, only where a date is expected (not on product or
+        # documentation pages, which often have none)
+        art.published = td.weak_published
+        art.provenance["published"] = {"method": "nce-date-model-weak", "score": round(td.weak_score, 4)}
     return art
 
 

@@ -25,6 +25,12 @@ from newscrawl.paths import models_dir
 THRESHOLD = 0.5  # class probability for "is title" / "is date"
 CLUSTER_GAP = 3  # date nodes at most two text nodes apart (index difference <= 3) share a cluster
 MAX_DATE_LEN = 100  # longer "date" nodes add text, not a date (dropped, §3.4.3; never scored)
+# Measured in docs/decisions.md ("Extraction quality against the peers, round 4"): a date above
+# the headline counts this many text nodes farther than one below it (page banners show today's
+# date there), and when no cluster reads as a date, the most probable candidate with at least
+# WEAK_DATE_THRESHOLD that parses is kept as a weak date (used after metadata and the URL).
+BEFORE_TITLE_PENALTY = 2
+WEAK_DATE_THRESHOLD = 0.25
 # "best" (most probable candidate) rather than the paper's "first detected": grouped CV over
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
@@ -79,6 +85,8 @@ class TitleDate:
     published: str | None
     date_nodes: list[int]
     date_score: float
+    weak_published: str | None = None  # below THRESHOLD; only when no cluster gave a date
+    weak_score: float = 0.0
 
 
 def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
@@ -161,7 +169,23 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None) -> Title
         dist = np.abs(Xd[:, DATE_FEATURES.index("title_distance")])
         p_date[date_rows] = np.where((Xd[:, 1] >= 2) & (dist <= 15), 1.0, 0.0)
     cluster, date_text, published, date_score = pick_date(page, nodes, X, p_date, title_node)
-    return TitleDate(title, title_node, title_score, date_text, published, cluster, date_score)
+    weak, weak_score = (None, 0.0) if published else weak_date(page, nodes, X, p_date, title_node)
+    return TitleDate(title, title_node, title_score, date_text, published, cluster, date_score, weak, weak_score)
+
+
+def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
+              title_node: int | None) -> tuple[str | None, float]:
+    """(date, probability) of the most probable candidate under THRESHOLD (nearest the title on
+    ties) that parses: datelines such as "Hamburg, 11. November 2021" the model half-believes."""
+    from newscrawl.extract.dates import parse_date
+
+    rows = [int(r) for r in np.flatnonzero(p_date >= WEAK_DATE_THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
+    rows.sort(key=lambda r: (-p_date[r], abs(nodes[r] - title_node) if title_node is not None else 0, r))
+    for r in rows:
+        value = parse_date(page.text_nodes[nodes[r]].text)
+        if value:
+            return value, float(p_date[r])
+    return None, 0.0
 
 
 def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
@@ -175,7 +199,10 @@ def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
             clusters[-1].append(k)
         else:
             clusters.append([k])
-    return min(clusters, key=lambda c: (min(abs(k - title_node) for k in c), c[0]))
+    def distance(k: int) -> int:
+        return k - title_node if k >= title_node else title_node - k + BEFORE_TITLE_PENALTY
+
+    return min(clusters, key=lambda c: (min(distance(k) for k in c), c[0]))
 
 
 def _read_date(page: Page, cluster: list[int]) -> tuple[str | None, str | None]:

@@ -39,6 +39,22 @@ def test_date_clusters_at_most_two_nodes_apart_nearest_title_wins():
     assert _nearest_cluster([3, 40], None) == [3, 40]  # no title: no clustering
 
 
+def test_a_date_above_the_title_counts_as_farther_than_one_below():
+    # title at 10: a banner date 3 nodes above loses to a byline date 4 nodes below
+    assert _nearest_cluster([7, 14], 10) == [14]
+    assert _nearest_cluster([7, 20], 10) == [7]
+
+
+def test_weak_date_is_the_most_probable_parsable_candidate_above_the_weak_threshold():
+    page = Page.from_html("<html><body><p>Issue 4</p><p>Hamburg, 11. November 2021</p>"
+                          "<p>Updated 3 March 2022</p><p>12.12.2012</p></body></html>")
+    nodes = list(range(len(page.text_nodes)))
+    X = np.array([[len(page.text_nodes[k].text)] for k in nodes], dtype=float)
+    p = np.array([0.45, 0.3, 0.26, 0.1])
+    assert titledate.weak_date(page, nodes, X, p, None) == ("2021-11-11", 0.3)
+    assert titledate.weak_date(page, nodes, X, np.array([0.45, 0.1, 0.1, 0.2]), None) == (None, 0.0)
+
+
 def test_shipped_format_predicts_as_the_forest(tmp_path):
     from sklearn.ensemble import RandomForestClassifier
 
