@@ -149,15 +149,15 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             art.provenance["published"] = {"method": "url", "score": 0.5}
 
     # body: the itemprop=articleBody element when the page marks one (seed 004; measured better
-    # than NCE on the dev pages that have it), else the relevant nodes from the title on,
-    # without title and date nodes
+    # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as
+    # NCE's forest drops them; else the relevant nodes from the title on; never title/date nodes
     skip = set(td.date_nodes)
     if td.title_node is not None:
         skip.add(td.title_node)
     marked = meta.article_body_element if meta is not None else None
     if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
         method, found = "itemprop-articleBody", True
-        kept = [k for k in page.text_range(marked)
+        kept = [k for k in pruned(page, marked, marked, params)
                 if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)]
     elif rel.separator is None:
         # NCE returns the whole page when it finds no separator (§3.4.1); that is the content

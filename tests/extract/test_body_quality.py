@@ -216,3 +216,16 @@ def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_link
     lines = article.body.split("\n")
     assert lines[0] == LEAD and lines[1] == PARAS[0]
     assert "Ann Smith" not in article.body and "Share on" not in article.body
+
+
+def test_the_marked_article_body_is_pruned_like_nce_content():
+    from newscrawl.extract import extract
+
+    related = "".join(f'<li><a href="/story/{i}">Another story about the city number {i}</a></li>' for i in range(6))
+    html = ("<html><head><title>Council expands bike lanes</title></head><body><h1>Council expands bike lanes</h1>"
+            '<div itemprop="articleBody">' + "".join(f"<p>{p}</p>" for p in PARAS)
+            + f'<div class="more"><ul>{related}</ul></div><div class="share-tools"><p>Share this story with '
+            "your friends and neighbours today</p></div></div></body></html>")
+    article = extract(html, "https://news.example/bike-lanes")
+    assert article.provenance["body"]["method"] == "itemprop-articleBody"
+    assert article.body.split("\n") == PARAS
