@@ -31,6 +31,7 @@ TITLE_CUT_SHARE = 0.2  # simple is_article rule until the page classifier exists
 # (docs/decisions.md, "Extraction quality against the peers, round 4").
 LEAD_MIN_CHARS = 80
 LEAD_MAX_LINK_DENSITY = 0.3
+_CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text is not its lead
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
                   "scholarlyarticle", "techarticle", "report"}
@@ -211,7 +212,9 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int]) -> list[int]:
         ok = verdict.get(block)
         if ok is None:
             ok = verdict[block] = (page.has(block) and page.text_len(block) >= LEAD_MIN_CHARS
-                                   and page.link_density(block) <= LEAD_MAX_LINK_DENSITY)
+                                   and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
+                                   and block.tag not in _CAPTION_TAGS
+                                   and next(block.iterancestors(*_CAPTION_TAGS), None) is None)
         if ok:
             out.append(k)
     return out

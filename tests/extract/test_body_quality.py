@@ -201,6 +201,7 @@ def test_a_thread_before_everything_else_keeps_its_votes():
 # --- lead paragraph between the headline and the relevant content -------------------------------
 LEAD = ("Cyclists will get forty kilometres of protected lanes by 2026, the largest expansion the city "
         "has seen, after a narrow vote that split the governing coalition.")
+CAPTION = "A cyclist rides along the new lane on Harbour Street during the morning rush hour. Photo: City Archive"
 
 
 def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_links_do_not():
@@ -209,13 +210,14 @@ def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_link
     share = "".join(f'<li><a href="/share/{n}">Share on {n}</a></li>' for n in ("Facebook", "X", "Mail"))
     html = ("<html><head><title>Council expands bike lanes - City News</title></head><body>"
             '<header class="hero"><h1>Council expands bike lanes</h1>'
-            f'<div class="abstract">{LEAD}</div><div class="meta">By Ann Smith</div><ul>{share}</ul></header>'
+            f'<div class="abstract">{LEAD}</div><div class="meta">By Ann Smith</div><ul>{share}</ul>'
+            f'<figure><img src="/lane.jpg"><figcaption>{CAPTION}</figcaption></figure></header>'
             '<div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 2) + "</div></body></html>")
     article = extract(html, "https://news.example/bike-lanes")
     assert article.title == "Council expands bike lanes"
     lines = article.body.split("\n")
     assert lines[0] == LEAD and lines[1] == PARAS[0]
-    assert "Ann Smith" not in article.body and "Share on" not in article.body
+    assert "Ann Smith" not in article.body and "Share on" not in article.body and "Photo" not in article.body
 
 
 def test_the_marked_article_body_is_pruned_like_nce_content():
