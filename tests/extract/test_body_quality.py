@@ -212,7 +212,7 @@ def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_link
             '<header class="hero"><h1>Council expands bike lanes</h1>'
             f'<div class="abstract">{LEAD}</div><div class="meta">By Ann Smith</div><ul>{share}</ul>'
             f'<figure><img src="/lane.jpg"><figcaption>{CAPTION}</figcaption></figure></header>'
-            '<div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 2) + "</div></body></html>")
+            '<div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 4) + "</div></body></html>")
     article = extract(html, "https://news.example/bike-lanes")
     assert article.title == "Council expands bike lanes"
     lines = article.body.split("\n")
