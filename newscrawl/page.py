@@ -53,8 +53,11 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
 # counts as hidden, so it yields no text nodes.
 _DROP_TAGS = (
-    "script", "template", "svg", "math", "select", "option", "textarea",
+    "script", "template", "svg", "select", "option", "textarea",
     "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
+    # MathML is rendered text (formulas are part of the article), except the source annotations
+    # (TeX) that a browser never shows
+    "annotation", "annotation-xml",
 )
 # <noscript> is dropped too, unless the page shows less than this many characters without it
 # and its <noscript> blocks hold more: script-rendered pages (forum software) that put the whole

@@ -143,3 +143,10 @@ def test_noscript_is_dropped_unless_it_holds_the_page():
     normal = Page.from_html(f"<html><body>{article}<noscript><p>Please enable JavaScript to use "
                             f"all features of this site and see the comments.</p>{posts}</noscript></body></html>")
     assert [tn.text for tn in normal.text_nodes] == [collapse(article[3:-4])]
+
+
+def test_mathml_is_text_but_its_tex_annotation_is_not():
+    page = Page.from_html("<html><body><p>Energy is <math><semantics><mrow><mi>E</mi><mo>=</mo><mi>m</mi>"
+                          "<msup><mi>c</mi><mn>2</mn></msup></mrow><annotation encoding='application/x-tex'>"
+                          "E=mc^2</annotation></semantics></math> here.</p></body></html>")
+    assert [tn.text for tn in page.text_nodes] == ["Energy is", "E", "=", "m", "c", "2", "here."]
