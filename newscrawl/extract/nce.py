@@ -262,7 +262,7 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         if not page.has(el):
             continue
         n = page.text_len(el)
-        if n < p.alpha1 or (p.skip_tabular and el.tag in _TABULAR):
+        if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _CAPTION.search(_names(el)))):
             continue
         if (n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
                 and not _has_heading(page, el) and not _repeating_content(page, el, p)):
@@ -275,6 +275,9 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
 # Tables and code blocks repeat one structure by design (rows, highlighted lines); comments are
 # prose. They are skipped whole; a block holding one is no candidate itself but is descended into.
 _TABULAR = frozenset({"table", "thead", "tbody", "tfoot", "tr", "pre", "code", "figure"})
+# Pictures with captions repeat one structure too; CMSs often mark them by class, not <figure>
+# (WordPress "wp-caption")
+_CAPTION = re.compile(r"(?:^|[\s_-])caption(?:$|[\s_-])", re.I)
 
 
 def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:

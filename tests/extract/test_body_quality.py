@@ -231,3 +231,13 @@ def test_the_marked_article_body_is_pruned_like_nce_content():
     article = extract(html, "https://news.example/bike-lanes")
     assert article.provenance["body"]["method"] == "itemprop-articleBody"
     assert article.body.split("\n") == PARAS
+
+
+def test_captioned_pictures_named_by_class_are_not_a_comment_section():
+    caption = '<div class="wp-caption alignnone"><img src="/c.png"><p class="wp-caption-text">Courtesy of the city transport office</p></div>'
+    body = "".join(f"<p>{p}</p>{caption}" for p in PARAS) + f"<p>{PARAS[1]} Finally.</p>"
+    page = _page(f'<div class="story"><h1>Council expands bike lanes</h1>{body}</div>')
+    rel = relevant_content(page, NCEParams(min_before=0.0))
+    assert rel.comment_cut is None and "Finally." in _texts(page, rel.nodes)
+    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False))
+    assert old.comment_cut is not None and "Finally." not in _texts(page, old.nodes)
