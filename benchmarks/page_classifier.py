@@ -15,7 +15,7 @@ is split by part. readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are
 trained on wcxb-dev parsed without URLs, as the shipped URL-less model is).
 
-    .venv/bin/python benchmarks/page_classifier.py [--repeats 20] [--limit N] [--cost-pages 200]
+    .venv/bin/python benchmarks/page_classifier.py [--repeats 20] [--limit N] [--cost-pages 200] [--shipped-only]
 
 Reads ../shared/datasets; prints tables only (no network).
 """
@@ -36,11 +36,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import newscrawl.classify.features as page_features  # noqa: E402
 from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
 from newscrawl.classify.mss import mss  # noqa: E402
-from newscrawl.classify.page import load as load_page_model  # noqa: E402
+from newscrawl import modelio  # noqa: E402
+from newscrawl.classify.page import MODEL_FILE  # noqa: E402
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
-from newscrawl.paths import datasets_dir  # noqa: E402
-from newscrawl.train.page import MODELS, labelled_pages, load_features, make_tree  # noqa: E402
+from newscrawl.paths import datasets_dir, models_dir  # noqa: E402
+from newscrawl.train.page import LABELLED_DATASETS, MODELS, labelled_pages, load_features, make_tree  # noqa: E402
 
 SEED_LINKS = ("links_number", "links_date", "links_slash", "links_reserved", "links_short")
 MSS = "mss_score"  # seed 002's MSS score: measured here, not in the shipped features
@@ -167,12 +168,21 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--cost-pages", type=int, default=200, help="pages timed for the feature cost table (0: skip)")
+    parser.add_argument("--shipped-only", action="store_true",
+                        help="only the shipped model type and its round-3 ablation, plain and grouped by site, on "
+                             "wcxb-dev (the issue's number; a fifth of the full run's CPU, for a loaded machine)")
     args = parser.parse_args()
+    import sklearn.ensemble  # noqa: F401  (loads the OpenMP runtime, which the limit only reaches once loaded)
+    from threadpoolctl import threadpool_limits
+
+    # one OpenMP thread for the boosted trees: on a shared 2-core machine their threads thrash
+    # (one fit: 1.3 s CPU with one thread, 9.9 s with the default on a loaded machine); same results
+    threadpool_limits(1)
 
     if args.cost_pages:
         feature_cost(args.cost_pages)
     start = time.perf_counter()
-    table = load_features(limit=args.limit, with_mss=True)
+    table = load_features(("wcxb-dev",) if args.shipped_only else LABELLED_DATASETS, args.limit, with_mss=True)
     n_pages = len(table.y)
     print(f"extraction + features of {n_pages} pages in {time.perf_counter() - start:.0f} s wall, "
           f"{table.cpu_seconds:.0f} s CPU ({1000 * table.cpu_seconds / max(n_pages, 1):.0f} ms CPU/page)\n")
@@ -180,10 +190,13 @@ def main() -> int:
     X, y = _with_mss(dev)
     everything = list(range(len(FEATURE_NAMES)))
     text_len = _columns(("text_len",))
-    added = set(FEATURE_GROUPS["extraction"] + FEATURE_GROUPS["structure"])
-    # the previous model's 77 features: these minus the two groups, plus MSS score and its text share
+    added = set(FEATURE_GROUPS["extraction"] + FEATURE_GROUPS["structure"] + FEATURE_GROUPS["shape"])
+    # the first model's 77 features: these minus the extraction, structure and shape groups, plus MSS score and its share
     before = [i for i, n in enumerate(FEATURE_NAMES) if n not in added] + _columns((MSS, "mss_share"))
-    kind = load_page_model().meta["chosen"]  # the model type `newscrawl train page` shipped
+    round3 = [i for i, n in enumerate(FEATURE_NAMES) if n not in FEATURE_GROUPS["shape"]]  # before round 4
+    # the model type `newscrawl train page` shipped (read from its file without checking its feature
+    # list, so the benchmark of new features runs before the retrain)
+    kind = modelio.load_model(models_dir() / MODEL_FILE).meta["chosen"]
     mark = {k: " (shipped)" if k == kind else "" for k in MODELS}
     shipped = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees",
                "boosted": "gradient-boosted trees"}[kind] + f": all shipped features{mark[kind]}"
@@ -196,9 +209,13 @@ def main() -> int:
         f"gradient-boosted trees: all shipped features{mark['boosted']}": (MODELS["boosted"], everything),
         "extra trees: without the extraction and structure groups (previous model's features)":
             (MODELS["extra-trees"], before),
+        f"{shipped.split(':')[0]}: without the shape group (round 3 features)": (MODELS[kind], round3),
         f"{shipped.split(':')[0]}: all shipped features + MSS score": (MODELS[kind], everything + _columns((MSS,))),
         "text-length threshold (1 split)": (_text_length_stump, text_len),
     }
+    if args.shipped_only:
+        configs = {name: configs[name] for name in (shipped, f"{shipped.split(':')[0]}: without the shape group "
+                                                              "(round 3 features)")}
     t0 = time.perf_counter()
     misses = {shipped: Counter()}
     folds = repeated_cv(X, y, configs, args.repeats, misses=misses)
@@ -208,21 +225,9 @@ def main() -> int:
     rule = np.asarray(dev.newsplease, dtype=bool)
     p, r, f = _prf(y, rule)
     print(f"| news-please rule (no training, all pages) | {p:.3f} | {r:.3f} | {f:.3f} |")
-
-    without = folds["C4.5 tree: MSS + CoreEx (seed, without links)"][:, 2]
-    with_links = folds["C4.5 tree: + five link-target features (seed, with)"][:, 2]
-    diff = with_links - without
-    per_repeat = diff.reshape(args.repeats, 10).mean(axis=1)
-    from scipy.stats import ttest_rel
-
-    stat = ttest_rel(with_links, without)
-    print(f"\nSeed 002 hypothesis: F1 with link-target features {with_links.mean():.3f} vs without "
-          f"{without.mean():.3f} (difference {diff.mean():+.3f}; better in {int((per_repeat > 0).sum())} of "
-          f"{args.repeats} repeats; paired t over {len(diff)} folds: t={stat.statistic:.2f}, p={stat.pvalue:.2g}; "
-          "folds overlap, so p is optimistic).")
-
-    tree = make_tree().fit(X, y)
-    print(f"C4.5 tree on all wcxb-dev pages: depth {tree.get_depth()}, {tree.get_n_leaves()} leaves.\n")
+    if not args.shipped_only:
+        seed_hypothesis(X, y, folds, args.repeats)
+    print()
 
     truth = {}
     with open(datasets_dir() / "wcxb-dev" / "truth.jsonl", encoding="utf-8") as fh:
@@ -241,12 +246,15 @@ def main() -> int:
     print()
 
     sites = [truth[i].get("site") or i for i in dev.ids]
-    grouped_configs = {name: configs[name] for name in (shipped, "extra trees: without the extraction and structure "
-                                                        "groups (previous model's features)")}
+    grouped_configs = {name: configs[name] for name in (shipped, f"{shipped.split(':')[0]}: without the shape group "
+                                                        "(round 3 features)", "extra trees: without the extraction and structure "
+                                                        "groups (previous model's features)") if name in configs}
     grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites)
     print(f"## Stricter: 10-fold grouped by site x {args.repeats} ({len(set(sites))} sites)\n")
     _print_rows(grouped)
     print()
+    if args.shipped_only:
+        return 0
 
     # the URL-less model: the same pages parsed without their URLs (as extract(html) sees them)
     bare = load_features(("wcxb-dev",), args.limit, with_mss=True, with_urls=False)
@@ -255,7 +263,30 @@ def main() -> int:
     print(f"## wcxb-dev parsed without URLs, stratified 10-fold x {args.repeats}\n")
     _print_rows(repeated_cv(Xb, yb, bare_configs, args.repeats))
     print()
+    out_of_domain(table, X, y, Xb, yb, configs)
+    return 0
 
+
+def seed_hypothesis(X: np.ndarray, y: np.ndarray, folds: dict[str, np.ndarray], repeats: int) -> None:
+    """Seed 002's test: the C4.5 tree with and without the five link-target features, same folds."""
+    without = folds["C4.5 tree: MSS + CoreEx (seed, without links)"][:, 2]
+    with_links = folds["C4.5 tree: + five link-target features (seed, with)"][:, 2]
+    diff = with_links - without
+    per_repeat = diff.reshape(repeats, 10).mean(axis=1)
+    from scipy.stats import ttest_rel
+
+    stat = ttest_rel(with_links, without)
+    print(f"\nSeed 002 hypothesis: F1 with link-target features {with_links.mean():.3f} vs without "
+          f"{without.mean():.3f} (difference {diff.mean():+.3f}; better in {int((per_repeat > 0).sum())} of "
+          f"{repeats} repeats; paired t over {len(diff)} folds: t={stat.statistic:.2f}, p={stat.pvalue:.2g}; "
+          "folds overlap, so p is optimistic).")
+
+    tree = make_tree().fit(X, y)
+    print(f"C4.5 tree on all wcxb-dev pages: depth {tree.get_depth()}, {tree.get_n_leaves()} leaves.\n")
+
+
+def out_of_domain(table, X: np.ndarray, y: np.ndarray, Xb: np.ndarray, yb: np.ndarray, configs: dict) -> None:
+    """Models trained on all of wcxb-dev, scored on the other labelled datasets."""
     other = [d for d in dict.fromkeys(table.dataset) if d != "wcxb-dev"]
     if other:
         print("## Out of domain: trained on all of wcxb-dev, tested on other labelled datasets (datasets whose pages")
@@ -273,7 +304,6 @@ def main() -> int:
                 print(f"| {name} | {len(yo)} ({int(yo.sum())}) | {cname} | {p:.3f} | {r:.3f} | {f:.3f} |")
             p, r, f = _prf(yo, np.asarray(sub.newsplease, dtype=bool))
             print(f"| {name} | {len(yo)} ({int(yo.sum())}) | news-please rule | {p:.3f} | {r:.3f} | {f:.3f} |")
-    return 0
 
 
 if __name__ == "__main__":

@@ -19,8 +19,9 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from statistics import median
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
@@ -72,6 +73,12 @@ STRUCTURE_FEATURES = ("teaser_blocks", "post_blocks", "max_repeat", "inputs_per_
                       "mean_node_len", "date_like_per_k", "tel_links", "mailto_links", "external_share",
                       "brand_per_k", "path_depth", "has_query", "url_root", "schema_breadcrumb", "schema_webpage",
                       "schema_org", "meta_published_time", "meta_section", "meta_tag", "twitter_large_image")
+# Round 4: the headline and body as text (lengths, punctuation, inline links), dates as forums
+# show them (a short "name · date time" line per post), the URL slug against the headline.
+SHAPE_FEATURES = ("title_words", "h1_words", "h1_title_similarity", "slug_title_similarity", "body_mean_line",
+                  "body_median_line", "body_fragment_lines", "body_question_lines", "commas_per_sentence",
+                  "distinct_dates", "inline_links_per_k", "p_mean_len", "p_long", "body_date_lines",
+                  "dates_after_body", "clock_times")
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "links": LINK_FEATURES,
     "url": URL_FEATURES,
@@ -79,9 +86,10 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "page": PAGE_FEATURES,
     "extraction": EXTRACTION_FEATURES,
     "structure": STRUCTURE_FEATURES,
+    "shape": SHAPE_FEATURES,
 }
 FEATURE_NAMES: tuple[str, ...] = (LINK_FEATURES + URL_FEATURES + CONTENT_FEATURES + PAGE_FEATURES
-                                  + EXTRACTION_FEATURES + STRUCTURE_FEATURES)
+                                  + EXTRACTION_FEATURES + STRUCTURE_FEATURES + SHAPE_FEATURES)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 FAR = 100  # date_title_distance when there is no title or no visible date (text nodes)
@@ -94,6 +102,12 @@ MIN_REPEAT = 3  # siblings with one tag and class: a repeated block
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d\u2019\u00bb)]\s*$")
 _DATE_LIKE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 _WORD = re.compile(r"\w+")
+_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d\d(?!\d)")  # a time of day, as forum posts and live pages show
+_SENTENCE_BREAK = re.compile(r"[.!?\u3002\uff01\uff1f]+(?:\s|$)")
+_COMMA = re.compile(r"[,\uff0c\u3001]")
+DATE_LINE = 80  # body lines and text nodes up to this long with a date or a clock time are date lines
+LONG_P = 300  # paragraphs at least this long count in p_long
+INLINE_P = 150  # links inside paragraphs at least this long are inline (prose) links
 _FILE_EXT = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
 _TEASER_HEADINGS = ("h2", "h3", "h4", "h5")
 _SHARE_TAGS = {"li": "share_li", "td": "share_table", "th": "share_table", "p": "share_p", "pre": "share_code",
@@ -269,6 +283,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     )
     out.update(extraction_features(page, article, evidence, text_len, anchors))
     out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors))
+    out.update(shape_features(page, article, evidence, anchors))
     return out
 
 
@@ -432,6 +447,64 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     out["meta_section"] = float("article:section" in names)
     out["meta_tag"] = float("article:tag" in names)
     out["twitter_large_image"] = float(names.get("twitter:card", "").strip() == "summary_large_image")
+    return out
+
+
+def _date_line(text: str) -> bool:
+    return len(text) <= DATE_LINE and (_DATE_LIKE.search(text) is not None or _CLOCK.search(text) is not None)
+
+
+def _slug_words(url: str | None) -> list[str]:
+    """Words of the URL's last path segment (file extension and numbers left out)."""
+    segments = [s for s in unquote(urlsplit(url or "").path).split("/") if s]
+    slug = _FILE_EXT.sub("", segments[-1].lower()) if segments else ""
+    return [w for w in _WORD.findall(slug.replace("_", " ")) if not w.isdigit()]
+
+
+def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[Any, Anchor]) -> dict[str, float]:
+    """The headline and the body as text: an article has a headline of several words that its
+    URL slug repeats, paragraphs of prose (long lines, commas, sentence ends, links inside the
+    sentences); a forum thread shows a short "name · date time" line before every post and keeps
+    dating posts after the first one; service pages have short fragments and few long paragraphs."""
+    out: dict[str, float] = {}
+    title = getattr(article, "title", None) or ""
+    title_words = [w.lower() for w in _WORD.findall(title)]
+    out["title_words"] = float(len(title_words))
+    h1 = next(page.body.iter("h1"), None)
+    h1_text = page.text(h1) if h1 is not None and page.has(h1) else ""
+    out["h1_words"] = float(len(_WORD.findall(h1_text)))
+    out["h1_title_similarity"] = _jaccard(h1_text, page.title_text)
+    slug = set(_slug_words(page.url))
+    words = set(title_words)
+    out["slug_title_similarity"] = len(slug & words) / len(slug | words) if slug | words else 0.0
+
+    body = getattr(article, "body", None) or ""
+    lines = [line.strip() for line in body.split("\n") if line.strip()]
+    n_lines = max(len(lines), 1)
+    out["body_mean_line"] = len(body) / n_lines
+    out["body_median_line"] = float(median(len(line) for line in lines)) if lines else 0.0
+    out["body_fragment_lines"] = sum(1 for line in lines if not _SENTENCE_END.search(line)) / n_lines
+    out["body_question_lines"] = sum(1 for line in lines if line.endswith(("?", "\uff1f"))) / n_lines
+    out["commas_per_sentence"] = len(_COMMA.findall(body)) / max(len(_SENTENCE_BREAK.findall(body)), 1)
+    out["body_date_lines"] = float(sum(1 for line in lines if _date_line(line)))
+
+    tns = page.text_nodes
+    out["distinct_dates"] = float(len({tn.text for tn in tns if len(tn.text) <= 40 and _DATE_LIKE.search(tn.text)}))
+    last = evidence.relevant[-1] if evidence.relevant else None
+    out["dates_after_body"] = float(sum(1 for tn in tns[last + 1:] if _date_line(tn.text))) if last is not None else 0.0
+    out["clock_times"] = float(sum(1 for tn in tns if len(tn.text) <= DATE_LINE and _CLOCK.search(tn.text)))
+
+    relevant = set(evidence.relevant)
+    inline = 0
+    for a in anchors:
+        parent = a.getparent()
+        if parent is not None and parent.tag == "p" and page.text_len(parent) >= INLINE_P:
+            span = page.text_range(parent)
+            inline += span.start in relevant or (span.stop - 1) in relevant
+    out["inline_links_per_k"] = 1000 * inline / max(len(body), 1)
+    paragraphs = [n for n in (page.text_len(p) for p in page.body.iter("p") if page.has(p)) if n > 0]
+    out["p_mean_len"] = sum(paragraphs) / len(paragraphs) if paragraphs else 0.0
+    out["p_long"] = float(sum(1 for n in paragraphs if n >= LONG_P))
     return out
 
 

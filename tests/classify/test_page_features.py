@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from newscrawl.classify.features import FEATURE_GROUPS, extraction_evidence, page_features
+from newscrawl.classify.features import FEATURE_GROUPS, _date_line, extraction_evidence, page_features
 from newscrawl.classify.page import classify
 from newscrawl.extract import extract
 from newscrawl.page import Page
@@ -46,7 +46,7 @@ def listing(seed: int = 0) -> str:
 
 def test_every_new_feature_is_computed():
     values = page_features(_page(article(), "https://example.com/2025/03/04/harbour-museum"))
-    for group in ("extraction", "structure"):
+    for group in ("extraction", "structure", "shape"):
         assert all(name in values for name in FEATURE_GROUPS[group])
 
 
@@ -134,3 +134,43 @@ def test_extract_hands_its_evidence_to_the_classifier():
     _, p = classify(Page.from_html(html, url))
     assert art.provenance["is_article"]["method"] == "page-classifier"
     assert abs(art.probability - p) < 1e-9
+
+
+def test_headline_and_slug_agree_on_an_article_url():
+    url = "https://example.com/2025/03/04/harbour-museum-reopens-after-storm.html"
+    values = page_features(_page(article(), url, title="Harbour museum reopens after storm | Daily"))
+    assert values["title_words"] == 5.0 and values["h1_words"] == 5.0
+    assert values["slug_title_similarity"] == 1.0  # the slug repeats the headline (".html" and the date left out)
+    assert 0.6 < values["h1_title_similarity"] < 1.0  # <title> adds the site name
+    other = page_features(_page(article(), "https://example.com/services/plumbing"))
+    assert other["slug_title_similarity"] == 0.0
+
+
+def test_forum_date_lines_and_clock_times():
+    rng = random.Random(5)
+    posts = "".join(f"<div class='post'><p>user{i} · 0{i + 1}/03/2026 19:{i + 10}</p>"
+                    f"<p>{_sentence(rng)} {_sentence(rng)} {_sentence(rng)}</p></div>" for i in range(6))
+    thread = page_features(_page(f"<main><h1>Cheap family meals?</h1>{posts}</main>", "https://example.com/talk/1"))
+    story = page_features(_page(article(), "https://example.com/2025/03/04/harbour-museum"))
+    assert thread["clock_times"] == 6.0 and story["clock_times"] == 0.0
+    assert thread["distinct_dates"] == 6.0 and story["distinct_dates"] == 1.0
+    assert story["body_date_lines"] == 0.0  # the date under the headline is not body text
+    assert _date_line("keepingsanity · 03/03/2026 19:49") and _date_line("19:49")
+    assert not _date_line("In 2025 the harbour museum " + "reopened after the storm and " * 3)  # long prose
+
+
+def test_prose_paragraphs_inline_links_and_fragments():
+    rng = random.Random(9)
+    prose = "".join(f"<p>{_sentence(rng)} See <a href='/ref/{i}'>the report</a>, {_sentence(rng)} {_sentence(rng)}</p>"
+                    for i in range(6))
+    menu = "<ul>" + "".join(f"<li><a href='/s/{i}'>Section {i}</a></li>" for i in range(10)) + "</ul>"
+    story = page_features(_page(f"{menu}<article><h1>Harbour museum reopens</h1>{prose}</article>",
+                                "https://example.com/a/harbour-museum"))
+    bullets = "".join(f"<h3>Feature {i}</h3><p>Fast setup</p><p>Free support</p>" for i in range(6))
+    service = page_features(_page(f"{menu}<main><h1>Plans</h1>{bullets}</main>", "https://example.com/plans"))
+    assert story["inline_links_per_k"] > 0 and service["inline_links_per_k"] == 0.0  # menu links are not inline
+    assert story["p_long"] == 6.0 and service["p_long"] == 0.0
+    assert story["p_mean_len"] > 5 * service["p_mean_len"]
+    assert story["body_fragment_lines"] < 0.3 < service["body_fragment_lines"]
+    assert story["commas_per_sentence"] > service["commas_per_sentence"] == 0.0
+    assert story["body_mean_line"] > service["body_mean_line"]
