@@ -8,8 +8,8 @@ then the shipped feature set with the single tree and the ensembles, and compare
 pages with news-please's page rule (og:type=article and linked-headline ratios <= 0.65 / 0.56)
 and a text-length threshold (a one-split tree on the body's text length, cross-validated).
 Ablations on the same folds: the previous model's features (before the extraction/structure
-groups, with MSS), and the shipped set plus MSS (the expensive feature the shipped set leaves
-out). The shipped model type is also cross-validated with folds grouped by site (stricter: no
+groups, with MSS), the shipped model type without the round-4 shape group, and the shipped set
+plus MSS (the expensive feature the shipped set leaves out). The shipped model type is also cross-validated with folds grouped by site (stricter: no
 site in both train and test), its misses are counted by page type, and the features' CPU cost
 is split by part. readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are

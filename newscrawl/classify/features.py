@@ -7,8 +7,9 @@ costs 17–25% of the extraction's CPU time (docs/decisions.md); ``benchmarks/pa
 still runs seed 002's experiment with it. We add the
 page URL's own link-target features, the structured data the page declares about itself
 (og:type, schema.org types, a date), text/link measures, what the extraction pipeline found
-(a visible date near the detected title, the body's shape: :class:`newscrawl.extract.api.Evidence`)
-and page-structure measures (repeated teaser and post blocks, text shares by container);
+(a visible date near the detected title, the body's shape: :class:`newscrawl.extract.api.Evidence`),
+page-structure measures (repeated teaser and post blocks, text shares by container) and the
+headline and body as text (lengths, punctuation, links inside prose, forum-style date lines);
 ``benchmarks/page_classifier.py`` shows what each group adds. Categorical tags are one-hot over a
 fixed vocabulary so the feature vector (and the shipped model) does not depend on the training set.
 Nothing here reads words of a particular language: punctuation, digits, markup and URLs only.
