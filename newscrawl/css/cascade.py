@@ -19,10 +19,14 @@ from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
 import tinycss2
+from cssselect2.compiler import split_whitespace
+from lxml import etree
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
 from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, element_keys, split_key_tests
-from newscrawl.css.stylesheet import Rule, Stylesheet, parse_declarations, parse_stylesheet
+from newscrawl.css.stylesheet import (
+    Rule, Stylesheet, complete_stylesheet, parse_declarations, parse_stylesheet,
+)
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
@@ -35,6 +39,10 @@ MAX_VAR_DEPTH = 16
 # of 177 k characters, 10 indexes, 1,510 states, 230 merged declarations) fits in them.
 BLOCK_CHARS = 2 * 1024 * 1024  # parsed <style> texts seen again (BlockCache), summed length
 BLOCK_PROBATION_CHARS = 256 * 1024  # parsed <style> texts seen once
+# A page's <style> blocks are parsed for its ids and classes only (rules needing others are
+# skipped) when its blocks not yet cached hold at least this many rules ("{"): below, reading
+# the document's keys (~0.5-1 ms) costs more than it saves (break-even ~100-200 on wcxb-dev).
+PARTIAL_MIN_RULES = 200
 INDEXES = 8  # combined indexes (one per combination of sheets)
 MEMO_ENTRIES = 8192  # per memo table of an index and of a key space
 SHARED_ENTRIES = 4096  # per shared memo (merged declarations, states, custom properties, var())
@@ -45,7 +53,8 @@ CHAIN_OUTCOMES = 200_000
 _MEDIUM = 16.0
 _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
 # An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
-# source order across sheets, plus _AUTHOR for author rules (origin sorts first).
+# source order across sheets (sheet position << 32 plus the rule's order in its sheet), plus
+# _AUTHOR for author rules (origin sorts first).
 _AUTHOR = 1 << 60
 # How an index entry is decided: implied by the key tests, by the key chain, or per element.
 _IMPLIED, _PLAIN, _RESIDUAL, _TESTED = "implied", "plain", "residual", "tested"
@@ -159,6 +168,33 @@ def _ua_sheet(quirks: bool) -> tuple[Stylesheet, ...]:
     return tuple(sheets)
 
 
+class DocumentKeys:
+    """The ids ("#x") and classes (".x") of one document, read on first use: what a partial
+    parse of its ``<style>`` blocks is filtered by (parse_stylesheet's ``present``)."""
+
+    __slots__ = ("root", "_keys")
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self._keys: frozenset[str] | None = None
+
+    def keys(self) -> frozenset[str]:
+        if self._keys is None:
+            # the whole document: style() walks an element's ancestors up to its root
+            ids = set(_IDS(self.root))
+            classes = set(split_whitespace(" ".join(_CLASSES(self.root))))  # as element_keys
+            self._keys = frozenset(["#" + i for i in ids] + ["." + c for c in classes])
+        return self._keys
+
+    def served_by(self, sheet: Stylesheet) -> bool:
+        """Whether ``sheet`` gives this document the complete sheet's styles."""
+        return not sheet.absent or sheet.absent.isdisjoint(self.keys())
+
+
+_IDS = etree.XPath("//@id", smart_strings=False)
+_CLASSES = etree.XPath("//@class", smart_strings=False)
+
+
 class BlockCache:
     """Parsed ``<style>`` texts by content, in two segments, each least recently used out
     first and bounded by the summed length of its texts: blocks seen once (``probation``,
@@ -169,7 +205,12 @@ class BlockCache:
     selector index and memos (they are keyed by the identity of the sheets). Most blocks of a
     crawl across many sites are seen once (a page's own styles); they only pass through the
     small segment, so they do not fill the cache with objects that every full garbage
-    collection walks."""
+    collection walks.
+
+    A block first seen with its document is parsed partially, for that document's ids and
+    classes (most of a page's own rules style other pages' markup). The partial sheet serves
+    every later document that lacks the keys it left out; the first one that has one of them
+    gets a complete parse, which replaces it (``completed`` counts those)."""
 
     def __init__(self, max_chars: int = BLOCK_CHARS, max_text: int = 1024 * 1024,
                  probation: int = BLOCK_PROBATION_CHARS) -> None:
@@ -182,32 +223,36 @@ class BlockCache:
         self._once_chars = 0
         self.hits = 0
         self.misses = 0
+        self.completed = 0
         self._lock = threading.Lock()
 
-    def get(self, text: str, url: str | None) -> Stylesheet:
+    def get(self, text: str, url: str | None, document: DocumentKeys | None = None
+            ) -> Stylesheet:
+        """The block's sheet for ``document`` (partial or complete), or complete without one."""
         key = (text, url)
         with self._lock:  # resolvers may run in threads; the LRU update is several steps
-            sheet = self._sheets.get(key)
-            if sheet is not None:
-                self.hits += 1
-                self._sheets.move_to_end(key)
+            sheet = self._lookup(key)
+            if sheet is None:
+                self.misses += 1
+        if sheet is not None:
+            if not sheet.absent or (document is not None and document.served_by(sheet)):
                 return sheet
-            sheet = self._once.pop(key, None)
-            if sheet is not None:  # seen again: into the main segment
-                self.hits += 1
-                self._once_chars -= len(text)
-                self._sheets[key] = sheet
-                while self.chars - self._once_chars > self.max_chars:
-                    (evicted, _url), _sheet = self._sheets.popitem(last=False)
-                    self.chars -= len(evicted)
-                return sheet
-            self.misses += 1
-        sheet = parse_stylesheet(text, url=url, cached=False)
+            sheet = complete_stylesheet(sheet, text)  # for this document (or any)
+        else:
+            sheet = parse_stylesheet(text, url=url, cached=False,
+                                     present=document.keys() if document is not None else None)
         if len(text) <= self.max_text:
             with self._lock:
                 held = self._sheets.get(key) or self._once.get(key)
-                if held is not None:  # parsed meanwhile by another thread: keep one object
-                    return held
+                if held is not None:
+                    if not held.absent:  # completed meanwhile: keep one object
+                        return held
+                    if sheet.absent:  # both partial (another thread's document): keep it
+                        return sheet
+                    # the held partial sheet is replaced by the complete one
+                    (self._sheets if key in self._sheets else self._once)[key] = sheet
+                    self.completed += 1
+                    return sheet
                 self._once[key] = sheet
                 self.chars += len(text)
                 self._once_chars += len(text)
@@ -215,6 +260,27 @@ class BlockCache:
                     (evicted, _url), _sheet = self._once.popitem(last=False)
                     self.chars -= len(evicted)
                     self._once_chars -= len(evicted)
+        return sheet
+
+    def holds(self, text: str, url: str | None) -> bool:
+        key = (text, url)
+        return key in self._sheets or key in self._once  # one lookup each: no lock needed
+
+    def _lookup(self, key: tuple[str, str | None]) -> Stylesheet | None:
+        """The held sheet (a second sighting moves it to the main segment); lock held."""
+        sheet = self._sheets.get(key)
+        if sheet is not None:
+            self.hits += 1
+            self._sheets.move_to_end(key)
+            return sheet
+        sheet = self._once.pop(key, None)
+        if sheet is not None:  # seen again: into the main segment
+            self.hits += 1
+            self._once_chars -= len(key[0])
+            self._sheets[key] = sheet
+            while self.chars - self._once_chars > self.max_chars:
+                (evicted, _url), _sheet = self._sheets.popitem(last=False)
+                self.chars -= len(evicted)
         return sheet
 
     def clear(self) -> None:
@@ -228,12 +294,35 @@ _BLOCKS = BlockCache()
 _IMPORT = re.compile("@import", re.I)
 
 
-def parse_style_block(text: str, base_url: str | None = None) -> Stylesheet:
+def parse_style_block(text: str, base_url: str | None = None, document: Any = None
+                      ) -> Stylesheet:
     """A ``<style>`` element's text, parsed once per process while it stays in the block cache
     (:class:`BlockCache`, bounded). The page URL matters only to resolve
     ``@import``s, so other blocks are cached without it: the same block on every page of a
-    site is one Stylesheet object, and the pages share the site's index and memos."""
-    return _BLOCKS.get(text, base_url if _IMPORT.search(text) else None)
+    site is one Stylesheet object, and the pages share the site's index and memos.
+    With ``document`` (its lxml tree or root), the sheet may be partial: complete for that
+    document (``Stylesheet.absent``)."""
+    return _BLOCKS.get(text, _block_url(text, base_url),
+                       None if document is None else DocumentKeys(document))
+
+
+def _block_url(text: str, base_url: str | None) -> str | None:
+    """The URL a block is cached under: the page's only when the block imports."""
+    return base_url if _IMPORT.search(text) else None
+
+
+def _partial_parse_for(root: Any, blocks: list[tuple[str, str | None]]) -> DocumentKeys | None:
+    """The document's keys, for partial parses of its <style> ``blocks`` (text, cache URL),
+    when those not in the block cache hold at least PARTIAL_MIN_RULES rules: below that,
+    reading the ids and classes of the whole document costs more than the rules it lets the
+    parse skip (docs/decisions.md, "CSS: lazy rules for page-specific style blocks")."""
+    found = 0
+    for text, url in blocks:
+        if not _BLOCKS.holds(text, url):
+            found += text.count("{")
+            if found >= PARTIAL_MIN_RULES:
+                return DocumentKeys(root)
+    return None
 
 
 @lru_cache(maxsize=4096)
@@ -471,7 +560,7 @@ class _CombinedIndex:
         self.universal: list = []
         owned: set[str] = set()  # keys whose lists this index made (the others are shared)
         for position, sheet_prepared in enumerate(prepared):
-            base = position * 10_000_000 + (_AUTHOR if position >= ua_count else 0)
+            base = (position << 32) + (_AUTHOR if position >= ua_count else 0)
             by_key, by_attr, universal = sheet_prepared.entries(base, evaluated)
             for key, pair in by_key.items():
                 merged = self.by_key.get(key)
@@ -787,12 +876,23 @@ class StyleResolver:
         self._states: dict[Any, _State] = {}
         self._chains: dict[Any, _Chain] = {}
         self._root_font_size = _MEDIUM
-        sheets = [parse_style_block(s, self.base_url) if isinstance(s, str) else s
-                  for s in stylesheets]
-        self._index = _combined_index(_ua_sheet(self.quirks), tuple(self._order(sheets)),
-                                      self.viewport)
+        # <link> elements (None), and <style> elements with their text and cache URL (read
+        # once: lxml makes a new string at every read, and the URL takes a search of the text)
+        elements = [(el, None if el.tag == "link" else self._block(el.text or ""))
+                    for el in root.iter("link", "style")]
+        stylesheets = [self._block(s) if isinstance(s, str) else s for s in stylesheets]
+        document = _partial_parse_for(
+            root, [block for _el, block in elements if block is not None]
+            + [s for s in stylesheets if isinstance(s, tuple)])
+        sheets = [_BLOCKS.get(*s, document) if isinstance(s, tuple) else s for s in stylesheets]
+        self._index = _combined_index(
+            _ua_sheet(self.quirks), tuple(self._order(sheets, elements, document)),
+            self.viewport)
 
     # --- stylesheet order ------------------------------------------------------------------------
+    def _block(self, text: str) -> tuple[str, str | None]:
+        return text, _block_url(text, self.base_url)
+
     def _base(self, url: str | None) -> str | None:
         for base in self.root.iter("base"):
             href = base.get("href")
@@ -801,7 +901,9 @@ class StyleResolver:
             break
         return url
 
-    def _order(self, provided: list[Stylesheet]) -> list[Stylesheet]:
+    def _order(self, provided: list[Stylesheet],
+               elements: list[tuple[Any, tuple[str, str | None] | None]],
+               document: DocumentKeys | None) -> list[Stylesheet]:
         by_url: dict[str, Stylesheet] = {}
         imported: set[str] = set()  # URLs imported or linked: not "unlinked" sheets
         for sheet in provided:
@@ -813,8 +915,8 @@ class StyleResolver:
         add = partial(self._add_sheet, by_url=by_url, seen=seen, ordered=ordered)
 
         other_links: list[str] = []  # hrefs of other links, resolved only if needed below
-        for el in self.root.iter("link", "style"):
-            if el.tag == "link":
+        for el, block in elements:
+            if block is None:  # a <link>
                 href = (el.get("href") or "").strip()
                 if not href:
                     continue
@@ -827,7 +929,7 @@ class StyleResolver:
             media = el.get("media")
             if media is not None and not media_matches(media, self.viewport):
                 continue
-            if el.tag == "link":
+            if block is None:
                 sheet = by_url.get(url)
                 if sheet is None or id(sheet) in seen:
                     continue
@@ -835,7 +937,7 @@ class StyleResolver:
                 kind = (el.get("type") or "text/css").strip().lower()
                 if kind not in ("text/css", ""):
                     continue
-                sheet = parse_style_block(el.text or "", self.base_url)
+                sheet = _BLOCKS.get(*block, document)
                 if id(sheet) in seen:
                     continue
             add(sheet)

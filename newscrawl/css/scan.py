@@ -148,3 +148,36 @@ def count_declarations(block: str) -> int:
     if not stripped:
         return 0
     return stripped.count(";") + (0 if stripped.endswith(";") else 1)
+
+
+# --- keys a rule's selectors need (lazy parsing of a page's own <style> blocks) ------------------
+# Preludes with escapes or NUL are not read here (the rule is compiled).
+_KEYS_UNSAFE = re.compile(r"[\\\x00]")
+_STRING = re.compile(r""""[^"\n\r\f]*"|'[^'\n\r\f]*'""")
+_INNERMOST_GROUP = re.compile(r"\([^()\[\]]*\)|\[[^()\[\]]*\]")
+_GROUP = re.compile(r"[()\[\]]")
+# An id or class as tinycss2 reads it: "#" or "." and then every name character (ASCII letters,
+# digits, "_", "-" and any non-ASCII character); a shorter match could name another class.
+_ID_OR_CLASS = re.compile(r"[.#](?:[A-Za-z0-9_-]|[^\x00-\x7f])+")
+
+
+def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
+    """Per selector of a rule prelude, the ids ("#x") and classes (".x") its compounds name
+    outside strings and ``(...)`` / ``[...]`` groups: an element matching the selector, and the
+    ancestors and siblings its combinators reach, have each of them, so a document without one
+    of them has no element the selector matches. None when the prelude is not read here (a
+    selector without such keys gives an empty set)."""
+    if _KEYS_UNSAFE.search(prelude) is not None:
+        return None
+    text = strip_comments(prelude)  # a block's leading comment is in its first prelude
+    if '"' in text or "'" in text:
+        text = _STRING.sub(" ", text)  # [type="button"], [data-x='a,b']
+        if '"' in text or "'" in text:
+            return None  # a string left open runs to the end: it may hold what follows
+    while "(" in text or "[" in text:  # groups innermost first: :not(.a), :is(.b, .c), [x]
+        text, count = _INNERMOST_GROUP.subn(" ", text)
+        if not count:
+            return None  # unbalanced
+    if _GROUP.search(text) is not None:
+        return None  # unbalanced
+    return tuple(frozenset(_ID_OR_CLASS.findall(part)) for part in text.split(","))

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 from urllib.parse import urljoin
 
 import tinycss2
@@ -21,7 +21,9 @@ from tinycss2.bytes import decode_stylesheet_bytes
 
 from newscrawl.css.declarations import split_declarations
 from newscrawl.css.media import supports_matches
-from newscrawl.css.scan import count_declarations, relevant, split_rules, strip_comments
+from newscrawl.css.scan import (
+    RawRule, count_declarations, relevant, selector_keys, split_rules, strip_comments,
+)
 from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
 
@@ -39,6 +41,7 @@ CACHED_TEXTS = 32  # parsed texts held by parse_stylesheet (<style> blocks: casc
 _GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
                                 "-moz-document"})
 
+_COMPLETE: frozenset[str] = frozenset()  # Stylesheet.absent of complete sheets
 # A declaration: (property, value, important, pending). ``pending`` is the raw text when the
 # value uses var() and can only be parsed per element; ``value`` is then None.
 Declaration = tuple
@@ -50,7 +53,7 @@ class Rule:
 
     selectors: tuple[Selector, ...]
     declarations: tuple[Declaration, ...]
-    order: int
+    order: int  # position among the sheet's style rules (kept or not), from 1
     media: tuple[str, ...]  # enclosing @media conditions, all of which must match
 
 
@@ -70,6 +73,12 @@ class Stylesheet:
     # No per-sheet index of its own: the resolver indexes rules by each selector's ``key`` per
     # cascade (a second copy would be more objects for every full garbage collection to walk).
     size: int = 0
+    # Empty for a complete sheet. A partial one (parsed for one document, see parse_stylesheet's
+    # ``present``) left out rules each of whose selectors names an id or class from this set:
+    # it gives the complete sheet's styles to every document that has none of these keys.
+    # ``skipped``: the orders of the rules left out (complete_stylesheet parses those).
+    absent: frozenset[str] = _COMPLETE
+    skipped: tuple[int, ...] = ()
 
 
 def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> str:
@@ -230,7 +239,7 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
 
 def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | None = None,
                      max_bytes: int = DEFAULT_MAX_BYTES, max_rules: int = DEFAULT_MAX_RULES,
-                     cached: bool = True) -> Stylesheet:
+                     cached: bool = True, present: frozenset[str] | None = None) -> Stylesheet:
     """Parse ``css`` into a shareable :class:`Stylesheet`.
 
     ``url`` is the sheet's own address (base of its @import URLs, key for matching it to a
@@ -239,7 +248,16 @@ def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | N
     text gives the same object, so pages share resolver caches. ``cached=False`` is for callers
     with a cache of their own (``<style>`` blocks: cascade.BlockCache), so that a sheet is not
     held by two caches.
+
+    ``present``, the ids ("#x") and classes (".x") of one document, makes a partial sheet for
+    that document: rules each of whose selectors names a key not in it can match none of its
+    elements and are neither compiled nor their declarations parsed (most rules of a page's own
+    ``<style>`` blocks style other pages' markup). ``Stylesheet.absent`` says which documents
+    the result serves; ``stats["rules_skipped"]`` counts the rules left out (their declarations
+    are not counted). Partial sheets are not cached here.
     """
+    if present is not None:
+        return _parse(css, url, media, max_bytes, max_rules, present)
     if cached and isinstance(css, str) and len(css) <= CACHED_TEXT_CHARS \
             and max_bytes == DEFAULT_MAX_BYTES and max_rules == DEFAULT_MAX_RULES:
         return _parse_cached(css, url, media)
@@ -251,21 +269,82 @@ def _parse_cached(css: str, url: str | None, media: str | None) -> Stylesheet:
     return _parse(css, url, media, DEFAULT_MAX_BYTES, DEFAULT_MAX_RULES)
 
 
+_STATS = ("bytes", "truncated", "rules_total", "rules_kept", "declarations_total",
+          "declarations_kept", "declarations_invalid", "custom_properties", "selectors_dropped",
+          "rules_invalid_selector", "rules_over_limit", "at_rules_ignored", "nested_rules_ignored",
+          "rules_skipped")
+
+
 def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
-           max_rules: int) -> Stylesheet:
-    stats: dict[str, int] = dict.fromkeys((
-        "bytes", "truncated", "rules_total", "rules_kept", "declarations_total",
-        "declarations_kept", "declarations_invalid", "custom_properties", "selectors_dropped",
-        "rules_invalid_selector", "rules_over_limit", "at_rules_ignored", "nested_rules_ignored",
-    ), 0)
+           max_rules: int, present: frozenset[str] | None = None) -> Stylesheet:
+    stats: dict[str, int] = dict.fromkeys(_STATS, 0)
     stats["bytes"] = len(css)
     rules: list[Rule] = []
     imports: list[Import] = []
+    absent: set[str] = set()  # per skipped selector, one key the document lacks
+    skipped: list[int] = []
+    for ordinal, raw, media_stack in _style_rules(_decode(css, max_bytes, stats), url, stats,
+                                                  imports):
+        block = raw.block or ""
+        if len(rules) >= max_rules:
+            stats["rules_over_limit"] += 1
+            continue
+        if not relevant(block):
+            stats["declarations_total"] += count_declarations(block)
+            continue
+        if present is not None:
+            missing = _missing_keys(raw.prelude, present)
+            if missing is not None:
+                absent.update(missing)
+                skipped.append(ordinal)
+                stats["rules_skipped"] += 1
+                continue
+        rule = _rule(raw, ordinal, media_stack, stats)
+        if rule is not None:
+            rules.append(rule)
+    if absent and stats["rules_total"] > max_rules:
+        # the limit counts kept rules: skipping some would keep others a complete parse drops
+        return _parse(css, url, media, max_bytes, max_rules)
+    return Stylesheet(url=url, media=media, rules=tuple(rules), imports=tuple(imports),
+                      stats=MappingProxyType(stats), size=stats["bytes"],
+                      absent=frozenset(absent) if absent else _COMPLETE, skipped=tuple(skipped))
+
+
+def complete_stylesheet(sheet: Stylesheet, css: str | bytes) -> Stylesheet:
+    """The complete sheet of a partial one, ``css`` being the text it was parsed from (with
+    the default max_bytes): the rules it skipped are parsed now, the others are its own Rule
+    objects (memos keyed by rules carry over). Equal to a complete parse, stats included."""
+    if not sheet.absent:
+        return sheet
+    stats = dict(sheet.stats)
+    stats["rules_skipped"] = 0
+    scratch = dict.fromkeys(_STATS, 0)  # what the walk counts again: counted in the sheet's
+    todo = set(sheet.skipped)
+    added = []
+    for ordinal, raw, media_stack in _style_rules(_decode(css, DEFAULT_MAX_BYTES, scratch),
+                                                  sheet.url, scratch, []):
+        if ordinal in todo:
+            rule = _rule(raw, ordinal, media_stack, stats)
+            if rule is not None:
+                added.append(rule)
+    rules = sorted([*sheet.rules, *added], key=_order_of) if added else sheet.rules
+    return Stylesheet(url=sheet.url, media=sheet.media, rules=tuple(rules),
+                      imports=sheet.imports, stats=MappingProxyType(stats), size=sheet.size)
+
+
+def _order_of(rule: Rule) -> int:
+    return rule.order
+
+
+def _style_rules(text: str, url: str | None, stats: dict[str, int], imports: list[Import]
+                 ) -> Iterator[tuple[int, RawRule, tuple[str, ...]]]:
+    """(ordinal, raw rule, enclosing @media conditions) of each style rule in source order,
+    through the @media/@supports/... blocks that apply; collects @imports and counts at-rules
+    and rules in ``stats``. The ordinal is a rule's ``order``: the same in partial and
+    complete parses of a text."""
     imports_allowed = True
     # (raw rules, enclosing media conditions, nesting depth): iterative, for deep nesting.
-    stack: list[tuple[Any, tuple[str, ...], int]] = [
-        (iter(split_rules(_decode(css, max_bytes, stats))), (), 0)]
-    order = 0
+    stack: list[tuple[Any, tuple[str, ...], int]] = [(iter(split_rules(text)), (), 0)]
     while stack:
         raw_rules, media_stack, depth = stack[-1]
         raw = next(raw_rules, None)
@@ -300,27 +379,48 @@ def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
             continue
         imports_allowed = False
         stats["rules_total"] += 1
-        block = raw.block or ""
-        if len(rules) >= max_rules:
-            stats["rules_over_limit"] += 1
-            continue
-        if not relevant(block):
-            stats["declarations_total"] += count_declarations(block)
-            continue
-        declarations = _declarations(block, stats)
-        if not declarations:
-            continue
-        compiled = compile_selector_text(raw.prelude.strip())
-        if compiled is None:
-            stats["rules_invalid_selector"] += 1
-            continue
-        selectors, dropped = compiled
-        stats["selectors_dropped"] += dropped
-        if not selectors:
-            continue
-        order += 1
-        rules.append(Rule(tuple(selectors), tuple(declarations), order, media_stack))
-        stats["rules_kept"] += 1
-    return Stylesheet(url=url, media=media, rules=tuple(rules), imports=tuple(imports),
-                      stats=MappingProxyType(stats), size=stats["bytes"])
+        yield stats["rules_total"], raw, media_stack
+
+
+def _rule(raw: RawRule, ordinal: int, media_stack: tuple[str, ...], stats: dict[str, int]
+          ) -> Rule | None:
+    """The Rule of a relevant style rule, or None when nothing of it is kept."""
+    declarations = _declarations(raw.block or "", stats)
+    if not declarations:
+        return None
+    compiled = compile_selector_text(raw.prelude.strip())
+    if compiled is None:
+        stats["rules_invalid_selector"] += 1
+        return None
+    selectors, dropped = compiled
+    stats["selectors_dropped"] += dropped
+    if not selectors:
+        return None
+    stats["rules_kept"] += 1
+    return Rule(tuple(selectors), tuple(declarations), ordinal, media_stack)
+
+
+_SELECTOR_KEYS: dict[str, tuple[frozenset[str], ...] | None] = {}
+SELECTOR_KEYS = 4096  # preludes whose keys are kept (they repeat in @media blocks and on pages)
+
+
+def _missing_keys(prelude: str, present: frozenset[str]) -> list[str] | None:
+    """Per selector of the prelude a key it needs that ``present`` lacks, or None when some
+    selector may match (or the prelude is not read by scan.selector_keys)."""
+    keys = _SELECTOR_KEYS.get(prelude, _UNREAD)
+    if keys is _UNREAD:
+        if len(_SELECTOR_KEYS) >= SELECTOR_KEYS:
+            _SELECTOR_KEYS.clear()
+        keys = _SELECTOR_KEYS[prelude] = selector_keys(prelude)
+    if keys is None:
+        return None
+    missing: list[str] = []
+    for needed in keys:
+        if needed <= present:  # also a selector naming no id or class
+            return None
+        missing.append(min(needed - present))
+    return missing
+
+
+_UNREAD: Any = object()
 
