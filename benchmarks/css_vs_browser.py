@@ -284,6 +284,7 @@ def clear_caches() -> None:
     indexes); parsed external sheets are held by the SheetFetcher, as by the crawl's store."""
     stylesheet_module._parse_cached.cache_clear()
     stylesheet_module._parsed_piece.cache_clear()
+    stylesheet_module._SELECTOR_KEYS.clear()
     cascade_module._combined_index.cache_clear()
     cascade_module._BLOCKS.clear()
     cascade_module._SHARED.clear()
