@@ -11,6 +11,7 @@ features is refused rather than silently misread.
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +23,30 @@ from newscrawl.paths import models_dir
 
 MODEL_FILE = "page_classifier.json"
 NO_URL_MODEL_FILE = "page_classifier_nourl.json"
+logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 
 
-@functools.lru_cache(maxsize=4)
 def load(path: str | None = None) -> modelio.TreeModel:
     """The page model at ``path`` (default: the shipped one), validated and cached."""
-    model = modelio.load_model(Path(path) if path else models_dir() / MODEL_FILE)
-    if model.features != FEATURE_NAMES:
-        raise modelio.ModelError("page model was trained on other features; retrain it with `newscrawl train page`")
+    model = _load_once(path)
+    if isinstance(model, modelio.ModelError):
+        raise model
+    return model
+
+
+@functools.lru_cache(maxsize=4)
+def _load_once(path: str | None) -> modelio.TreeModel | modelio.ModelError:
+    """A refused model is remembered too: ``extract()`` falls back to its rule on every page, and
+    the file must not be read (and the error logged) again for each of them."""
+    try:
+        model = modelio.load_model(Path(path) if path else models_dir() / MODEL_FILE)
+        if model.features != FEATURE_NAMES:
+            raise modelio.ModelError(f"page model {path or MODEL_FILE} was trained on other features; "
+                                     "retrain it with `newscrawl train page`")
+    except modelio.ModelError as exc:
+        logger.error("page classifier unavailable, is_article falls back to a rule: %s", exc)
+        return exc
     return model
 
 

@@ -115,6 +115,18 @@ def test_model_for_other_features_is_refused(tmp_path):
         load(str(other))
 
 
+def test_a_refused_model_is_read_and_logged_once(tmp_path, monkeypatch, caplog):
+    reads = []
+    real = modelio.load_model
+    monkeypatch.setattr(modelio, "load_model", lambda path: reads.append(path) or real(path))
+    missing = str(tmp_path / "missing.json")
+    for _ in range(3):  # extract() asks once per page and falls back to its rule each time
+        with pytest.raises(modelio.ModelError, match="not found"):
+            load(missing)
+    assert len(reads) == 1
+    assert sum("page classifier unavailable" in r.getMessage() for r in caplog.records) == 1
+
+
 class _Article:
     def __init__(self) -> None:
         self.title = "nce title"
