@@ -41,7 +41,8 @@ from newscrawl.classify.page import MODEL_FILE  # noqa: E402
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
 from newscrawl.paths import datasets_dir, models_dir  # noqa: E402
-from newscrawl.train.page import LABELLED_DATASETS, MODELS, labelled_pages, load_features, make_tree  # noqa: E402
+from newscrawl.train.page import (LABELLED_DATASETS, MODELS, labelled_pages, load_features, make_tree,  # noqa: E402
+                                  one_openmp_thread)
 
 SEED_LINKS = ("links_number", "links_date", "links_slash", "links_reserved", "links_short")
 MSS = "mss_score"  # seed 002's MSS score: measured here, not in the shipped features
@@ -172,12 +173,7 @@ def main() -> int:
                         help="only the shipped model type and its round-3 ablation, plain and grouped by site, on "
                              "wcxb-dev (the issue's number; a fifth of the full run's CPU, for a loaded machine)")
     args = parser.parse_args()
-    import sklearn.ensemble  # noqa: F401  (loads the OpenMP runtime, which the limit only reaches once loaded)
-    from threadpoolctl import threadpool_limits
-
-    # one OpenMP thread for the boosted trees: on a shared 2-core machine their threads thrash
-    # (one fit: 1.3 s CPU with one thread, 9.9 s with the default on a loaded machine); same results
-    threadpool_limits(1)
+    one_openmp_thread()
 
     if args.cost_pages:
         feature_cost(args.cost_pages)

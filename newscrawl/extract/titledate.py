@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES, FEATURES, columns, node_features, with_title_distance)
 from newscrawl.extract.nce import INLINE
@@ -177,8 +178,6 @@ def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
               title_node: int | None) -> tuple[str | None, float]:
     """(date, probability) of the most probable candidate under THRESHOLD (nearest the title on
     ties) that parses: datelines such as "Hamburg, 11. November 2021" the model half-believes."""
-    from newscrawl.extract.dates import parse_date
-
     rows = [int(r) for r in np.flatnonzero(p_date >= WEAK_DATE_THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
     rows.sort(key=lambda r: (-p_date[r], abs(nodes[r] - title_node) if title_node is not None else 0, r))
     for r in rows:
@@ -209,8 +208,6 @@ def _read_date(page: Page, cluster: list[int]) -> tuple[str | None, str | None]:
     """The ISO date of a date cluster: its joined text first (dates split over nodes), then each node."""
     if not cluster:
         return None, None
-    from newscrawl.extract.dates import parse_date
-
     joined = collapse(" ".join(page.text_nodes[k].text for k in range(cluster[0], cluster[-1] + 1)))
     for text in [joined] + [page.text_nodes[k].text for k in cluster]:
         value = parse_date(text)
