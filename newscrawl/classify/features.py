@@ -283,9 +283,16 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
     )
     out.update(extraction_features(page, article, evidence, text_len, anchors))
-    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors))
-    out.update(shape_features(page, article, evidence, anchors))
+    short_dates = short_date_nodes(page)
+    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors, short_dates))
+    out.update(shape_features(page, article, evidence, anchors, short_dates))
     return out
+
+
+def short_date_nodes(page: Page) -> list[int]:
+    """Text nodes of at most 40 characters holding a year or a numeric date (read by the
+    repeated-block scan and by the distinct-date count: the regex runs once per node)."""
+    return [k for k, tn in enumerate(page.text_nodes) if len(tn.text) <= 40 and _DATE_LIKE.search(tn.text)]
 
 
 def _jaccard(a: str | None, b: str | None) -> float:
@@ -389,19 +396,21 @@ def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
 
 
 def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
-                       anchors: dict[Any, Anchor]) -> dict[str, float]:
+                       anchors: dict[Any, Anchor], short_dates: list[int]) -> dict[str, float]:
     """Markup, link and URL measures that tell listings, forums, shops and service pages from articles
-    (``body_text``: the extracted body, where the site naming itself is counted)."""
+    (``body_text``: the extracted body, where the site naming itself is counted; ``short_dates``:
+    :func:`short_date_nodes`)."""
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}
     long_chars = 0
     prefix = [0]  # characters of text nodes before index i
+    dated = set(short_dates)
     date_like = [0]  # short date-like text nodes before index i
-    for tn in page.text_nodes:
+    for k, tn in enumerate(page.text_nodes):
         n = len(tn.text)
         long_chars += n if n >= LONG_NODE else 0
-        date_like.append(date_like[-1] + (n <= 40 and _DATE_LIKE.search(tn.text) is not None))
+        date_like.append(date_like[-1] + (k in dated))
         prefix.append(prefix[-1] + n)
     out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page, date_like))
     out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
@@ -462,7 +471,8 @@ def _slug_words(url: str | None) -> list[str]:
     return [w for w in _WORD.findall(slug.replace("_", " ")) if not w.isdigit()]
 
 
-def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[Any, Anchor]) -> dict[str, float]:
+def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[Any, Anchor],
+                   short_dates: list[int]) -> dict[str, float]:
     """The headline and the body as text: an article has a headline of several words that its
     URL slug repeats, paragraphs of prose (long lines, commas, sentence ends, links inside the
     sentences); a forum thread shows a short "name · date time" line before every post and keeps
@@ -490,7 +500,7 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
     out["body_date_lines"] = float(sum(1 for line in lines if _date_line(line)))
 
     tns = page.text_nodes
-    out["distinct_dates"] = float(len({tn.text for tn in tns if len(tn.text) <= 40 and _DATE_LIKE.search(tn.text)}))
+    out["distinct_dates"] = float(len({tns[k].text for k in short_dates}))
     last = evidence.relevant[-1] if evidence.relevant else None
     out["dates_after_body"] = float(sum(1 for tn in tns[last + 1:] if _date_line(tn.text))) if last is not None else 0.0
     out["clock_times"] = float(sum(1 for tn in tns if len(tn.text) <= DATE_LINE and _CLOCK.search(tn.text)))
