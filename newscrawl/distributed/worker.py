@@ -38,7 +38,10 @@ class DistributedWorker:
         self.idle_since: float | None = None
         self.prefix = ""
         self.shared = False
+        # Whichever comes first: this worker schedules a request, downloads one another worker
+        # queued (a worker joining a crawl in progress pops at once and never idles first), or idles.
         crawler.signals.connect(self.share_state, signal=signals.request_scheduled)
+        crawler.signals.connect(self.share_state, signal=signals.request_reached_downloader)
         crawler.signals.connect(self.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self.active, signal=signals.response_received)
 
@@ -48,7 +51,8 @@ class DistributedWorker:
 
     def share_state(self, request: Any = None, spider: Spider | None = None) -> None:
         """Swap the spider's scope and hand-off set for shared ones, once it has configured them
-        (the news spider does so at spider_opened; this runs at its first request or idle)."""
+        (the news spider does so at spider_opened; this runs at its first request, scheduled or
+        downloaded, or at its first idle moment: always before the first response is parsed)."""
         if self.shared:
             return
         spider = spider or self.crawler.spider

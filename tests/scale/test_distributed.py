@@ -44,8 +44,57 @@ def test_two_workers_share_one_frontier(redis_url, tmp_path, tools):
         assert max(per_url.values()) == 1, [u for u, n in per_url.items() if n > 1]
         exported = {item["url"][len(server.base_url):] for item in items}
         missing = sorted(set(site.article_paths()) - exported)
-        # seen once in a full clean-clone run, never in reruns: say whether the server was asked for
-        # the missing pages and what the workers logged about them
+        # failed once (3-4 articles missing) when the second worker started late and popped queued
+        # requests before sharing the scope (see the next test); say what happened if it recurs
         assert not missing, (missing, {path: server.hits.get(path, 0) for path in missing},
                              [line for log in logs for line in log.splitlines() if any(p in line for p in missing)][:40],
                              [log[-2000:] for log in logs])
+
+
+def test_a_worker_joining_a_crawl_in_progress_uses_the_shared_scope(redis_url, tmp_path, tools):
+    """The shared frontier already holds the start requests (home page, robots.txt, sitemap) and
+    the shared scope their site, as another worker left them; the joining worker pops them at once,
+    without an idle moment, and must still follow their links and sitemap entries instead of
+    counting them offsite against its own empty scope (before the fix it exported none of the 62
+    articles)."""
+    import asyncio
+
+    import redis
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.distributed import distributed_settings
+    from newscrawl.distributed.scheduler import Scheduler
+    from newscrawl.spiders.news import NewsSpider
+
+    async def start_requests(spider: NewsSpider) -> list:
+        return [request async for request in spider.start()]
+
+    site = build_demo_site()
+    with serve_site(site) as server:
+        home = server.base_url + "/"
+        crawler = get_crawler(NewsSpider, {**distributed_settings(), "REDIS_URL": redis_url})
+        spider = NewsSpider.from_crawler(crawler, start=home)
+        crawler.spider = spider
+        spider._configure()
+        scheduler = Scheduler.from_crawler(crawler)
+        scheduler.open(spider)
+        queued = asyncio.run(start_requests(spider))
+        assert len(queued) == 3 and all(scheduler.enqueue_request(r) for r in queued)
+        redis.Redis.from_url(redis_url).sadd("newscrawl:news:scope", home)
+
+        out, log_path = tmp_path / "joined.jsonl", tmp_path / "joined.log"
+        proc = tools.popen(tools.scrapy_cmd(out, "NEWSCRAWL_DISTRIBUTED=true", f"REDIS_URL={redis_url}",
+                                            "NEWSCRAWL_IDLE_CLOSE_SECONDS=2", "NEWSCRAWL_HAND_OFF=all",
+                                            "NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false",
+                                            "NEWSCRAWL_TEMPLATE_ENABLED=false"), log_path)
+        try:
+            proc.wait(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        log = log_path.read_text(errors="replace")
+        assert proc.returncode == 0 and "Traceback" not in log, log[-3000:]
+        assert "Joining a crawl in progress: 3 requests" in log
+        exported = {item["url"][len(server.base_url):] for item in tools.read_jsonl(out)}
+        missing = sorted(set(site.article_paths()) - exported)
+        assert not missing, (len(missing), missing[:10], log[-2000:])
