@@ -22,8 +22,9 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   ``link_text_len(el)`` characters inside ``<a>``, ``link_density(el)``,
   ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
-  ``text(el)`` the subtree's text joined from its text nodes; ``tags()`` and ``structure()``
-  (parent index, depth, descendant count) of every element by index, for array passes.
+  ``text(el)`` the subtree's text joined from its text nodes; ``tags()``, ``structure()``
+  (parent index, depth, descendant count) and ``measures()`` (text and link lengths, text-node
+  range) of every element by index, for array passes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
   ``visibility:hidden``, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
   nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
@@ -251,81 +252,94 @@ class Page:
 
     # --- one bottom-up pass -----------------------------------------------------------------------
     def _measure(self) -> None:
+        # one iterwalk; the loop runs twice per element, so list methods are bound to locals,
+        # the hidden test is inlined and text nodes are built without NamedTuple's Python __new__
         elements: list[Any] = []
+        tags: list[Any] = []
         text_len: list[int] = []
         link_len: list[int] = []
         depth: list[int] = []
         parent: list[int] = []
         first_tn: list[int] = []
         end_tn: list[int] = []
-        end_el: list[int] = []
+        desc: list[int] = []
         hidden_flag: list[bool] = []
         text_nodes: list[TextNode] = []
-        stack: list[int] = []  # indices of open elements
+        add_el, add_tag, add_depth, add_parent = elements.append, tags.append, depth.append, parent.append
+        add_first, add_end, add_desc, add_hidden = first_tn.append, end_tn.append, desc.append, hidden_flag.append
+        add_len, add_link, add_tn = text_len.append, link_len.append, text_nodes.append
+        new_tn, hidden_style = tuple.__new__, _INLINE_HIDDEN.search
+        stack: list[int] = [-1]  # indices of open elements under a sentinel (the body's parent)
+        push, pop = stack.append, stack.pop
         hidden_depth = 0  # > 0 while inside a hidden subtree
         flattened = 0
         walker = etree.iterwalk(self.body, events=("start", "end"))
         for event, el in walker:
             if event == "start":
-                level = len(stack)
+                level = len(stack) - 1
                 if level == MAX_DEPTH - 1 and len(el):
                     _flatten(el)
                     walker.skip_subtree()
                     flattened += 1
                 i = len(elements)
-                elements.append(el)
-                depth.append(level)
-                parent.append(stack[-1] if stack else -1)
+                tag = el.tag
+                add_el(el)
+                add_tag(tag)
+                add_depth(level)
+                add_parent(stack[-1])
                 n_tn = len(text_nodes)
-                first_tn.append(n_tn)
-                end_el.append(0)
-                stack.append(i)
-                if hidden_depth or el.tag == "style" or _is_hidden_markup(el):
+                add_first(n_tn)
+                add_end(n_tn)
+                add_desc(0)
+                push(i)
+                if hidden_depth or tag == "style" or el.get("hidden") is not None or (
+                        (style := el.get("style")) and hidden_style(style) is not None):
                     hidden_depth += 1
-                    hidden_flag.append(True)
-                    text_len.append(0)
+                    add_hidden(True)
+                    add_len(0)
                 else:
-                    hidden_flag.append(False)
+                    add_hidden(False)
                     text = el.text
-                    t = " ".join(text.split()) if text else ""  # collapse(), inlined: runs per element
+                    t = " ".join(text.split()) if text else ""  # collapse(), inlined
                     if t:
-                        text_nodes.append(TextNode(el, t, False, n_tn))
-                    text_len.append(len(t))
-                link_len.append(0)
-                end_tn.append(n_tn)
+                        add_tn(new_tn(TextNode, (el, t, False, n_tn)))
+                    add_len(len(t))
+                add_link(0)
                 continue
-            i = stack.pop()
+            i = pop()
             end_tn[i] = len(text_nodes)
-            end_el[i] = len(elements)  # descendants are exactly elements i+1 .. end-1
+            desc[i] = len(elements) - i - 1  # descendants are exactly elements i+1 .. i+desc
             hid = hidden_flag[i]
             if hid:
                 hidden_depth -= 1
-            if el.tag == "a":
+            if tags[i] == "a":
                 link_len[i] = text_len[i]
-            if stack:
-                p = stack[-1]
+            p = stack[-1]
+            if p >= 0:
                 if not hid:
                     text_len[p] += text_len[i]
                     link_len[p] += link_len[i]
-                tail = el.tail
-                if tail and not hidden_flag[p]:
-                    t = " ".join(tail.split())
-                    if t:
-                        text_nodes.append(TextNode(el, t, True, len(text_nodes)))
-                        text_len[p] += len(t)
+                if not hidden_flag[p]:
+                    tail = el.tail
+                    if tail:
+                        t = " ".join(tail.split())
+                        if t:
+                            n_tn = len(text_nodes)
+                            add_tn(new_tn(TextNode, (el, t, True, n_tn)))
+                            text_len[p] += len(t)
         if flattened:
             self.warnings.append(f"{flattened} subtrees deeper than {MAX_DEPTH} flattened into text")
         self.elements = elements
-        self._index = {el: i for i, el in enumerate(elements)}
+        self._index = dict(zip(elements, range(len(elements))))
         self._text_len = text_len
         self._link_len = link_len
-        self._desc = [end - i - 1 for i, end in enumerate(end_el)]
+        self._desc = desc
         self._depth = depth
         self._parent = parent
         self._first_tn = first_tn
         self._end_tn = end_tn
         self._prefix: dict[str, list[int]] = {}
-        self._tags: list[Any] | None = None  # element tags in document order, for tag_count
+        self._tags = tags  # element tags in document order, for tag_count and array passes
         self._hidden = hidden_flag
         self.text_nodes = text_nodes
 
@@ -362,15 +376,18 @@ class Page:
         return self._depth[self._index[el]]
 
     def tags(self) -> list[Any]:
-        """Tag of every element, by index (built once)."""
-        if self._tags is None:
-            self._tags = [e.tag for e in self.elements]
+        """Tag of every element, by index."""
         return self._tags
 
     def structure(self) -> tuple[list[int], list[int], list[int]]:
         """(parent index, depth, descendant count) of every element, by index (parent -1 for the
         body), for passes that work on the element list as arrays instead of walking the tree."""
         return self._parent, self._depth, self._desc
+
+    def measures(self) -> tuple[list[int], list[int], list[int], list[int]]:
+        """(text length, link text length, first text node, end of text nodes) of every element,
+        by index: :meth:`text_len`, :meth:`link_text_len` and :meth:`text_range` as arrays."""
+        return self._text_len, self._link_len, self._first_tn, self._end_tn
 
     def text_range(self, el: Any) -> range:
         """Indices of the text nodes inside ``el`` (its own tail excluded)."""
