@@ -190,13 +190,6 @@ def _fallback_style(el: Any) -> FallbackStyle:
     )
 
 
-def _is_hidden_markup(el: Any) -> bool:
-    if el.get("hidden") is not None:
-        return True
-    style = el.get("style")
-    return bool(style) and _INLINE_HIDDEN.search(style) is not None
-
-
 class Page:
     """A parsed page with per-element measures; build it with :meth:`from_html`."""
 
