@@ -124,24 +124,25 @@ def link_features(url: str, reserved_words: Iterable[str] = RESERVED_WORDS) -> d
         ends_with_slash = True
 
     last = segments[-1] if segments else ""
-    slug = _EXT_RE.sub("", last)
+    slug = _EXT_RE.sub("", last) if "." in last else last
 
     reserved = _DEFAULT_RESERVED if reserved_words is RESERVED_WORDS else frozenset(reserved_words)
-    stems = {_EXT_RE.sub("", s) for s in segments}
-    query_keys = set(_QUERY_KEY_RE.findall(query))
+    # the spider and the page classifier call this for every link: regexes only where they can
+    # match (an extension needs a ".", the query tests a query)
+    stems = {_EXT_RE.sub("", s) if "." in s else s for s in segments}
+    query_keys = set(_QUERY_KEY_RE.findall(query)) if query else set()
     has_reserved = (
         not reserved.isdisjoint(stems)
         or not reserved.isdisjoint(host.split(".")[:-2])  # video.example.com
-        or not reserved.isdisjoint(query_keys)
-        or not _SEARCH_KEYS.isdisjoint(query_keys)
+        or (bool(query) and (not reserved.isdisjoint(query_keys) or not _SEARCH_KEYS.isdisjoint(query_keys)
+                       or _PAGE_QUERY_RE.search(query) is not None))
         or _PAGE_PATH_RE.search(path) is not None
-        or _PAGE_QUERY_RE.search(query) is not None
     )
 
     text = f"{path}?{query}" if query else path
     spans = _date_spans(text)
     undated = _blank(text, spans) if spans else text
-    has_number = _DIGIT_RUN_RE.search(undated) is not None or _ID_PARAM_RE.search(query) is not None
+    has_number = _DIGIT_RUN_RE.search(undated) is not None or (bool(query) and _ID_PARAM_RE.search(query) is not None)
 
     return {
         "has_number": float(has_number),
