@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import accumulate
 from statistics import median
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
@@ -111,6 +112,7 @@ LONG_P = 300  # paragraphs at least this long count in p_long
 INLINE_P = 150  # links inside paragraphs at least this long are inline (prose) links
 _FILE_EXT = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
 _TEASER_HEADINGS = ("h2", "h3", "h4", "h5")
+_TEASER_SET = frozenset(_TEASER_HEADINGS)
 _SHARE_TAGS = {"li": "share_li", "td": "share_table", "th": "share_table", "p": "share_p", "pre": "share_code",
                "code": "share_code", **{h: "share_heading" for h in HEADINGS}}
 
@@ -133,6 +135,14 @@ class Anchor:
     external: bool  # target on another registrable domain than the page
 
 
+# hrefs that urljoin returns unchanged (absolute) or appends to the base's scheme://netloc
+# (root-relative): printable ASCII, no empty query or fragment, no params (";") in the path, no
+# brackets (IPv6 hosts are validated); a rooted path has no empty, "." or ".." segment (urljoin
+# removes those). Two thirds of a page's hrefs are absolute: urljoin is the cost of page_anchors.
+_PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#;\[\] ]+(?:/[^?#;\[\] ]*)?(?:\?[^# ]+)?(?:#[^ ]+)?")
+_PLAIN_ROOTED = re.compile(r"(?=/)(?:/[^/?#;\[\] .][^/?#;\[\] ]*)*/?(?:\?[^# ]+)?(?:#[^ ]+)?")
+
+
 def page_anchors(page: Page) -> dict[Any, Anchor]:
     """Every ``<a>`` of the body in document order, with its resolved target (urljoin and the domain
     lookup are the cost, so the link counts, the relevant region and the link shares share them)."""
@@ -141,6 +151,9 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
     # key depends on scheme and netloc only), so only links elsewhere need the lookup
     parts = urlsplit(page.url or "")
     own = f"{parts.scheme}://{parts.netloc}/" if parts.netloc else None
+    # a root-relative href under an http(s) base joins by concatenation when urljoin would not
+    # change it (see _PLAIN_ROOTED)
+    rooted = f"{parts.scheme}://{parts.netloc}" if parts.netloc and parts.scheme in ("http", "https") else None
     out: dict[Any, Anchor] = {}
     seen: dict[str, Anchor] = {}  # a page repeats many of its hrefs (menus, teasers): resolve each once
     for a in page.body.iter("a"):
@@ -149,7 +162,12 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
         if anchor is None:
             target = ""
             if href and not href.startswith("#"):
-                url = urljoin(page.url, href) if page.url else href
+                if href.isascii() and href.isprintable() and _PLAIN_ABSOLUTE.fullmatch(href):
+                    url = href  # what urljoin returns for it, whatever the base
+                elif rooted and href.isascii() and href.isprintable() and _PLAIN_ROOTED.fullmatch(href):
+                    url = rooted + href
+                else:
+                    url = urljoin(page.url, href) if page.url else href
                 target = url if url.startswith(("http://", "https://")) else ""
             other = (site if own and target.startswith(own) else _site(target)) if target else ""
             anchor = seen[href] = Anchor(href, target, bool(other and site and other != site))
@@ -367,31 +385,36 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
 def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
     """(teasers, posts, largest group): siblings sharing tag and class, MIN_REPEAT+ of them with
     text. Teasers are short blocks led by links (listings); posts carry a date and unlinked text
-    (forum threads, comment sections). ``date_like[k]``: short date-like text nodes before node k."""
+    (forum threads, comment sections). ``date_like[k]``: short date-like text nodes before node k.
+    Works on the Page's arrays (parents, lengths, a prefix count of teaser headings), not the tree."""
     teasers = posts = largest = 0
-    children = Counter(page.structure()[0])  # parent index -> number of children (-1: the body's parent)
-    for i, n_children in children.items():
-        if n_children < MIN_REPEAT or i < 0:
+    parent, _depth, desc = page.structure()
+    text_len, link_len, first_tn, end_tn = page.measures()
+    tags = page.tags()
+    elements = page.elements
+    children = Counter(parent)  # parent index -> number of children (-1: the body's parent)
+    groups: dict[tuple[int, str, str], list[int]] = defaultdict(list)
+    for j in [j for j, n in enumerate(text_len) if n >= 20]:
+        p = parent[j]
+        if p >= 0 and children[p] >= MIN_REPEAT and isinstance(tags[j], str):
+            groups[(p, tags[j], (elements[j].get("class") or "").strip())].append(j)
+    headings = None  # teaser headings before index i, built when a group needs it
+    for members in groups.values():
+        if len(members) < MIN_REPEAT:
             continue
-        el = page.elements[i]
-        groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
-        for child in el:
-            if isinstance(child.tag, str) and page.has(child) and page.text_len(child) >= 20:
-                groups[(child.tag, (child.get("class") or "").strip())].append(child)
-        for members in groups.values():
-            if len(members) < MIN_REPEAT:
-                continue
-            largest = max(largest, len(members))
-            for block in members:
-                text, linked = page.text_len(block), page.link_text_len(block)
-                headed = block.tag in _TEASER_HEADINGS or any(page.tag_count(block, h) for h in _TEASER_HEADINGS)
-                if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
-                                          or (linked >= 20 and linked > 0.3 * text)):
-                    teasers += 1
-                if text >= POST_MIN and linked < 0.3 * text and (
-                        block.tag == "time" or page.tag_count(block, "time")
-                        or date_like[page.text_range(block).stop] > date_like[page.text_range(block).start]):
-                    posts += 1
+        if headings is None:
+            headings = list(accumulate(map(_TEASER_SET.__contains__, tags), initial=0))
+        largest = max(largest, len(members))
+        for j in members:
+            text, linked, tag = text_len[j], link_len[j], tags[j]
+            headed = tag in _TEASER_SET or headings[j + 1 + desc[j]] > headings[j + 1]
+            if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
+                                      or (linked >= 20 and linked > 0.3 * text)):
+                teasers += 1
+            if text >= POST_MIN and linked < 0.3 * text and (
+                    tag == "time" or page.tag_count(elements[j], "time")
+                    or date_like[end_tn[j]] > date_like[first_tn[j]]):
+                posts += 1
     return teasers, posts, largest
 
 
@@ -403,29 +426,28 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}
-    long_chars = 0
-    prefix = [0]  # characters of text nodes before index i
-    dated = set(short_dates)
-    date_like = [0]  # short date-like text nodes before index i
-    for k, tn in enumerate(page.text_nodes):
-        n = len(tn.text)
-        long_chars += n if n >= LONG_NODE else 0
-        date_like.append(date_like[-1] + (k in dated))
-        prefix.append(prefix[-1] + n)
+    lengths = [len(tn.text) for tn in page.text_nodes]
+    long_chars = sum(n for n in lengths if n >= LONG_NODE)
+    prefix = list(accumulate(lengths, initial=0))  # characters of text nodes before index i
+    flags = [0] * len(lengths)
+    for k in short_dates:
+        flags[k] = 1
+    date_like = list(accumulate(flags, initial=0))  # short date-like text nodes before index i
     out["teaser_blocks"], out["post_blocks"], out["max_repeat"] = map(float, _repeated_blocks(page, date_like))
     out["inputs_per_k"] = 1000 * page.tag_count(body, "input") / total
     # share of the text inside each kind of container, a run counted once per kind: in document
     # order, an element starting inside the last counted one of its kind is nested in it
     shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
     counted_to = dict.fromkeys(_SHARE_TAGS.values(), 0)
-    for el in page.elements:
-        name = _SHARE_TAGS.get(el.tag)
+    first_tn, end_tn = page.measures()[2:]
+    for i, tag in enumerate(page.tags()):
+        name = _SHARE_TAGS.get(tag)
         if name is None:
             continue
-        span = page.text_range(el)
-        if span.start >= counted_to[name]:
-            shares[name] += prefix[span.stop] - prefix[span.start]
-            counted_to[name] = span.stop
+        start, stop = first_tn[i], end_tn[i]
+        if start >= counted_to[name]:
+            shares[name] += prefix[stop] - prefix[start]
+            counted_to[name] = stop
     out.update({name: value / total for name, value in shares.items()})
     out["article_elements"] = float(page.tag_count(body, "article"))
     out["long_node_share"] = long_chars / total
@@ -528,9 +550,13 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
         brand.add(label)
     if not brand:
         return 0.0
-    words = [w.lower() for w in _WORD.findall(text[:200_000])]
-    hits = sum(1 for w in words if w in brand or (len(w) >= 5 and label.startswith(w)))
-    return 1000 * hits / max(len(words), 1)
+    words = Counter(_WORD.findall(text[:200_000]))  # each distinct word tested once
+    hits = 0
+    for word, times in words.items():
+        w = word.lower()
+        if w in brand or (len(w) >= 5 and label.startswith(w)):
+            hits += times
+    return 1000 * hits / max(words.total(), 1)
 
 
 def feature_vector(page: Page, metadata: Any = None, article: Any = None,
