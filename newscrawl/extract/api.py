@@ -31,6 +31,9 @@ TITLE_CUT_SHARE = 0.2  # simple is_article rule until the page classifier exists
 # (docs/decisions.md, "Extraction quality against the peers, round 4").
 LEAD_MIN_CHARS = 80
 LEAD_MAX_LINK_DENSITY = 0.3
+# A last line shorter than this, followed by removed text of the body's container, is dropped
+# (docs/decisions.md, "Extraction quality against the peers, round 5").
+TAIL_MAX_CHARS = 60
 _CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text is not its lead
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
@@ -160,6 +163,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         method, found = "itemprop-articleBody", True
         kept = [k for k in pruned(page, marked, marked, params)
                 if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)]
+        if td.title_node is not None and kept and td.title_node < kept[0]:  # standfirsts sit outside it too
+            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
     elif rel.separator is None:
         # NCE returns the whole page when it finds no separator (§3.4.1); that is the content
         # only on tiny pages, elsewhere it is navigation and footers (seed 004: body None)
@@ -178,6 +183,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         kept = [k for k in nodes if k >= start and k not in skip]
         if td.title_node is not None and kept and td.title_node < kept[0]:
             kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
+    container = marked if method == "itemprop-articleBody" else rel.separator
+    if container is not None and kept:
+        kept = _trim_tail(page, kept, page.text_range(container))
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text
@@ -201,9 +209,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
 def _lead(page: Page, gap: range, shown: set[int], skip: set[int]) -> list[int]:
     """Text nodes between the headline and the relevant content that read as a lead paragraph:
     in a block with LEAD_MIN_CHARS+ characters and link density at most LEAD_MAX_LINK_DENSITY
-    (bylines, share bars, captions and tables of contents are shorter or all links)."""
+    (bylines, share bars, captions and tables of contents are shorter or all links; a block
+    holding the detected date is a dateline)."""
     tns = page.text_nodes
-    verdict: dict[Any, bool] = {}
+    verdict: dict[Any, bool] = {block_of(tns[k].container): False for k in gap if k in skip}
     out = []
     for k in gap:
         if k not in shown or k in skip:
@@ -218,6 +227,20 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int]) -> list[int]:
         if ok:
             out.append(k)
     return out
+
+
+def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:
+    """Drop the last line when it is short and text of its container after it was removed
+    (pruned, hidden or cut as comments): "Related:", "Read more", the heading over a link list
+    or a comment section announce what is gone and are left over."""
+    tns = page.text_nodes
+    block = block_of(tns[kept[-1]].container)
+    j = len(kept) - 1
+    while j > 0 and kept[j - 1] == kept[j] - 1 and block_of(tns[kept[j - 1]].container) is block:
+        j -= 1
+    if sum(len(tns[k].text) for k in kept[j:]) >= TAIL_MAX_CHARS or kept[-1] + 1 >= span.stop:
+        return kept
+    return kept[:j]
 
 
 def _source(meta: Any, name: str) -> str:

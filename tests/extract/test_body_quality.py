@@ -241,3 +241,33 @@ def test_captioned_pictures_named_by_class_are_not_a_comment_section():
     assert rel.comment_cut is None and "Finally." in _texts(page, rel.nodes)
     old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False))
     assert old.comment_cut is not None and "Finally." not in _texts(page, old.nodes)
+
+
+# --- round 5: lead of a marked article body, datelines, left-over last lines ----------------------
+def test_a_lead_above_the_marked_article_body_joins_it_but_a_dateline_does_not():
+    from newscrawl.extract import extract
+
+    html = ("<html><head><title>Council expands bike lanes</title></head><body>"
+            '<header><h1>Council expands bike lanes</h1><p class="standfirst">' + LEAD + "</p>"
+            '<p class="meta">Published <time>12 March 2024</time> by Ann Smith, transport correspondent of '
+            "the City News, with reporting from the northern districts</p></header>"
+            '<div itemprop="articleBody">' + "".join(f"<p>{p}</p>" for p in PARAS) + "</div></body></html>")
+    article = extract(html, "https://news.example/bike-lanes")
+    assert article.provenance["body"]["method"] == "itemprop-articleBody"
+    assert article.published == "2024-03-12"
+    assert article.body.split("\n") == [LEAD] + PARAS
+
+
+def test_a_short_last_line_announcing_removed_content_is_dropped():
+    from newscrawl.extract import extract
+
+    related = "".join(f'<li><a href="/story/{i}">Another story about the city number {i}</a></li>' for i in range(6))
+    story = "".join(f"<p>{p}</p>" for p in PARAS * 3)
+    html = ("<html><head><title>Council expands bike lanes</title></head><body><article>"
+            f"<h1>Council expands bike lanes</h1>{story}<p><strong>Read more:</strong></p>"
+            f"<ul>{related}</ul></article></body></html>")
+    article = extract(html, "https://news.example/bike-lanes")
+    assert article.body.split("\n")[-1] == PARAS[-1] and "Read more" not in article.body
+    # the same short line at the very end of the content, with nothing removed after it, stays
+    html = html.replace(f"<ul>{related}</ul>", "")
+    assert extract(html, "https://news.example/bike-lanes").body.split("\n")[-1] == "Read more:"
