@@ -23,8 +23,9 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
   ``text(el)`` the subtree's text joined from its text nodes; ``tags()``, ``structure()``
-  (parent index, depth, descendant count) and ``measures()`` (text and link lengths, text-node
-  range) of every element by index, for array passes.
+  (parent index, depth, descendant count), ``measures()`` (text and link lengths, text-node
+  range) and ``hidden_flags()`` of every element by index, and ``text_owners()`` (element index
+  of each text node), for array passes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
   ``visibility:hidden``, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
   nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
@@ -258,9 +259,10 @@ class Page:
         desc: list[int] = []
         hidden_flag: list[bool] = []
         text_nodes: list[TextNode] = []
+        owner: list[int] = []  # element index of each text node
         add_el, add_tag, add_depth, add_parent = elements.append, tags.append, depth.append, parent.append
         add_first, add_end, add_desc, add_hidden = first_tn.append, end_tn.append, desc.append, hidden_flag.append
-        add_len, add_link, add_tn = text_len.append, link_len.append, text_nodes.append
+        add_len, add_link, add_tn, add_owner = text_len.append, link_len.append, text_nodes.append, owner.append
         new_tn, hidden_style = tuple.__new__, _INLINE_HIDDEN.search
         stack: list[int] = [-1]  # indices of open elements under a sentinel (the body's parent)
         push, pop = stack.append, stack.pop
@@ -296,6 +298,7 @@ class Page:
                     t = " ".join(text.split()) if text else ""  # collapse(), inlined
                     if t:
                         add_tn(new_tn(TextNode, (el, t, False, n_tn)))
+                        add_owner(i)
                     add_len(len(t))
                 add_link(0)
                 continue
@@ -319,6 +322,7 @@ class Page:
                         if t:
                             n_tn = len(text_nodes)
                             add_tn(new_tn(TextNode, (el, t, True, n_tn)))
+                            add_owner(i)
                             text_len[p] += len(t)
         if flattened:
             self.warnings.append(f"{flattened} subtrees deeper than {MAX_DEPTH} flattened into text")
@@ -335,6 +339,7 @@ class Page:
         self._tags = tags  # element tags in document order, for tag_count and array passes
         self._hidden = hidden_flag
         self.text_nodes = text_nodes
+        self._owner = owner
 
     # --- measures -------------------------------------------------------------------------------
     def index(self, el: Any) -> int:
@@ -381,6 +386,14 @@ class Page:
         """(text length, link text length, first text node, end of text nodes) of every element,
         by index: :meth:`text_len`, :meth:`link_text_len` and :meth:`text_range` as arrays."""
         return self._text_len, self._link_len, self._first_tn, self._end_tn
+
+    def text_owners(self) -> list[int]:
+        """Index of the element each text node belongs to (its ``.text``, or its ``.tail``)."""
+        return self._owner
+
+    def hidden_flags(self) -> list[bool]:
+        """:meth:`is_hidden` of every element, by index (its text and tails are no text nodes)."""
+        return self._hidden
 
     def text_range(self, el: Any) -> range:
         """Indices of the text nodes inside ``el`` (its own tail excluded)."""

@@ -151,13 +151,38 @@ def _node_text(node: Any, skip_children: set[Any] | None = None) -> str:
     return " ".join(" ".join(parts).split())
 
 
+def _element_words(page: Page, parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`words` of every element's ``.text`` and ``.tail``, by index. The Page's text nodes
+    hold them whitespace-collapsed (same words: whitespace is never part of one), so lxml is read
+    only where the Page made no text node: texts in hidden subtrees, tails under hidden parents."""
+    n = len(page.elements)
+    nodes = page.text_nodes
+    owner = np.asarray(page.text_owners(), dtype=np.int64)
+    is_tail = np.fromiter(map(_IS_TAIL, nodes), dtype=bool, count=len(nodes))
+    counts = word_counts(list(map(_TEXT, nodes)))
+    text_words = np.zeros(n, dtype=np.int64)
+    tail_words = np.zeros(n, dtype=np.int64)
+    text_words[owner[~is_tail]] = counts[~is_tail]
+    tail_words[owner[is_tail]] = counts[is_tail]
+    hidden = np.asarray(page.hidden_flags(), dtype=bool)
+    elements = page.elements
+    unread = np.flatnonzero(hidden).tolist()
+    text_words[unread] = word_counts([elements[i].text or "" for i in unread])
+    unread = (np.flatnonzero(hidden[parent[1:]]) + 1).tolist()
+    tail_words[unread] = word_counts([elements[i].tail or "" for i in unread])
+    return text_words, tail_words
+
+
+_TEXT = operator.attrgetter("text")
+_IS_TAIL = operator.attrgetter("is_tail")
+
+
 def count(page: Page) -> Counts:
     """textCnt, linkCnt, S, setTextCnt and setLinkCnt of every element of ``page.body``, as arrays
     over the Page's element list: subtree sums are prefix-sum differences over document order
     (a subtree is a contiguous run there) and set sums are sums over children by parent index,
     so no tree walk and no per-element object is needed."""
-    elements = page.elements
-    n = len(elements)
+    n = len(page.elements)
     parent_l, depth_l, desc_l = page.structure()
     parent = np.asarray(parent_l, dtype=np.int64)
     desc = np.asarray(desc_l, dtype=np.int64)
@@ -176,13 +201,14 @@ def count(page: Page) -> Counts:
     visited = np.cumsum(cover[:n]) == 0
     counted = visited & ~ignored
     is_link = counted & is_a
+    text_words, tail_words = _element_words(page, parent)
     own = np.zeros(n, dtype=np.int64)
     own[is_link] = 1
     texts = np.flatnonzero(counted & ~is_a)
-    own[texts] = word_counts([elements[i].text or "" for i in texts.tolist()])
+    own[texts] = text_words[texts]
     tails = np.flatnonzero(visited[1:]) + 1  # every visited element but the root adds its tail to its parent
     tail = np.zeros(n, dtype=np.int64)
-    tail[tails] = word_counts([elements[i].tail or "" for i in tails.tolist()])
+    tail[tails] = tail_words[tails]
     own_sum = np.concatenate(([0], np.cumsum(own)))
     tail_sum = np.concatenate(([0], np.cumsum(tail)))
     link_sum = np.concatenate(([0], np.cumsum(is_link)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from newscrawl.classify.coreex import coreex, count, words
+from newscrawl.classify.coreex import coreex, count, word_counts, words
 from newscrawl.classify.mss import maximal_subsequences, mss, segments
 from newscrawl.classify.newsfeed import newsfeed_body, newsfeed_title, strip_site_name
 from newscrawl.page import Page
@@ -205,3 +205,24 @@ def test_newsfeed_title_strips_site_name():
     single = "<html><head><title>x</title></head><body><h1>Only heading</h1></body></html>"
     assert newsfeed_title(as_page(single)) == "Only heading"
     assert strip_site_name("Example News - Budget passes after long night", ["example"]) == "Budget passes after long night"
+
+
+def test_word_counts_equal_words_text_by_text():
+    """The batched count (ASCII texts joined and counted in one pass) gives words() of each text."""
+    rng = random.Random(7)
+    pieces = ["river", "Ünïcode", "e\u0301t\u00e9", "snake_case", "42", " ", "\n\t", "--", "’", "\u00a0",
+              "日本語", "x\u0308", "\U0001d400bc", ".", ""]
+    for _ in range(300):
+        texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(0, 12))]
+        assert word_counts(texts).tolist() == [words(t) for t in texts]
+
+
+def test_coreex_counts_hidden_text_and_tails_under_hidden_parents():
+    """CoreEx counts what the reference counts, also where the Page made no text node (hidden
+    subtrees): the hidden div's text, its child's text and tail, and the tail after it."""
+    page = Page.from_html("<html><body><div id='a'><p>one two</p><div style='display:none'>three four"
+                          "<span>five</span> six</div> seven<p hidden>eight</p></div></body></html>")
+    counts = count(page)
+    div = page.elements.index(page.root.get_element_by_id("a"))
+    assert counts.text[div] == 8
+    assert counts.text[0] == 8

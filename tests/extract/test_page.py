@@ -120,6 +120,24 @@ def test_structure_arrays_match_the_tree():
     assert page.tag_count(page.body, "p") == tags.count("p")
 
 
+def test_measure_arrays_match_the_per_element_measures():
+    page = Page.from_html(HTML)
+    text_len, link_len, first_tn, end_tn = page.measures()
+    hidden = page.hidden_flags()
+    assert sum(hidden) == 2  # the two hidden paragraphs
+    for i, el in enumerate(page.elements):
+        assert text_len[i] == page.text_len(el) == sum(len(page.text_nodes[k].text) for k in page.text_range(el))
+        assert link_len[i] == page.link_text_len(el)
+        assert range(first_tn[i], end_tn[i]) == page.text_range(el)
+        assert hidden[i] == page.is_hidden(el)
+    owners = page.text_owners()
+    assert len(owners) == len(page.text_nodes)
+    for tn, owner in zip(page.text_nodes, owners):
+        assert page.elements[owner] is tn.element
+        # a text node is the text of a shown element, or the tail of an element under a shown parent
+        assert not hidden[page.structure()[0][owner] if tn.is_tail else owner]
+
+
 def test_xhtml_with_an_xml_declaration_is_parsed():
     """lxml refuses decoded text that starts with <?xml ... encoding=...?>; the page must still parse."""
     xhtml = ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
