@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from newscrawl.classify.features import FEATURE_GROUPS, _date_line, extraction_evidence, page_features
+from newscrawl.classify.features import FEATURE_GROUPS, _date_line, extraction_evidence, page_anchors, page_features
 from newscrawl.classify.page import classify
 from newscrawl.extract import extract
 from newscrawl.page import Page
@@ -174,3 +174,24 @@ def test_prose_paragraphs_inline_links_and_fragments():
     assert story["body_fragment_lines"] < 0.3 < service["body_fragment_lines"]
     assert story["commas_per_sentence"] > service["commas_per_sentence"] == 0.0
     assert story["body_mean_line"] > service["body_mean_line"]
+
+
+def test_page_anchors_resolve_hrefs_as_urljoin_does():
+    """Plain absolute and root-relative hrefs skip urljoin; every target must still be urljoin's."""
+    from html import escape
+    from urllib.parse import urljoin
+
+    hrefs = ["https://x.org/a/b?c=1#d", "http://x.org", "/a/b/", "/", "/a//b", "/a/./b", "/a/../b", "/.hidden",
+             "/a?", "/a#", "/a;p", "HTTP://X.org/A", "//cdn.x.org/i", "a/b", "../c", "?q=1", "/a b", "/é",
+             "https://x.org/a;p?q", "http://[::1]/", "/a?b#c", "mailto:a@x.org", "/a\tb"]
+    rng = random.Random(5)
+    alphabet = ["/", "a", ".", "..", "?", "#", ";", "=", "%20", "http://", "https://", "x.org", ":"]
+    hrefs += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 7))) for _ in range(400)]
+    for base in ("https://x.org/dir/page.html?z=1", "http://u@x.org:8080/d/", "https://x.org"):
+        links = "".join(f'<a href="{escape(h)}">l</a>' for h in hrefs)
+        page = _page(links, base)
+        for a, anchor in page_anchors(page).items():
+            href = a.get("href").strip()
+            expected = urljoin(base, href) if href and not href.startswith("#") else ""
+            expected = expected if expected.startswith(("http://", "https://")) else ""
+            assert anchor.target == expected, (base, href)
