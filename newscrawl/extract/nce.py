@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from newscrawl.page import _BOILERPLATE as BOILERPLATE_NAMES
 from newscrawl.page import Page
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
@@ -182,9 +183,17 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
-    (< β2) or link-heavy (> β1): page builders call every layout cell "widget"."""
+    (< β2) or link-heavy (> β1). Headings are judged by class only, and a block named only
+    "widget" only when link-heavy."""
     if not (p.prune_boilerplate and page.is_boilerplate(el)):
         return False
+    names = _names(el)
+    if el.tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
+        names = el.get("class") or ""
+    if BOILERPLATE_NAMES.search(_WIDGET.sub(" ", names)) is None:
+        # page builders call every layout cell "widget": such a cell goes only when link-heavy
+        if not _WIDGET.search(names) or page.link_density(el) <= p.beta1:
+            return False
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
@@ -193,6 +202,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     return n < p.beta2 or page.link_density(el) > p.beta1
 
 
+_WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
 # rail with summaries); layout names (widget, sidebar, banner, menu) still need the size test.
 _STRONG = re.compile(

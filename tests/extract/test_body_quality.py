@@ -271,3 +271,15 @@ def test_a_short_last_line_announcing_removed_content_is_dropped():
     # the same short line at the very end of the content, with nothing removed after it, stays
     html = html.replace(f"<ul>{related}</ul>", "")
     assert extract(html, "https://news.example/bike-lanes").body.split("\n")[-1] == "Read more:"
+
+
+def test_short_widget_cells_and_headings_with_slug_ids_are_kept_but_widget_link_lists_go():
+    links = "".join(f'<li><a href="/tag/{i}">Topic number {i}</a></li>' for i in range(5))
+    cells = "".join(f'<div class="elementor-widget-container"><p>{p}</p></div>' for p in PARAS)
+    page = _page('<div class="entry"><h1>Council expands bike lanes</h1>'
+                 '<div class="elementor-widget-container"><p>Short cell of a page builder.</p></div>'
+                 f'{cells}<h3 id="nav-to-the-new-lanes">Navigating the new lanes</h3>{cells}'
+                 f'<div class="widget"><ul>{links}</ul></div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Short cell of a page builder." in text and "Navigating the new lanes" in text
+    assert "Topic number" not in text
