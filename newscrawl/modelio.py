@@ -262,3 +262,74 @@ def load_model(path: str | Path) -> TreeModel:
         meta=body.get("meta") or {},
         baseline=baseline,
     )
+
+
+LINEAR_FORMAT = "newscrawl-linear/1"
+_MAX_WEIGHTS = 1 << 22
+# The hashed-n-gram vectorizers a linear model may name (scikit-learn's HashingVectorizer arguments):
+# an allow-list, so a model file chooses among known settings and never names code.
+_ANALYZERS = ("word", "char", "char_wb")
+
+
+@dataclass(frozen=True)
+class LinearModel:
+    """A binary logistic model over hashed n-gram counts: the vectorizer's settings are data
+    (analyzer, n-gram range, number of hash buckets), the weights one dense vector."""
+
+    kind: str
+    vectorizer: dict[str, Any]
+    weights: np.ndarray
+    intercept: float
+    meta: dict[str, Any] = field(default_factory=dict)
+    digest: str = ""  # the file's verified SHA-256: a model that uses this one's output names it by this
+
+    def positive_proba(self, X: Any) -> np.ndarray:
+        """P(positive class) for rows of a (sparse) matrix with ``len(weights)`` columns."""
+        if X.shape[1] != len(self.weights):
+            raise ModelError(f"linear model expects {len(self.weights)} columns, got {X.shape[1]}")
+        raw = np.asarray(X @ self.weights, dtype=np.float64).ravel() + self.intercept
+        return 1.0 / (1.0 + np.exp(-raw))
+
+
+def export_linear(estimator: Any, vectorizer: Mapping[str, Any], meta: Mapping[str, Any] | None = None,
+                  digits: int = 7) -> dict[str, Any]:
+    """A fitted binary LogisticRegression (or SGD with log loss) as a payload; weights rounded to
+    ``digits`` significant digits (probabilities move by < 1e-6) so the file stays small."""
+    coef = np.asarray(estimator.coef_, dtype=np.float64)
+    if coef.ndim != 2 or coef.shape[0] != 1 or len(estimator.classes_) != 2:
+        raise ModelError("only binary linear models can be exported")
+    classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
+    return {"format": LINEAR_FORMAT, "kind": type(estimator).__name__, "classes": classes,
+            "vectorizer": dict(vectorizer), "weights": [float(f"{w:.{digits}g}") for w in coef[0]],
+            "intercept": float(np.ravel(estimator.intercept_)[0]), "meta": dict(meta or {})}
+
+
+def _validate_vectorizer(raw: Any, n_weights: int) -> dict[str, Any]:
+    if not isinstance(raw, dict) or set(raw) != {"analyzer", "ngram_range", "n_features", "lowercase"}:
+        raise ModelError("linear model: vectorizer settings malformed")
+    ngrams = raw["ngram_range"]
+    if raw["analyzer"] not in _ANALYZERS or not isinstance(raw["lowercase"], bool):
+        raise ModelError("linear model: unknown analyzer")
+    if (not isinstance(ngrams, list) or len(ngrams) != 2 or not all(isinstance(n, int) for n in ngrams)
+            or not 1 <= ngrams[0] <= ngrams[1] <= 8):
+        raise ModelError("linear model: n-gram range malformed")
+    if raw["n_features"] != n_weights:
+        raise ModelError("linear model: weights do not match the number of hash buckets")
+    return {"analyzer": raw["analyzer"], "ngram_range": (ngrams[0], ngrams[1]), "n_features": n_weights,
+            "lowercase": raw["lowercase"]}
+
+
+def load_linear(path: str | Path) -> LinearModel:
+    """Read and validate a model written by :func:`save_model` from :func:`export_linear`."""
+    body = read_checked(path, LINEAR_FORMAT)
+    try:
+        weights = np.asarray(body["weights"], dtype=np.float64)
+        intercept = float(body["intercept"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelError(f"linear model {path} malformed: {exc}") from None
+    if weights.ndim != 1 or not 0 < len(weights) <= _MAX_WEIGHTS or not np.isfinite(weights).all():
+        raise ModelError(f"linear model {path} has malformed weights")
+    if not np.isfinite(intercept) or body.get("classes") != [False, True]:
+        raise ModelError(f"linear model {path} has a malformed intercept or classes")
+    return LinearModel(kind=str(body.get("kind")), vectorizer=_validate_vectorizer(body.get("vectorizer"), len(weights)),
+                       weights=weights, intercept=intercept, meta=body.get("meta") or {}, digest=_digest(body))
