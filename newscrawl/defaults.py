@@ -87,6 +87,12 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY": 0,
     # False-positive rate of that Bloom filter at capacity (about capacity * rate pages skipped).
     "NEWSCRAWL_DUPEFILTER_BLOOM_ERROR": 1e-6,
+    # Distributed: note in Redis what each worker has taken and not finished; the requests of a
+    # worker that died (SIGKILL, lost machine) go back to the shared frontier.
+    "NEWSCRAWL_WORKER_RECOVERY": True,
+    # Seconds without a heartbeat after which a distributed worker counts as dead (its heartbeat
+    # is refreshed every few seconds while its reactor runs; a stall this long may duplicate pages).
+    "NEWSCRAWL_WORKER_TIMEOUT": 60.0,
     # With JOBDIR: journal the frontier and exports so a crash (SIGKILL) loses no page.
     "NEWSCRAWL_JOURNAL_ENABLED": True,
     # Seconds between progress lines (LogStats convention); 0 turns them off.

@@ -56,7 +56,7 @@ JID = "newscrawl_jid"        # request.meta: this request's journal id (fingerpr
 PARENT = "newscrawl_parent"  # request.meta: journal id of the page whose callback yielded it
 SEEN_CHUNK = 5000
 
-_JOURNALS: WeakKeyDictionary[Any, Journal] = WeakKeyDictionary()
+_JOURNALS: WeakKeyDictionary[Any, PageLedger] = WeakKeyDictionary()
 
 
 @dataclass
@@ -67,13 +67,43 @@ class Replay:
     torn_lines: int = 0
 
 
-class Journal:
+class PageLedger:
+    """Counts the outputs of each unfinished page; the last one settled marks the page done.
+
+    A page (a request id) is done once its callback's output is exhausted, the requests it yielded
+    are queued and its items went through the pipelines and the feed exporters. Subclasses say what
+    "done" writes: the journal a line, the distributed in-flight ledger a Redis deletion.
+    """
+
+    def __init__(self) -> None:
+        self.outstanding: dict[str, int] = {}
+
+    def expect(self, jid: str) -> None:
+        """One more output (or the callback itself) of page ``jid`` to wait for."""
+        self.outstanding[jid] = self.outstanding.get(jid, 0) + 1
+
+    def settle(self, jid: str | None) -> None:
+        """One output of page ``jid`` is through; the last one marks the page done."""
+        if jid is None or jid not in self.outstanding:
+            return
+        left = self.outstanding[jid] - 1
+        if left:
+            self.outstanding[jid] = left
+        else:
+            del self.outstanding[jid]
+            self.done(jid)
+
+    def done(self, jid: str) -> None:
+        raise NotImplementedError
+
+
+class Journal(PageLedger):
     """The append-only journal file, and the bookkeeping of unfinished pages."""
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
+        super().__init__()
         self.directory = Path(directory)
         self.path = self.directory / "journal.jsonl"
-        self.outstanding: dict[str, int] = {}
         self._file: IO[str] | None = None
 
     # --- start-up -------------------------------------------------------------------------------
@@ -132,24 +162,18 @@ class Journal:
     def exported(self, url: str, canonical: str | None) -> None:
         self._write({"x": url, "c": canonical or url})
 
-    def expect(self, jid: str) -> None:
-        """One more output (or the callback itself) of page ``jid`` to wait for."""
-        self.outstanding[jid] = self.outstanding.get(jid, 0) + 1
-
-    def settle(self, jid: str | None) -> None:
-        """One output of page ``jid`` is through; the last one marks the page done."""
-        if jid is None or jid not in self.outstanding:
-            return
-        left = self.outstanding[jid] - 1
-        if left:
-            self.outstanding[jid] = left
-        else:
-            del self.outstanding[jid]
-            self._write({"d": jid})
+    def done(self, jid: str) -> None:
+        self._write({"d": jid})
 
 
-def journal_for(crawler: Crawler) -> Journal | None:
+def journal_for(crawler: Crawler) -> PageLedger | None:
+    """The crawl's page ledger (the JOBDIR journal or the distributed in-flight ledger), if any."""
     return _JOURNALS.get(crawler)
+
+
+def register_ledger(crawler: Crawler, ledger: PageLedger) -> None:
+    """Let :class:`JournalSpiderMiddleware` count the outputs of ``crawler``'s pages for ``ledger``."""
+    _JOURNALS[crawler] = ledger
 
 
 def _write_seen(jobdir: str, fingerprints: set[str]) -> None:
@@ -180,7 +204,7 @@ class JournalScheduler(Scheduler):
         scheduler = super().from_crawler(crawler)
         scheduler.journal, scheduler.recovered = journal, replay
         if journal is not None:
-            _JOURNALS[crawler] = journal
+            register_ledger(crawler, journal)
         return scheduler
 
     def open(self, spider: Spider) -> Any:
@@ -298,11 +322,16 @@ class UnbufferedFileFeedStorage(FileFeedStorage):
 
 
 def install(settings: Any) -> None:
-    """Add-on hook: with ``JOBDIR`` (and not distributed), journal the crawl for crash safety."""
-    if not settings.get("JOBDIR") or not settings.getbool("NEWSCRAWL_JOURNAL_ENABLED", True) \
-            or settings.getbool("NEWSCRAWL_DISTRIBUTED"):
+    """Add-on hook: with ``JOBDIR`` (and not distributed), journal the crawl for crash safety; in a
+    distributed crawl, count page outputs for the in-flight ledger (``newscrawl.distributed.inflight``).
+    Either way local feeds are written unbuffered, so an exported item survives SIGKILL."""
+    if settings.getbool("NEWSCRAWL_DISTRIBUTED"):
+        if not settings.getbool("NEWSCRAWL_WORKER_RECOVERY", True):
+            return
+    elif not settings.get("JOBDIR") or not settings.getbool("NEWSCRAWL_JOURNAL_ENABLED", True):
         return
-    settings.set("SCHEDULER", "newscrawl.journal.JournalScheduler", priority="addon")
+    else:
+        settings.set("SCHEDULER", "newscrawl.journal.JournalScheduler", priority="addon")
     settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES", "newscrawl.journal.JournalSpiderMiddleware", 5)
     storages = dict(settings.getdict("FEED_STORAGES"))
     for scheme in ("", "file"):

@@ -1,10 +1,14 @@
-"""scrapy-redis's scheduler, adapted to Scrapy 2.14+ (the smallest change that works).
+"""scrapy-redis's scheduler, adapted to Scrapy 2.14+, with the in-flight ledger.
 
 scrapy-redis 0.9.1 passes ``spider=`` to ``StatsCollector.inc_value()`` and calls
 ``Spider.log()``; Scrapy 2.14+ deprecates both (and this project's tests turn Scrapy deprecation
-warnings into errors). Only those calls are replaced; queueing, the dupefilter and persistence
-are scrapy-redis's own. The dupefilter, queues and connection work unchanged on Scrapy 2.19
+warnings into errors). Those calls are replaced; queueing, the dupefilter and persistence are
+scrapy-redis's own. The dupefilter, queues and connection work unchanged on Scrapy 2.19
 (``tests/scale/test_distributed.py``).
+
+Added: with ``NEWSCRAWL_WORKER_RECOVERY`` (default on), every request this worker takes is noted
+in Redis until its page is done, and the requests of workers that died are put back into the
+frontier (:mod:`newscrawl.distributed.inflight`: why and how).
 """
 
 from __future__ import annotations
@@ -12,13 +16,28 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.utils.misc import load_object
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
+
+from newscrawl.distributed import key_prefix
+from newscrawl.distributed.inflight import InflightLedger, worker_id
+from newscrawl.journal import JID, PARENT, register_ledger
 
 logger = logging.getLogger(__name__)
 
 
 class Scheduler(RedisScheduler):
+    crawler: Any = None
+    ledger: InflightLedger | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> Scheduler:
+        scheduler = super().from_crawler(crawler)
+        scheduler.crawler = crawler
+        return scheduler
+
     def open(self, spider: Any) -> None:
         # upstream's open(), logging through this module instead of the deprecated Spider.log()
         self.spider = spider
@@ -29,20 +48,75 @@ class Scheduler(RedisScheduler):
             self.df = load_object(self.dupefilter_cls).from_spider(spider)
         if self.flush_on_start:
             self.flush()
+        settings = self.crawler.settings if self.crawler is not None else None
+        if settings is not None and settings.getbool("NEWSCRAWL_WORKER_RECOVERY", True):
+            self._open_ledger(settings, spider)
         if len(self.queue):
             logger.info("Joining a crawl in progress: %d requests in the shared frontier", len(self.queue))
 
+    def _open_ledger(self, settings: Any, spider: Any) -> None:
+        prefix = key_prefix(settings, spider.name)
+        self.ledger = InflightLedger(self.server, prefix, worker_id(),
+                                     timeout=settings.getfloat("NEWSCRAWL_WORKER_TIMEOUT", 60.0))
+        self.handed_key = f"{prefix}:handed"
+        register_ledger(self.crawler, self.ledger)
+        connect = self.crawler.signals.connect  # after the feed exporter's: it writes first
+        connect(self._item_settled, signal=signals.item_scraped)
+        connect(self._item_settled, signal=signals.item_dropped)
+        connect(self._item_settled, signal=signals.item_error)
+        self.ledger.beat()
+        self._recover()
+
+    def _recover(self, every: float = 0.0) -> None:
+        assert self.ledger is not None
+        pushed = self.ledger.recover(self._push_encoded, self.handed_key, every=every)
+        if pushed and self.stats:
+            self.stats.inc_value("newscrawl/distributed/recovered_requests", pushed)
+
+    def _push_encoded(self, payload: bytes) -> None:
+        # decoded and pushed again, so any scrapy-redis queue class keeps its own order
+        self.queue.push(self.queue._decode_request(payload))
+
+    def close(self, reason: str) -> Any:
+        if self.ledger is not None:
+            self.ledger.close()
+        return super().close(reason)
+
     def enqueue_request(self, request: Any) -> bool:
-        if not request.dont_filter and self.df.request_seen(request):
-            self.df.log(request, self.spider)
-            return False
-        if self.stats:
-            self.stats.inc_value("scheduler/enqueued/redis")
-        self.queue.push(request)
-        return True
+        parent = request.meta.pop(PARENT, None)
+        try:
+            if not request.dont_filter and self.df.request_seen(request):
+                self.df.log(request, self.spider)
+                return False
+            if self.stats:
+                self.stats.inc_value("scheduler/enqueued/redis")
+            self.queue.push(request)
+            return True
+        finally:
+            if self.ledger is not None:
+                self.ledger.settle(parent)  # the parent page's request output is queued
 
     def next_request(self) -> Any:
+        if self.ledger is not None:
+            self.ledger.beat()
+            self._recover(every=self.ledger.timeout / 4)
         request = self.queue.pop(self.idle_before_close)
         if request and self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
+        if request is not None and self.ledger is not None:
+            jid = self.crawler.request_fingerprinter.fingerprint(request).hex()
+            request.meta[JID] = jid
+            self.ledger.taken(jid, self.queue._encode_request(request))
         return request
+
+    def _item_settled(self, item: Any, response: Any = None, *args: Any, **kwargs: Any) -> None:
+        """An item is through the pipelines (exported, dropped or failed): its hand-off claim no
+        longer needs releasing if this worker dies, and its page has one output less to wait for."""
+        if self.ledger is None:
+            return
+        adapter = ItemAdapter(item)
+        canonical = adapter.get("canonical_url") or adapter.get("url")
+        if canonical:
+            self.ledger.exported(canonical)
+        if response is not None and getattr(response, "request", None) is not None:
+            self.ledger.settle(response.meta.get(JID))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from newscrawl.links.urls import Scope
@@ -60,13 +61,16 @@ class ClaimSet:
     test *claims* the key (``SADD``): it answers False to exactly one worker, True to the rest.
     """
 
-    def __init__(self, client: Any, key: str, ttl: int | None = None) -> None:
-        self.client, self.key, self.ttl = client, key, ttl
+    def __init__(self, client: Any, key: str, ttl: int | None = None,
+                 on_claim: Callable[[str], None] | None = None) -> None:
+        self.client, self.key, self.ttl, self.on_claim = client, key, ttl, on_claim
 
     def __contains__(self, value: str) -> bool:
         added = self.client.sadd(self.key, value)
         if added and self.ttl:
             self.client.expire(self.key, self.ttl)
+        if added and self.on_claim is not None:
+            self.on_claim(value)  # the in-flight ledger releases it if this worker dies first
         return not added
 
     def add(self, value: str) -> None:

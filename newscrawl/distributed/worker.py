@@ -17,7 +17,9 @@ from scrapy.exceptions import CloseSpider, DontCloseSpider, NotConfigured
 from scrapy.utils.defer import deferred_from_coro
 
 from newscrawl.distributed import key_prefix
+from newscrawl.distributed.inflight import InflightLedger
 from newscrawl.distributed.state import ClaimSet, SharedScope
+from newscrawl.journal import journal_for
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +67,9 @@ class DistributedWorker:
                 spider.scope.add(url)
             spider.scope.refresh()
         if hasattr(spider, "handed_canonicals"):
-            spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed")
+            ledger = journal_for(self.crawler)
+            spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed",
+                                                on_claim=ledger.claimed if isinstance(ledger, InflightLedger) else None)
 
     def active(self, *args: Any, **kwargs: Any) -> None:
         self.idle_since = None
@@ -78,10 +82,24 @@ class DistributedWorker:
         now = time.monotonic()
         if self.idle_since is None:
             self.idle_since = now
-        if now - self.idle_since < self.idle_seconds:
+        if now - self.idle_since < self.idle_seconds + self._grace():
             raise DontCloseSpider
         logger.info("No work for %.0f s (shared frontier empty): closing this worker", now - self.idle_since)
         raise CloseSpider("idle")
+
+    def _grace(self) -> float:
+        """Extra idle time while other workers hold requests: they may still queue links, and if
+        one of them died its requests come back to the frontier once its heartbeat expires
+        (bounded by the worker timeout, so two idle workers never wait for each other forever)."""
+        ledger = journal_for(self.crawler)
+        if not isinstance(ledger, InflightLedger):
+            return 0.0
+        head = f"{ledger.prefix}:inflight:"
+        for key in self.client.scan_iter(match=f"{head}*", count=500):
+            name = key.decode() if isinstance(key, bytes) else key
+            if name != ledger.inflight_key and self.client.hlen(name):
+                return ledger.timeout
+        return 0.0
 
     def _pop_starts(self, spider: Spider) -> list[str]:
         raw = self.client.lpop(f"{self.prefix}:start_urls", START_BATCH) or []

@@ -100,9 +100,14 @@ def test_a_worker_joining_a_crawl_in_progress_uses_the_shared_scope(redis_url, t
         assert not missing, (len(missing), missing[:10], log[-2000:])
 
 
-def test_a_worker_stopped_with_sigint_leaves_nothing_behind(redis_url, tmp_path, tools):
-    """Ctrl-C on a worker mid-crawl (Scrapy's graceful shutdown: downloads in progress finish, the
-    feed is closed) and a second worker started afterwards: together they export every article."""
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
+def test_a_stopped_worker_leaves_nothing_behind(redis_url, tmp_path, tools, sig):
+    """A worker stopped mid-crawl, then a second worker: together they export every article.
+
+    SIGINT is Scrapy's graceful shutdown (downloads in progress finish, the feed is closed).
+    SIGKILL leaves the requests the first worker had taken in its in-flight ledger; the second
+    worker puts them back into the frontier once the first one's heartbeat expires (before the
+    ledger, 33 of the 62 articles were lost this way)."""
     import signal
     import time
 
@@ -110,21 +115,22 @@ def test_a_worker_stopped_with_sigint_leaves_nothing_behind(redis_url, tmp_path,
     with serve_site(site) as server:
         push_start_urls(redis_url, [server.base_url + "/"])
         common = ("NEWSCRAWL_DISTRIBUTED=true", f"REDIS_URL={redis_url}", "NEWSCRAWL_IDLE_CLOSE_SECONDS=2",
-                  "NEWSCRAWL_HAND_OFF=all", "NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false",
-                  "NEWSCRAWL_TEMPLATE_ENABLED=false", "DOWNLOAD_DELAY=0.05")
+                  "NEWSCRAWL_WORKER_TIMEOUT=3", "NEWSCRAWL_HAND_OFF=all", "NEWSCRAWL_EXPORT_ALL=true",
+                  "NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_TEMPLATE_ENABLED=false", "DOWNLOAD_DELAY=0.05")
         first = tools.popen(tools.scrapy_cmd(tmp_path / "w1.jsonl", *common), tmp_path / "w1.log")
         try:
             deadline = time.monotonic() + 120
             while sum(server.hits.values()) < 25 and first.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.05)
-            assert first.poll() is None, "the first worker finished before it could be interrupted"
-            first.send_signal(signal.SIGINT)
+            assert first.poll() is None, "the first worker finished before it could be stopped"
+            first.send_signal(getattr(signal, sig))
             first.wait(timeout=120)
         finally:
             if first.poll() is None:
                 first.kill()
-        log1 = (tmp_path / "w1.log").read_text(errors="replace")
-        assert tools.stats_from_log(log1).get("finish_reason") == "shutdown", log1[-2000:]
+        if sig == "SIGINT":
+            log1 = (tmp_path / "w1.log").read_text(errors="replace")
+            assert tools.stats_from_log(log1).get("finish_reason") == "shutdown", log1[-2000:]
         second = tools.popen(tools.scrapy_cmd(tmp_path / "w2.jsonl", *common), tmp_path / "w2.log")
         try:
             second.wait(timeout=240)
@@ -136,6 +142,12 @@ def test_a_worker_stopped_with_sigint_leaves_nothing_behind(redis_url, tmp_path,
         assert tools.stats_from_log(log2).get("newscrawl/pages/fetched", 0) > 0, log2[-2000:]
         items = tools.read_jsonl(tmp_path / "w1.jsonl") + tools.read_jsonl(tmp_path / "w2.jsonl")
         per_url = Counter(item["url"] for item in items)
-        assert max(per_url.values()) == 1, [u for u, n in per_url.items() if n > 1]
+        if sig == "SIGINT":  # after SIGKILL a page exported just before the kill may come again
+            assert max(per_url.values()) == 1, [u for u, n in per_url.items() if n > 1]
         missing = sorted(set(site.article_paths()) - {u[len(server.base_url):] for u in per_url})
-        assert not missing, (len(missing), missing[:10])
+        assert not missing, (len(missing), missing[:10], log2[-2000:])
+        if sig == "SIGKILL":
+            # the second worker's own keys are gone after its normal close, the dead one's recovered
+            import redis
+
+            assert not redis.Redis.from_url(redis_url).keys("newscrawl:news:inflight:*")

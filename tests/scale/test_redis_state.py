@@ -142,3 +142,32 @@ def test_one_workers_stylesheet_downloads_serve_the_next(redis_url, tools):
     assert second["stats"]["newscrawl/css/source_cache/hits"] == 3
     assert second["rules"] == first["rules"] and len(second["rules"]) == 3
     assert len(redis.Redis.from_url(redis_url).keys("newscrawl:css:*")) == 3
+
+
+def test_inflight_ledger_gives_a_dead_workers_requests_back_once(redis_url):
+    from newscrawl.distributed.inflight import InflightLedger
+
+    client = redis.Redis.from_url(redis_url)
+    client.sadd("p:handed", "http://a.example/1", "http://a.example/2")
+    dead = InflightLedger(client, "p", "dead", timeout=60)
+    dead.beat()
+    for jid in ("r1", "r2", "r3"):
+        dead.expect(jid)
+        dead.taken(jid, f"payload-{jid}")
+    dead.settle("r2")  # finished: not in flight any more
+    dead.claimed("http://a.example/1")  # claimed, never exported
+    dead.claimed("http://a.example/2")
+    dead.exported("http://a.example/2")
+
+    pushed: list[bytes] = []
+    first, second = InflightLedger(client, "p", "one"), InflightLedger(client, "p", "two")
+    assert first.recover(pushed.append, "p:handed") == 0  # the dead worker's heartbeat is still fresh
+    client.delete("p:alive:dead")  # ... until it expires
+    assert first.recover(pushed.append, "p:handed") == 2 and sorted(pushed) == [b"payload-r1", b"payload-r3"]
+    assert second.recover(pushed.append, "p:handed") == 0  # recovered exactly once
+    assert client.smembers("p:handed") == {b"http://a.example/2"}  # the unexported claim released
+    assert not client.keys("p:inflight:*") and not client.keys("p:claims:*")
+    first.beat()
+    first.taken("x", "y")
+    first.close()
+    assert not client.keys("p:*:one")
