@@ -119,7 +119,7 @@ def link_features(url: str, reserved_words: Iterable[str] = RESERVED_WORDS) -> d
     segments = [s for s in path.split("/") if s]
     ends_with_slash = is_http and (path.endswith("/") or not segments)
     length = len(raw)
-    if segments and _INDEX_RE.match(segments[-1]):
+    if segments and "." in segments[-1] and _INDEX_RE.match(segments[-1]):
         length -= len(segments.pop())
         ends_with_slash = True
 
