@@ -177,3 +177,27 @@ def test_malformed_urls_do_not_raise(url: str) -> None:
     values = link_features(url)
     assert values["has_date"] == values["has_reserved_word"] == 0.0
     assert values["slug_tokens"] == 0.0
+
+
+def test_plain_urls_are_split_as_urlsplit_splits_them():
+    """Plain http(s) URLs skip urlsplit; host, path and query must still be urlsplit's."""
+    import random
+    from urllib.parse import urlsplit
+
+    from newscrawl.links.features import _http_parts
+
+    urls = ["https://News.Example.com/a/b?c=1?d#e?f", "http://u:p@Host:8080", "http://h%Zone/x", "http://x.org?q",
+            "http://x.org#f", "https://[::1]/a", "http://x[y/z", "HTTP://X.org/a", "http:///a", "ftp://x.org/a",
+            "http://x.org/a b", "http://é.org/", "http://a@b@c/"]
+    rng = random.Random(11)
+    alphabet = ["a", "Z", "/", ".", "?", "#", ":", "@", "%", "[", "]", " ", "http://", "https://", "u:p@", ":80"]
+    urls += [rng.choice(["http://", "https://"]) + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
+             for _ in range(2000)]
+    for url in urls:
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            parts = urlsplit("")
+        is_http = parts.scheme in ("http", "https") and bool(parts.netloc)
+        expected = (parts.hostname or "", parts.path, parts.query, True) if is_http else ("", "", "", False)
+        assert _http_parts(url) == expected, url
