@@ -47,6 +47,7 @@ class NCEParams:
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
+    keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -172,9 +173,13 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
             continue
         r = page.text_range(child)
         own.difference_update(r)
-        if page.link_density(child) <= p.beta4 and not _boilerplate(page, child, u, p):
+        if _boilerplate(page, child, u, p):
+            continue
+        if page.link_density(child) <= p.beta4:
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
+        elif p.keep_prose:
+            keep.extend(_prose(page, child, u, p))
     keep.extend(own)  # tails of children and u.text
     keep.sort()
     return forest, keep
@@ -221,6 +226,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     if not (p.prune_nested or p.prune_boilerplate):
         return list(r)
     drop: list[range] = []
+    named: list[range] = []  # boilerplate-named blocks: nothing inside them stays
+    dense: list[Any] = []
     it = root.iterdescendants()
     for el in it:
         if not page.has(el) or el.tag in INLINE:
@@ -228,16 +235,43 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         n = page.text_len(el)
         if not n:
             continue
-        dense = p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
-        bad = dense or _boilerplate(page, el, u, p)
-        if bad:
+        if _boilerplate(page, el, u, p):
+            named.append(page.text_range(el))
+        elif p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS):
             drop.append(page.text_range(el))
-    if not drop:
+            dense.append(el)
+    if not (drop or named):
         return list(r)
     dropped: set[int] = set()
     for d in drop:
         dropped.update(d)
+    if p.keep_prose:
+        for el in dense:
+            dropped.difference_update(_prose(page, el, u, p))
+    for d in named:
+        dropped.update(d)
     return [k for k in r if k not in dropped]
+
+
+def _prose(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
+    """Text of the paragraphs (<p>, ≥ β3 characters, link density ≤ β1) in a block pruned for its
+    link density: an article's last paragraph often shares a wrapper with a related-links list.
+    Teaser summaries are not prose: a paragraph after a link-dense sibling (the headline link),
+    inside a link (a card that is one <a>) or below a block with a linked heading."""
+    out: list[int] = []
+    stop = root.getparent()
+    for el in root.iter("p"):
+        if not page.has(el) or page.text_len(el) < p.beta3 or page.link_density(el) > p.beta1:
+            continue
+        prev = el.getprevious()
+        teaser = prev is not None and page.has(prev) and page.link_density(prev) > 0.5
+        node = el.getparent()
+        while not teaser and node is not None and node is not stop:
+            teaser = node.tag == "a" or _boilerplate(page, node, u, p) or (node is not root and _teaser(page, node))
+            node = node.getparent()
+        if not teaser:
+            out.extend(page.text_range(el))
+    return out
 
 
 _DIGITS = re.compile(r"\d")

@@ -283,3 +283,18 @@ def test_short_widget_cells_and_headings_with_slug_ids_are_kept_but_widget_link_
     text = _texts(page, relevant_content(page).nodes)
     assert "Short cell of a page builder." in text and "Navigating the new lanes" in text
     assert "Topic number" not in text
+
+
+def test_a_paragraph_sharing_a_wrapper_with_related_links_stays_but_teaser_summaries_do_not():
+    related = "".join(f'<li><a href="/story/{i}">Another story about the city number {i} and more</a></li>'
+                      for i in range(8))
+    cards = "".join(f'<li><a href="/card/{i}"><h3>Card {i}</h3><p>{PARAS[i]}</p></a></li>' for i in range(2))
+    teasers = "".join(f'<div><a href="/t/{i}">Teaser headline {i} about the lanes</a><p>Summary {i}: {PARAS[i]}</p></div>'
+                      for i in range(2))
+    last = "The mayor said the network would be reviewed after its first full year of operation."
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
+                 + f'<div class="wrap"><p>{last}</p><ul>{related}</ul><ul>{cards}</ul>{teasers}</div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert last in text
+    assert "Another story" not in text and "Card 0" not in text and "Summary 0" not in text
+    assert last not in _texts(page, relevant_content(page, NCEParams(keep_prose=False)).nodes)
