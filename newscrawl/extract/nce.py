@@ -188,9 +188,13 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
-    (< β2) or link-heavy (> β1). Headings are judged by class only, and a block named only
-    "widget" only when link-heavy."""
-    if not (p.prune_boilerplate and page.is_boilerplate(el)):
+    (< β2) or link-heavy (> β1). Headings are judged by class only, a block named only
+    "widget" only when link-heavy; a <nav> goes by its tag."""
+    if not p.prune_boilerplate:
+        return False
+    if el.tag == "nav":  # navigation by its tag (pagers, in-text menus), whatever its size or links
+        return 2 * page.text_len(el) < page.text_len(u)
+    if not page.is_boilerplate(el):
         return False
     names = _names(el)
     if el.tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")

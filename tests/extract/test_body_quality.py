@@ -298,3 +298,11 @@ def test_a_paragraph_sharing_a_wrapper_with_related_links_stays_but_teaser_summa
     assert last in text
     assert "Another story" not in text and "Card 0" not in text and "Summary 0" not in text
     assert last not in _texts(page, relevant_content(page, NCEParams(keep_prose=False)).nodes)
+
+
+def test_a_nav_element_inside_the_content_is_pruned_whatever_its_size():
+    pager = '<nav id="detPagination"><span>Back to the overview of all our stories about city transport and the lanes</span></nav>'
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
+                 + pager + "</div>")
+    text = _texts(page, relevant_content(page).nodes)
+    assert PARAS[-1] in text and "Back to the overview" not in text
