@@ -189,10 +189,10 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
     (< β2) or link-heavy (> β1). Headings are judged by class only, a block named only
-    "widget" only when link-heavy; a <nav> goes by its tag."""
+    "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag."""
     if not p.prune_boilerplate:
         return False
-    if el.tag == "nav":  # navigation by its tag (pagers, in-text menus), whatever its size or links
+    if el.tag in _BOILERPLATE_TAGS:  # whatever its size or links
         return 2 * page.text_len(el) < page.text_len(u)
     if not page.is_boilerplate(el):
         return False
@@ -211,6 +211,9 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     return n < p.beta2 or page.link_density(el) > p.beta1
 
 
+# HTML5 sectioning that says "not the text itself": menus and pagers, side boxes (related,
+# pull quotes, sidenotes), a section's footer (tags, share bar, author box)
+_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
 # rail with summaries); layout names (widget, sidebar, banner, menu) still need the size test.

@@ -300,9 +300,12 @@ def test_a_paragraph_sharing_a_wrapper_with_related_links_stays_but_teaser_summa
     assert last not in _texts(page, relevant_content(page, NCEParams(keep_prose=False)).nodes)
 
 
-def test_a_nav_element_inside_the_content_is_pruned_whatever_its_size():
+def test_nav_aside_and_footer_elements_inside_the_content_are_pruned_whatever_their_size():
     pager = '<nav id="detPagination"><span>Back to the overview of all our stories about city transport and the lanes</span></nav>'
+    box = "<aside><p>Pull quote: the largest expansion the city has seen, after a narrow vote in the council</p></aside>"
+    foot = "<footer><p>Ann Smith covers transport and urban planning for the City News since the year 2015.</p></footer>"
     page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
-                 + pager + "</div>")
+                 + pager + box + foot + "</div>")
     text = _texts(page, relevant_content(page).nodes)
-    assert PARAS[-1] in text and "Back to the overview" not in text
+    assert PARAS[-1] in text
+    assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text
