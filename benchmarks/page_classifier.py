@@ -8,8 +8,10 @@ then the shipped feature set with the single tree and the ensembles, and compare
 pages with news-please's page rule (og:type=article and linked-headline ratios <= 0.65 / 0.56)
 and a text-length threshold (a one-split tree on the body's text length, cross-validated).
 Ablations on the same folds: the previous model's features (before the extraction/structure
-groups, with MSS), the shipped model type without the round-4 shape group, and the shipped set
-plus MSS (the expensive feature the shipped set leaves out). The shipped model type is also cross-validated with folds grouped by site (stricter: no
+groups, with MSS), the shipped model type without the text models (round 5) and without the round-4
+shape group, each text model alone, and the shipped set plus MSS (the expensive feature the shipped
+set leaves out). The text models' probabilities are nested in each fold (out of inner folds for
+the training part), as `newscrawl train page` does. The shipped model type is also cross-validated with folds grouped by site (stricter: no
 site in both train and test), its misses are counted by page type, and the features' CPU cost
 is split by part. readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are
@@ -36,13 +38,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import newscrawl.classify.features as page_features  # noqa: E402
 from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
 from newscrawl.classify.mss import mss  # noqa: E402
+from newscrawl.classify.text import TEXT_FEATURES, TEXT_INPUTS  # noqa: E402
 from newscrawl import modelio  # noqa: E402
-from newscrawl.classify.page import MODEL_FILE  # noqa: E402
+from newscrawl.classify.page import MODEL_FILE, THRESHOLD  # noqa: E402
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
 from newscrawl.paths import datasets_dir, models_dir  # noqa: E402
-from newscrawl.train.page import (LABELLED_DATASETS, MODELS, labelled_pages, load_features, make_tree,  # noqa: E402
-                                  one_openmp_thread)
+from newscrawl.train.page import (LABELLED_DATASETS, MODELS, labelled_pages, load_features,  # noqa: E402
+                                  make_text_model, make_tree, one_openmp_thread, text_columns, text_matrices)
 
 SEED_LINKS = ("links_number", "links_date", "links_slash", "links_reserved", "links_short")
 MSS = "mss_score"  # seed 002's MSS score: measured here, not in the shipped features
@@ -72,9 +75,12 @@ def _text_length_stump():
 
 
 def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, groups: list[str] | None = None,
-                misses: dict[str, Counter] | None = None) -> dict[str, np.ndarray]:
-    """Per-fold (P, R, F1) for every config, all configs on the same folds (paired); with ``groups``
-    the folds keep each group (site) on one side. ``misses[config]`` counts each page's errors."""
+                misses: dict[str, Counter] | None = None, texts=None) -> dict[str, np.ndarray]:
+    """Per-fold (P, R, F1) for every config ``(factory, columns, with_text)``, all configs on the same
+    folds (paired); with ``groups`` the folds keep each group (site) on one side. ``with_text``
+    appends the text model's probability (``texts``: the hashed pages), nested in the fold: out of
+    inner folds for the training part, from a model fitted on the training part for the test part;
+    a config without a factory is the text model of column ``columns[0]`` alone. ``misses[config]`` counts each page's errors."""
     from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedGroupKFold
 
     out: dict[str, list] = {name: [] for name in configs}
@@ -83,10 +89,17 @@ def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, group
     else:
         splits = [s for r in range(repeats)
                   for s in StratifiedGroupKFold(n_splits=10, shuffle=True, random_state=20 + r).split(X, y, groups)]
-    for train, test in splits:
-        for name, (factory, cols) in configs.items():
-            model = factory().fit(X[train][:, cols], y[train])
-            pred = model.predict(X[test][:, cols]).astype(bool)
+    needs_text = any(with_text for _, _, with_text in configs.values())
+    for k, (train, test) in enumerate(splits):
+        text_train, text_test = text_columns(texts, y, train, test, seed=k) if needs_text else (None, None)
+        for name, (factory, cols, with_text) in configs.items():
+            if factory is None:  # cols: the text model's column
+                pred = text_test[:, cols[0]] >= THRESHOLD
+            else:
+                X_train, X_test = X[train][:, cols], X[test][:, cols]
+                if with_text:
+                    X_train, X_test = np.column_stack([X_train, text_train]), np.column_stack([X_test, text_test])
+                pred = factory().fit(X_train, y[train]).predict(X_test).astype(bool)
             out[name].append(_prf(y[test], pred))
             if misses is not None and name in misses:
                 misses[name].update(int(i) for i in test[pred != y[test]])
@@ -130,6 +143,9 @@ def feature_cost(n_pages: int) -> None:
                 t = time.process_time()
                 page_features.feature_vector(page, meta, art, evidence)
                 spent["features"] += time.process_time() - t
+                t = time.process_time()
+                text_matrices([tuple(TEXT_INPUTS[name](page, art.title) for name in TEXT_FEATURES)])
+                spent["text"] += time.process_time() - t
                 return False, 0.0
 
             t = time.process_time()
@@ -143,13 +159,14 @@ def feature_cost(n_pages: int) -> None:
         page_features.coreex = original
     ms = {k: 1000 * v / max(pages, 1) for k, v in spent.items()}
     rest = ms["features"] - ms["coreex"]
-    total = ms["parse"] + ms["extract+features"]
+    total = ms["parse"] + ms["extract+features"]  # the text model's hashing is timed inside it
     print(f"## Feature cost: CPU ms per page, first {pages} wcxb-dev pages (one process; machine shared)\n")
     print("| part | CPU ms/page | share of parse + extraction + features |")
     print("|---|---|---|")
-    for name, value in (("parse (Page)", ms["parse"]), ("extraction without classifier", ms["extract+features"] - ms["features"]),
+    for name, value in (("parse (Page)", ms["parse"]), ("extraction without classifier", ms["extract+features"] - ms["features"] - ms["text"]),
                         ("classifier features: CoreEx", ms["coreex"]),
                         ("classifier features: the rest (shipped)", rest),
+                        ("text models: page text and headline, hashed n-grams (shipped)", ms["text"]),
                         ("MSS on top (the previous model's features; not shipped)", ms["mss"])):
         print(f"| {name} | {value:.1f} | {value / total:.0%} |")
     print()
@@ -170,8 +187,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--cost-pages", type=int, default=200, help="pages timed for the feature cost table (0: skip)")
     parser.add_argument("--shipped-only", action="store_true",
-                        help="only the shipped model type and its round-3 ablation, plain and grouped by site, on "
-                             "wcxb-dev (the issue's number; a fifth of the full run's CPU, for a loaded machine)")
+                        help="only the shipped model type, the same without the text models, and each text model "
+                             "alone, plain and grouped by site, on wcxb-dev (the issue's number; a fraction of the "
+                             "full run's CPU, for a loaded machine)")
     args = parser.parse_args()
     one_openmp_thread()
 
@@ -196,25 +214,32 @@ def main() -> int:
     mark = {k: " (shipped)" if k == kind else "" for k in MODELS}
     shipped = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees",
                "boosted": "gradient-boosted trees"}[kind] + f": all shipped features{mark[kind]}"
-    configs = {
-        "C4.5 tree: MSS + CoreEx (seed, without links)": (make_tree, _columns(SEED_CONTENT)),
-        "C4.5 tree: + five link-target features (seed, with)": (make_tree, _columns(SEED_CONTENT + SEED_LINKS)),
-        f"C4.5 tree: all shipped features{mark['tree']}": (make_tree, everything),
-        f"random forest: all shipped features{mark['forest']}": (MODELS["forest"], everything),
-        f"extra trees: all shipped features{mark['extra-trees']}": (MODELS["extra-trees"], everything),
-        f"gradient-boosted trees: all shipped features{mark['boosted']}": (MODELS["boosted"], everything),
+    base = shipped.split(":")[0]
+    no_text = f"{base}: without the text models (round 4 features)"
+    text_alone = "text model alone (hashed word n-grams of headline + <title> + body, logistic)"
+    headline_alone = "headline model alone (hashed word n-grams of headline + <title>, logistic)"
+    configs = {  # (factory, columns, with the text model's probability)
+        "C4.5 tree: MSS + CoreEx (seed, without links)": (make_tree, _columns(SEED_CONTENT), False),
+        "C4.5 tree: + five link-target features (seed, with)": (make_tree, _columns(SEED_CONTENT + SEED_LINKS), False),
+        f"C4.5 tree: all shipped features{mark['tree']}": (make_tree, everything, True),
+        f"random forest: all shipped features{mark['forest']}": (MODELS["forest"], everything, True),
+        f"extra trees: all shipped features{mark['extra-trees']}": (MODELS["extra-trees"], everything, True),
+        f"gradient-boosted trees: all shipped features{mark['boosted']}": (MODELS["boosted"], everything, True),
         "extra trees: without the extraction and structure groups (previous model's features)":
-            (MODELS["extra-trees"], before),
-        f"{shipped.split(':')[0]}: without the shape group (round 3 features)": (MODELS[kind], round3),
-        f"{shipped.split(':')[0]}: all shipped features + MSS score": (MODELS[kind], everything + _columns((MSS,))),
-        "text-length threshold (1 split)": (_text_length_stump, text_len),
+            (MODELS["extra-trees"], before, False),
+        no_text: (MODELS[kind], everything, False),
+        f"{base}: without the shape group": (MODELS[kind], round3, True),
+        f"{base}: all shipped features + MSS score": (MODELS[kind], everything + _columns((MSS,)), True),
+        text_alone: (None, [TEXT_FEATURES.index("text_model")], True),
+        headline_alone: (None, [TEXT_FEATURES.index("headline_model")], True),
+        "text-length threshold (1 split)": (_text_length_stump, text_len, False),
     }
     if args.shipped_only:
-        configs = {name: configs[name] for name in (shipped, f"{shipped.split(':')[0]}: without the shape group "
-                                                              "(round 3 features)")}
+        configs = {name: configs[name] for name in (shipped, no_text, text_alone, headline_alone)}
+    texts = text_matrices(dev.texts)
     t0 = time.perf_counter()
     misses = {shipped: Counter()}
-    folds = repeated_cv(X, y, configs, args.repeats, misses=misses)
+    folds = repeated_cv(X, y, configs, args.repeats, misses=misses, texts=texts)
     print(f"## wcxb-dev: {len(y)} pages ({int(y.sum())} articles), stratified 10-fold x {args.repeats} "
           f"({time.perf_counter() - t0:.0f} s)\n")
     _print_rows(folds)
@@ -242,10 +267,11 @@ def main() -> int:
     print()
 
     sites = [truth[i].get("site") or i for i in dev.ids]
-    grouped_configs = {name: configs[name] for name in (shipped, f"{shipped.split(':')[0]}: without the shape group "
-                                                        "(round 3 features)", "extra trees: without the extraction and structure "
-                                                        "groups (previous model's features)") if name in configs}
-    grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites)
+    grouped_configs = {name: configs[name] for name in (shipped, no_text, text_alone, headline_alone,
+                                                        "extra trees: without the "
+                                                        "extraction and structure groups (previous model's features)")
+                       if name in configs}
+    grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites, texts=texts)
     print(f"## Stricter: 10-fold grouped by site x {args.repeats} ({len(set(sites))} sites)\n")
     _print_rows(grouped)
     print()
@@ -255,11 +281,13 @@ def main() -> int:
     # the URL-less model: the same pages parsed without their URLs (as extract(html) sees them)
     bare = load_features(("wcxb-dev",), args.limit, with_mss=True, with_urls=False)
     Xb, yb = _with_mss(bare)
-    bare_configs = {f"{shipped.split(':')[0]}, pages parsed without URLs (the URL-less model)": configs[shipped]}
+    bare_texts = text_matrices(bare.texts)
+    bare_configs = {f"{base}, pages parsed without URLs (the URL-less model)": configs[shipped],
+                    f"{base}, pages parsed without URLs, without the text models": configs[no_text]}
     print(f"## wcxb-dev parsed without URLs, stratified 10-fold x {args.repeats}\n")
-    _print_rows(repeated_cv(Xb, yb, bare_configs, args.repeats))
+    _print_rows(repeated_cv(Xb, yb, bare_configs, args.repeats, texts=bare_texts))
     print()
-    out_of_domain(table, X, y, Xb, yb, configs)
+    out_of_domain(table, (X, y, texts), (Xb, yb, bare_texts), configs)
     return 0
 
 
@@ -281,25 +309,42 @@ def seed_hypothesis(X: np.ndarray, y: np.ndarray, folds: dict[str, np.ndarray], 
     print(f"C4.5 tree on all wcxb-dev pages: depth {tree.get_depth()}, {tree.get_n_leaves()} leaves.\n")
 
 
-def out_of_domain(table, X: np.ndarray, y: np.ndarray, Xb: np.ndarray, yb: np.ndarray, configs: dict) -> None:
-    """Models trained on all of wcxb-dev, scored on the other labelled datasets."""
+def out_of_domain(table, dev: tuple, bare: tuple, configs: dict) -> None:
+    """Models trained on all of wcxb-dev (``dev``; ``bare``: parsed without URLs), each as
+    ``(X, y, hashed texts)``, scored on the other labelled datasets. The trees learn from the text
+    models' out-of-fold probabilities; the other datasets get those of text models fitted on all
+    of wcxb-dev."""
     other = [d for d in dict.fromkeys(table.dataset) if d != "wcxb-dev"]
-    if other:
-        print("## Out of domain: trained on all of wcxb-dev, tested on other labelled datasets (datasets whose pages")
-        print("have no URL are scored by models trained on wcxb-dev parsed without URLs, as `extract()` does)\n")
-        print("| dataset | pages (articles) | classifier | precision | recall | F1 |")
-        print("|---|---|---|---|---|---|")
-        fitted = {name: factory().fit(X[:, cols], y) for name, (factory, cols) in configs.items()}
-        fitted_bare = {name: factory().fit(Xb[:, cols], yb) for name, (factory, cols) in configs.items()}
-        for name in other:
-            has_urls = any(url for _, _, url, _ in labelled_pages(name, 20))
-            sub = table.subset(name)
-            Xo, yo = _with_mss(sub)
-            for cname, model in (fitted if has_urls else fitted_bare).items():
-                p, r, f = _prf(yo, model.predict(Xo[:, configs[cname][1]]).astype(bool))
-                print(f"| {name} | {len(yo)} ({int(yo.sum())}) | {cname} | {p:.3f} | {r:.3f} | {f:.3f} |")
-            p, r, f = _prf(yo, np.asarray(sub.newsplease, dtype=bool))
-            print(f"| {name} | {len(yo)} ({int(yo.sum())}) | news-please rule | {p:.3f} | {r:.3f} | {f:.3f} |")
+    if not other:
+        return
+    print("## Out of domain: trained on all of wcxb-dev, tested on other labelled datasets (datasets whose pages")
+    print("have no URL are scored by models trained on wcxb-dev parsed without URLs, as `extract()` does)\n")
+    print("| dataset | pages (articles) | classifier | precision | recall | F1 |")
+    print("|---|---|---|---|---|---|")
+    fitted = {}
+    for variant, (X, y, texts) in (("urls", dev), ("bare", bare)):
+        inner, _ = text_columns(texts, y, np.arange(len(y)))
+        text_models = [make_text_model().fit(M, y) for M in texts]
+        models = {}
+        for name, (factory, cols, with_text) in configs.items():
+            if factory is not None:
+                models[name] = factory().fit(np.column_stack([X[:, cols], inner]) if with_text else X[:, cols], y)
+        fitted[variant] = (text_models, models)
+    for name in other:
+        has_urls = any(url for _, _, url, _ in labelled_pages(name, 20))
+        sub = table.subset(name)
+        Xo, yo = _with_mss(sub)
+        text_models, models = fitted["urls" if has_urls else "bare"]
+        p_text = np.column_stack([m.predict_proba(M)[:, 1] for m, M in zip(text_models, text_matrices(sub.texts))])
+        for cname, (factory, cols, with_text) in configs.items():
+            if factory is None:
+                pred = p_text[:, cols[0]] >= THRESHOLD
+            else:
+                pred = models[cname].predict(np.column_stack([Xo[:, cols], p_text]) if with_text else Xo[:, cols])
+            p, r, f = _prf(yo, np.asarray(pred, dtype=bool))
+            print(f"| {name} | {len(yo)} ({int(yo.sum())}) | {cname} | {p:.3f} | {r:.3f} | {f:.3f} |")
+        p, r, f = _prf(yo, np.asarray(sub.newsplease, dtype=bool))
+        print(f"| {name} | {len(yo)} ({int(yo.sum())}) | news-please rule | {p:.3f} | {r:.3f} | {f:.3f} |")
 
 
 if __name__ == "__main__":

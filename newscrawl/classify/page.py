@@ -4,19 +4,23 @@ Two models, trained by ``newscrawl train page`` and loaded once each through :mo
 (which refuses files edited after training): ``models/page_classifier.json`` for pages with a URL
 (every crawled page) and ``models/page_classifier_nourl.json`` for pages parsed without one
 (``extract(html)``), whose URL and link features mean something else. Each model's feature list must
-equal :data:`newscrawl.classify.features.FEATURE_NAMES`, so a model from another version of the
-features is refused rather than silently misread.
+equal :data:`MODEL_FEATURES` (the page features, then the text model's probability), so a model from
+another version of the features is refused rather than silently misread. Each names its text models
+(:mod:`newscrawl.classify.text`, files next to it) with their checksums: a text model retrained
+without its trees, whose probabilities the trees never learnt to read, is refused too.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
 from newscrawl import modelio
-from newscrawl.classify.features import FEATURE_NAMES, feature_vector
+from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
+from newscrawl.classify.text import TEXT_FEATURES, text_probabilities
 from newscrawl.extract.api import Evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -25,29 +29,50 @@ MODEL_FILE = "page_classifier.json"
 NO_URL_MODEL_FILE = "page_classifier_nourl.json"
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
+MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES
+_FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json")
 
 
-def load(path: str | None = None) -> modelio.TreeModel:
-    """The page model at ``path`` (default: the shipped one), validated and cached."""
-    model = _load_once(path)
-    if isinstance(model, modelio.ModelError):
-        raise model
-    return model
+def text_model_file(model_file: str | Path, feature: str) -> str:
+    """The name of the text model for ``feature`` that ``newscrawl train page`` writes next to the page
+    models (named after the one with URLs; the URL-less model reads the same files)."""
+    return f"{Path(model_file).stem}_{feature.removesuffix('_model')}.json"
+
+
+def load(path: str | None = None) -> tuple[modelio.TreeModel, dict[str, modelio.LinearModel]]:
+    """The page model at ``path`` (default: the shipped one) and its text models by feature, validated
+    and cached."""
+    models = _load_once(path)
+    if isinstance(models, modelio.ModelError):
+        raise models
+    return models
 
 
 @functools.lru_cache(maxsize=4)
-def _load_once(path: str | None) -> modelio.TreeModel | modelio.ModelError:
+def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.LinearModel]] | modelio.ModelError:
     """A refused model is remembered too: ``extract()`` falls back to its rule on every page, and
     the file must not be read (and the error logged) again for each of them."""
+    file = Path(path) if path else models_dir() / MODEL_FILE
     try:
-        model = modelio.load_model(Path(path) if path else models_dir() / MODEL_FILE)
-        if model.features != FEATURE_NAMES:
-            raise modelio.ModelError(f"page model {path or MODEL_FILE} was trained on other features; "
+        model = modelio.load_model(file)
+        if model.features != MODEL_FEATURES:
+            raise modelio.ModelError(f"page model {file.name} was trained on other features; "
                                      "retrain it with `newscrawl train page`")
+        texts = {}
+        listed = model.meta.get("text_models")
+        for feature in TEXT_FEATURES:
+            named = listed.get(feature) if isinstance(listed, dict) else None
+            name = named.get("file") if isinstance(named, dict) else None
+            if not isinstance(name, str) or not _FILE_NAME.fullmatch(name):  # a name in the same folder, no path
+                raise modelio.ModelError(f"page model {file.name} names no valid text model file for {feature}")
+            texts[feature] = modelio.load_linear(file.with_name(name))
+            if texts[feature].digest != named.get("sha256"):
+                raise modelio.ModelError(f"the text model {name} of {file.name} is not the one it was trained with; "
+                                         "retrain both with `newscrawl train page`")
     except modelio.ModelError as exc:
         logger.error("page classifier unavailable, is_article falls back to a rule: %s", exc)
         return exc
-    return model
+    return model, texts
 
 
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
@@ -55,8 +80,11 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     """Probability that ``page`` is a single article (0..1); ``model_path`` overrides both models."""
     if model_path is None and not page.url:
         model_path = str(models_dir() / NO_URL_MODEL_FILE)
-    model = load(model_path)
-    return float(model.positive_proba([feature_vector(page, metadata, article, evidence)], positive=True)[0])
+    model, texts = load(model_path)
+    if article is None or evidence is None:
+        article, evidence = extraction_evidence(page)
+    row = feature_vector(page, metadata, article, evidence) + text_probabilities(texts, page, article.title)
+    return float(model.positive_proba([row], positive=True)[0])
 
 
 def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,

@@ -1,4 +1,4 @@
-"""What the page says: a hashed n-gram text model whose probability is one feature of the page model.
+"""What the page says: hashed n-gram text models whose probabilities are features of the page model.
 
 Markup, punctuation and URL features cannot tell an undated evergreen guide (an article in
 wcxb-dev's labels) from a service page written as prose, or a forum thread marked up as an
@@ -7,14 +7,15 @@ the page's ``<title>`` and its visible body text are hashed into word n-gram cou
 no vocabulary to store or to drift), log-scaled and L2-normalised, and a logistic model reads
 them. Its settings and weights are data in a checked JSON file (:func:`newscrawl.modelio.load_linear`).
 
-``newscrawl train page`` fits it and feeds its *out-of-fold* probability to the boosted trees as
-the feature :data:`TEXT_FEATURE`, so the trees learn how far to trust it on pages it has not seen.
+A second model of the same kind reads the headline and ``<title>`` alone (:func:`headline_text`).
+``newscrawl train page`` fits both and feeds their *out-of-fold* probabilities to the boosted trees
+as the features :data:`TEXT_FEATURES`, so the trees learn how far to trust them on unseen pages.
 """
 
 from __future__ import annotations
 
 import functools
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,15 +23,28 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.page import Page
 
-TEXT_FEATURE = "text_model"
 MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a page says what it is
 
 
 def page_text(page: Page, headline: str | None) -> str:
     """The text the model reads: the extracted headline, the ``<title>`` and the body's text runs."""
+    return "\n".join((headline or "", _title(page), page.text(page.body)))[:MAX_CHARS]
+
+
+def headline_text(page: Page, headline: str | None) -> str:
+    """The headline and ``<title>`` alone: in the page text they are a few n-grams among thousands,
+    read alone they say "how to ...", "services", "forum" (docs/decisions.md, round 5)."""
+    return "\n".join((headline or "", _title(page)))[:MAX_CHARS]
+
+
+def _title(page: Page) -> str:
     title = page.root.find(".//title")
-    head = title.text_content() if title is not None else ""
-    return "\n".join((headline or "", head or "", page.text(page.body)))[:MAX_CHARS]
+    return (title.text_content() if title is not None else "") or ""
+
+
+# the page model's text features, each the probability of one text model reading one input
+TEXT_INPUTS: dict[str, Callable[[Page, str | None], str]] = {"text_model": page_text, "headline_model": headline_text}
+TEXT_FEATURES = tuple(TEXT_INPUTS)
 
 
 @functools.lru_cache(maxsize=8)
@@ -52,11 +66,7 @@ def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
     return normalize(matrix)
 
 
-def load(path: str | Path) -> modelio.LinearModel:
-    """The text model at ``path``, validated (cached by the page classifier's loader)."""
-    return modelio.load_linear(path)
-
-
-def text_probability(model: modelio.LinearModel, page: Page, headline: str | None) -> float:
-    """P(article) from the page's words alone."""
-    return float(model.positive_proba(vectorize([page_text(page, headline)], model.vectorizer))[0])
+def text_probabilities(models: dict[str, modelio.LinearModel], page: Page, headline: str | None) -> list[float]:
+    """P(article) from each text model (by feature name) reading its input of the page."""
+    return [float(models[name].positive_proba(vectorize([TEXT_INPUTS[name](page, headline)],
+                                                        models[name].vectorizer))[0]) for name in TEXT_FEATURES]

@@ -25,7 +25,8 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
-from newscrawl.classify.page import MODEL_FILE
+from newscrawl.classify.page import MODEL_FEATURES, MODEL_FILE, text_model_file
+from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, TEXT_INPUTS, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
@@ -43,6 +44,11 @@ FOREST_PARAMS = {"criterion": "entropy", "n_estimators": 100, "min_samples_leaf"
                  "random_state": 0, "n_jobs": 1}
 EXTRA_PARAMS = dict(FOREST_PARAMS)
 BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
+# The text models (newscrawl.classify.text): logistic loss by SGD (a fit takes ~0.1 s where liblinear
+# takes ~1.5 s, so the nested cross-validation stays affordable); docs/decisions.md, round 5.
+TEXT_PARAMS = {"loss": "log_loss", "alpha": 1e-5, "random_state": 0}
+TEXT_VECTORIZER = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
+TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
 
 
 @dataclass
@@ -55,6 +61,7 @@ class FeatureTable:
     y: list[bool] = field(default_factory=list)
     newsplease: list[bool] = field(default_factory=list)
     mss: list[float] = field(default_factory=list)  # seed 002's MSS score, only with load_features(with_mss=True)
+    texts: list[tuple[str, ...]] = field(default_factory=list)  # what each text model reads, in TEXT_FEATURES order
     seconds: float = 0.0
     cpu_seconds: float = 0.0
 
@@ -65,7 +72,8 @@ class FeatureTable:
         keep = [i for i, d in enumerate(self.dataset) if d == name]
         return FeatureTable([self.ids[i] for i in keep], [name] * len(keep), [self.X[i] for i in keep],
                             [self.y[i] for i in keep], [self.newsplease[i] for i in keep],
-                            [self.mss[i] for i in keep] if self.mss else [], self.seconds, self.cpu_seconds)
+                            [self.mss[i] for i in keep] if self.mss else [], [self.texts[i] for i in keep],
+                            self.seconds, self.cpu_seconds)
 
 
 def demo_pages(limit: int | None = None):
@@ -111,6 +119,7 @@ def load_features(names: tuple[str, ...] = LABELLED_DATASETS, limit: int | None 
                 meta = meta if meta is not None else read_metadata(page, page.url)
                 table.X.append(feature_vector(page, meta, art, evidence))
                 table.newsplease.append(newsplease_rule(page, meta))
+                table.texts.append(tuple(TEXT_INPUTS[name](page, art.title) for name in TEXT_FEATURES))
                 if with_mss:
                     table.mss.append(mss(page).score)
                 return False, 0.0
@@ -157,20 +166,66 @@ TIE = 0.002  # F1; the fold-to-fold sd is ~0.02, so 10-fold x 5 cannot separate 
 PARAMS = {"tree": TREE_PARAMS, "forest": FOREST_PARAMS, "extra-trees": EXTRA_PARAMS, "boosted": BOOSTED_PARAMS}
 
 
-def cross_validate(factory, X: np.ndarray, y: np.ndarray, repeats: int, seed: int = 0) -> dict[str, float]:
-    """Precision, recall and F1 of the article class, pooled per fold then averaged over folds."""
+def make_text_model():
+    from sklearn.linear_model import SGDClassifier
+
+    return SGDClassifier(**TEXT_PARAMS)
+
+
+def text_matrices(texts: list[tuple[str, ...]]) -> list[Any]:
+    """Every page's hashed n-grams, once per text model: hashing needs no fitting, so this leaks nothing."""
+    return [vectorize([row[k] for row in texts], TEXT_VECTORIZER) for k in range(len(TEXT_FEATURES))]
+
+
+def text_columns(matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np.ndarray | None = None,
+                 seed: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+    """The text models' probabilities as features, one column each: out-of-fold over TEXT_FOLDS inner
+    folds for the ``train`` rows (as the trees will see them on unseen pages), and for the ``test``
+    rows from models fitted on all ``train`` rows. No page's own label reaches its own features."""
+    from sklearn.model_selection import StratifiedKFold
+
+    inner = np.zeros((len(train), len(matrices)))
+    outer = None if test is None else np.zeros((len(test), len(matrices)))
+    for a, b in StratifiedKFold(TEXT_FOLDS, shuffle=True, random_state=seed).split(train, y[train]):
+        for k, M in enumerate(matrices):
+            inner[b, k] = make_text_model().fit(M[train[a]], y[train[a]]).predict_proba(M[train[b]])[:, 1]
+    if outer is not None:
+        for k, M in enumerate(matrices):
+            outer[:, k] = make_text_model().fit(M[train], y[train]).predict_proba(M[test])[:, 1]
+    return inner, outer
+
+
+def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repeats: int, seed: int = 0,
+                   texts: list[Any] | None = None) -> dict[str, dict[str, float]]:
+    """Precision, recall and F1 of the article class per model, pooled per fold then averaged over
+    folds (every model on the same folds). With ``texts`` (:func:`text_matrices`) the text models'
+    probabilities are appended as the last columns, nested inside each fold (:func:`text_columns`),
+    and each text model alone is scored too."""
     from sklearn.metrics import precision_recall_fscore_support
     from sklearn.model_selection import RepeatedStratifiedKFold
 
-    scores = []
+    scores: dict[str, list] = {name: [] for name in factories}
     folds = RepeatedStratifiedKFold(n_splits=10, n_repeats=repeats, random_state=seed)
-    for train, test in folds.split(X, y):
-        model = factory().fit(X[train], y[train])
-        p, r, f, _ = precision_recall_fscore_support(y[test], model.predict(X[test]), average="binary", zero_division=0)
-        scores.append((p, r, f))
-    arr = np.asarray(scores)
-    return {"precision": float(arr[:, 0].mean()), "recall": float(arr[:, 1].mean()), "f1": float(arr[:, 2].mean()),
-            "f1_std": float(arr[:, 2].std())}
+    for k, (train, test) in enumerate(folds.split(X, y)):
+        X_train, X_test = X[train], X[test]
+        if texts is not None:
+            inner, outer = text_columns(texts, y, train, test, seed=k)
+            X_train, X_test = np.column_stack([X_train, inner]), np.column_stack([X_test, outer])
+            for j, name in enumerate(TEXT_FEATURES):
+                p, r, f, _ = precision_recall_fscore_support(y[test], outer[:, j] >= 0.5, average="binary",
+                                                             zero_division=0)
+                scores.setdefault(f"{name} alone", []).append((p, r, f))
+        for name, factory in factories.items():
+            model = factory().fit(X_train, y[train])
+            p, r, f, _ = precision_recall_fscore_support(y[test], model.predict(X_test), average="binary",
+                                                         zero_division=0)
+            scores[name].append((p, r, f))
+    out = {}
+    for name, rows in scores.items():
+        arr = np.asarray(rows)
+        out[name] = {"precision": float(arr[:, 0].mean()), "recall": float(arr[:, 1].mean()),
+                     "f1": float(arr[:, 2].mean()), "f1_std": float(arr[:, 2].std())}
+    return out
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -197,26 +252,45 @@ def one_openmp_thread() -> None:
 def run(args: argparse.Namespace) -> int:
     one_openmp_thread()
     out = args.out or models_dir() / MODEL_FILE
+    # one set of text models for both page models: a page's text does not depend on its URL
+    text_files = {name: out.with_name(text_model_file(out, name)) for name in TEXT_FEATURES}
     for target, with_urls in ((out, True), (no_url_path(out), False)):
-        train_one(target, with_urls, args.repeats, args.limit)
+        train_one(target, with_urls, args.repeats, args.limit, text_files)
     return 0
 
 
-def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None) -> None:
-    """Choose a model type by cross-validation, fit it on every page and write it with its card."""
+WITHOUT_TEXT = "boosted without the text models"
+
+
+def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None, text_files: dict[str, Path]) -> None:
+    """Choose a model type by cross-validation (the text models' probabilities nested in every fold),
+    fit the chosen trees on every page and write them with their card. The pages with URLs also
+    train the text models (``text_files``); the URL-less trees read the same ones."""
     table = load_features(TRAIN_DATASETS, limit, with_urls=with_urls)
     X, y = table.arrays()
+    texts = text_matrices(table.texts)
     pages = "with their URLs" if with_urls else "without URLs"
     print(f"{out.name}: {len(y)} pages {pages} ({int(y.sum())} articles), features in {table.seconds:.0f} s")
-    results = {}
-    for name, factory in MODELS.items():
-        results[name] = cross_validate(factory, X, y, repeats)
-        r = results[name]
+    results = cross_validate(MODELS, X, y, repeats, texts=texts)
+    results[WITHOUT_TEXT] = cross_validate({"boosted": make_boosted}, X, y, repeats)["boosted"]
+    for name, r in results.items():
         print(f"{name:12s} P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.4f} ± {r['f1_std']:.3f}")
-    best = max(r["f1"] for r in results.values())
+    best = max(results[k]["f1"] for k in MODELS)
     chosen = next(k for k in PREFERENCE if results[k]["f1"] >= best - TIE)
-    tree = make_tree().fit(X, y)
-    model = tree if chosen == "tree" else MODELS[chosen]().fit(X, y)
+    # the trees learn from out-of-fold text probabilities, as they will meet them on unseen pages
+    inner, _ = text_columns(texts, y, np.arange(len(y)))
+    X_all = np.column_stack([X, inner])
+    tree = make_tree().fit(X_all, y)
+    model = tree if chosen == "tree" else MODELS[chosen]().fit(X_all, y)
+    if with_urls:
+        for name, M in zip(TEXT_FEATURES, texts):
+            text_meta = {"trained_on": list(TRAIN_DATASETS), "pages": int(len(y)), "articles": int(y.sum()),
+                         "feature": name, "params": TEXT_PARAMS,
+                         "cv": {m: round(v, 4) for m, v in results[f"{name} alone"].items()},
+                         "cv_design": f"stratified 10-fold x {repeats}"}
+            modelio.save_model(modelio.export_linear(make_text_model().fit(M, y), TEXT_VECTORIZER, text_meta),
+                               text_files[name])
+            _write_text_card(text_files[name].with_suffix(".md"), text_files[name].name, text_meta)
     meta = {
         "trained_on": list(TRAIN_DATASETS),
         "urls": with_urls,
@@ -228,8 +302,10 @@ def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None) -> No
         "tree_depth": int(tree.get_depth()),
         "tree_leaves": int(tree.get_n_leaves()),
         "params": PARAMS[chosen],
+        "text_models": {name: {"file": path.name, "sha256": modelio.load_linear(path).digest}
+                        for name, path in text_files.items()},
     }
-    modelio.save_model(modelio.export_trees(model, FEATURE_NAMES, meta), out)
+    modelio.save_model(modelio.export_trees(model, MODEL_FEATURES, meta), out)
     _write_card(out.with_suffix(".md"), out.name, meta)
     print(f"saved {out} ({chosen}); tree depth {meta['tree_depth']}, leaves {meta['tree_leaves']}")
 
@@ -249,7 +325,10 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         f"- **Data**: wcxb-dev page types (article vs service, forum, listing, product, collection, "
         "documentation) and the generated demo news site (articles vs home, section, tag, author, gallery, "
         f"video, static pages): {meta['pages']} pages, {meta['articles']} articles.",
-        f"- **Features** ({len(FEATURE_NAMES)}): seed 002's five link-target features counted over the page's links "
+        f"- **Features** ({len(MODEL_FEATURES)}): two text models' probabilities (`{meta['text_models']['text_model']['file']}`: "
+        "hashed word n-grams of the headline, `<title>` and body text; "
+        f"`{meta['text_models']['headline_model']['file']}`: of the headline and `<title>` alone; logistic; out-of-fold "
+        "for the training rows, see their cards), seed 002's five link-target features counted over the page's links "
         "(and as shares), the page URL's own link-target features, CoreEx score, main-node tag and most frequent tag "
         "in S (one-hot), og:type, schema.org types, a declared date, articleBody markup, text length, link density, "
         "paragraphs and news-please's linked-headline ratios; what extraction found (a visible date and its distance "
@@ -264,12 +343,14 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "them: it adds no measurable F1 next to these and costs 17–25% of the extraction's CPU time (feature cost "
         "table of the benchmark). "
         "See `newscrawl/classify/features.py`.",
-        f"- **Cross-validated** ({meta['cv_design']}, article class):",
+        f"- **Cross-validated** ({meta['cv_design']}, article class; the tree types read the text models' probabilities, "
+        "out-of-fold over inner folds of each training part, from text models fitted on the training part for the "
+        "test part; the last rows are each text model alone and boosted trees without them):",
         "",
         "| model | precision | recall | F1 |",
         "|---|---|---|---|",
     ]
-    for kind in MODELS:
+    for kind in cv:
         r = cv[kind]
         lines.append(f"| {kind}{' (shipped)' if kind == meta['chosen'] else ''} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} ± {r['f1_std']:.3f} |")
     lines += [
@@ -278,11 +359,41 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "- **Full experiment** (with/without link-target features, news-please rule, text-length baseline, "
         "20 repeats): `python benchmarks/page_classifier.py`.",
         "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page twice, "
-        "with and without URLs, 10–30 minutes; it writes both page models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
+        "with and without URLs, 10–30 minutes; it writes both page models and their text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
         "- **Caveats**: wcxb-dev is a modern (2025) multi-site sample, mostly one page per site; news section and "
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "
         "`benchmarks/page_classifier.py` reports wcxb-dev alone.",
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _write_text_card(path: Path, name: str, meta: dict) -> None:
+    cv = meta["cv"]
+    vec = TEXT_VECTORIZER
+    reads = ("the extracted headline, the page's `<title>` and the visible text of its `<body>`"
+             if meta["feature"] == "text_model" else "the extracted headline and the page's `<title>`")
+    lines = [
+        f"# {name} — what the page says",
+        "",
+        f"A text model of both page models (`newscrawl.classify.text`): its probability is their feature "
+        f"`{meta['feature']}`. Safe format `{modelio.LINEAR_FORMAT}` (vectorizer settings and one weight per hash "
+        "bucket, checked JSON via `newscrawl.modelio.load_linear`); each page model names this file with its SHA-256.",
+        "",
+        f"- **Input**: {reads} (first {MAX_CHARS} characters together), hashed by scikit-learn's HashingVectorizer "
+        f"(`{vec['analyzer']}` n-grams {vec['ngram_range'][0]}–{vec['ngram_range'][1]}, lowercased, "
+        f"{vec['n_features']} buckets), log(1 + count), L2-normalised. No vocabulary is stored: hashing is stateless.",
+        f"- **Model**: SGDClassifier, logistic loss, params `{json.dumps(meta['params'], sort_keys=True)}`.",
+        f"- **Data**: wcxb-dev page types and the generated demo site, {meta['pages']} pages, {meta['articles']} "
+        "articles (the pages of `page_classifier.json`; the URL-less model's pages have the same text).",
+        f"- **Cross-validated alone** ({meta['cv_design']}, article class, threshold 0.5): precision "
+        f"{cv['precision']:.3f}, recall {cv['recall']:.3f}, F1 {cv['f1']:.3f} ± {cv['f1_std']:.3f}. It is not used "
+        "alone: stacked into the trees it adds what markup cannot say (the page model's card).",
+        "- **Rebuild**: `newscrawl train page` (writes it with the page models).",
+        "- **Caveats**: it reads words, so it knows the languages of its training pages: wcxb-dev is ~94% English "
+        "(by function words). On other languages its probability says less and the trees lean on the other "
+        "features; the cross-validation grouped by site (no site on both sides) is in docs/decisions.md.",
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")

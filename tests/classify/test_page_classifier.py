@@ -9,8 +9,10 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify import apply_method, body_extractor
-from newscrawl.classify.features import FEATURE_NAMES, feature_vector, headline_links, newsplease_rule, page_features
-from newscrawl.classify.page import NO_URL_MODEL_FILE, classify, load, probability
+from newscrawl.classify.features import (FEATURE_NAMES, extraction_evidence, feature_vector, headline_links,
+                                         newsplease_rule, page_features)
+from newscrawl.classify.page import MODEL_FEATURES, NO_URL_MODEL_FILE, classify, load, probability
+from newscrawl.classify.text import text_probabilities
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -88,8 +90,8 @@ def test_shipped_model_separates_generated_articles_from_listings():
 
 
 def test_model_card_and_metadata():
-    model = load()
-    assert model.features == FEATURE_NAMES
+    model, _ = load()
+    assert model.features == MODEL_FEATURES
     assert model.meta["chosen"] in ("tree", "forest", "extra-trees", "boosted")
     assert model.meta["tree_depth"] > 0 and model.meta["tree_leaves"] > 1
     card = (models_dir() / "page_classifier.md").read_text(encoding="utf-8")
@@ -145,16 +147,22 @@ def test_every_method_is_registered_and_replaces_the_body():
         body_extractor("nope")
 
 
+def _row(page: Page, texts) -> list[float]:
+    article, _ = extraction_evidence(page)
+    return feature_vector(page) + text_probabilities(texts, page, article.title)
+
+
 def test_shipped_models_cover_pages_with_and_without_urls():
-    url_model, no_url_model = load(), load(str(models_dir() / NO_URL_MODEL_FILE))
+    (url_model, texts), (no_url_model, same_texts) = load(), load(str(models_dir() / NO_URL_MODEL_FILE))
     assert url_model.meta["urls"] is True and no_url_model.meta["urls"] is False
-    assert no_url_model.features == FEATURE_NAMES
+    assert no_url_model.features == MODEL_FEATURES
+    assert {k: m.digest for k, m in same_texts.items()} == {k: m.digest for k, m in texts.items()}
     assert "without a URL" in (models_dir() / "page_classifier_nourl.md").read_text(encoding="utf-8")
     for seed in range(3):
         html = article_page(seed)
         bare = Page.from_html(html)
         # a page parsed without a URL is scored by the URL-less model, one with a URL by the other
-        assert probability(bare) == pytest.approx(no_url_model.positive_proba([feature_vector(bare)])[0])
+        assert probability(bare) == pytest.approx(no_url_model.positive_proba([_row(bare, texts)])[0])
         with_url = Page.from_html(html, f"https://example.com/2025/03/04/story-{seed}.html")
-        assert probability(with_url) == pytest.approx(url_model.positive_proba([feature_vector(with_url)])[0])
+        assert probability(with_url) == pytest.approx(url_model.positive_proba([_row(with_url, texts)])[0])
         assert classify(bare)[0] and not classify(Page.from_html(listing_page(seed)))[0]
