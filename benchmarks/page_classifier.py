@@ -282,8 +282,8 @@ def main() -> int:
     bare = load_features(("wcxb-dev",), args.limit, with_mss=True, with_urls=False)
     Xb, yb = _with_mss(bare)
     bare_texts = text_matrices(bare.texts)
-    bare_configs = {f"{base}, pages parsed without URLs (the URL-less model)": configs[shipped],
-                    f"{base}, pages parsed without URLs, without the text models": configs[no_text]}
+    bare_configs = {f"{base}, pages parsed without URLs, no text models (the URL-less model)": configs[no_text],
+                    f"{base}, pages parsed without URLs, with the text models (not shipped)": configs[shipped]}
     print(f"## wcxb-dev parsed without URLs, stratified 10-fold x {args.repeats}\n")
     _print_rows(repeated_cv(Xb, yb, bare_configs, args.repeats, texts=bare_texts))
     print()

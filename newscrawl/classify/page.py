@@ -4,8 +4,9 @@ Two models, trained by ``newscrawl train page`` and loaded once each through :mo
 (which refuses files edited after training): ``models/page_classifier.json`` for pages with a URL
 (every crawled page) and ``models/page_classifier_nourl.json`` for pages parsed without one
 (``extract(html)``), whose URL and link features mean something else. Each model's feature list must
-equal :data:`MODEL_FEATURES` (the page features, then the text model's probability), so a model from
-another version of the features is refused rather than silently misread. Each names its text models
+be :data:`FEATURE_NAMES` and then some of :data:`TEXT_FEATURES` in that order (the text models'
+probabilities; the URL model reads all, :data:`MODEL_FEATURES`), so a model from another version of
+the features is refused rather than silently misread. Each names its text models
 (:mod:`newscrawl.classify.text`, files next to it) with their checksums: a text model retrained
 without its trees, whose probabilities the trees never learnt to read, is refused too.
 """
@@ -55,12 +56,13 @@ def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.L
     file = Path(path) if path else models_dir() / MODEL_FILE
     try:
         model = modelio.load_model(file)
-        if model.features != MODEL_FEATURES:
+        used = model.features[len(FEATURE_NAMES):]  # the text features it reads, in TEXT_FEATURES order
+        if model.features[:len(FEATURE_NAMES)] != FEATURE_NAMES or used != tuple(f for f in TEXT_FEATURES if f in used):
             raise modelio.ModelError(f"page model {file.name} was trained on other features; "
                                      "retrain it with `newscrawl train page`")
         texts = {}
         listed = model.meta.get("text_models")
-        for feature in TEXT_FEATURES:
+        for feature in used:
             named = listed.get(feature) if isinstance(listed, dict) else None
             name = named.get("file") if isinstance(named, dict) else None
             if not isinstance(name, str) or not _FILE_NAME.fullmatch(name):  # a name in the same folder, no path

@@ -67,6 +67,6 @@ def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
 
 
 def text_probabilities(models: dict[str, modelio.LinearModel], page: Page, headline: str | None) -> list[float]:
-    """P(article) from each text model (by feature name) reading its input of the page."""
-    return [float(models[name].positive_proba(vectorize([TEXT_INPUTS[name](page, headline)],
-                                                        models[name].vectorizer))[0]) for name in TEXT_FEATURES]
+    """P(article) from each text model (by feature name, in the dict's order) reading its input of the page."""
+    return [float(model.positive_proba(vectorize([TEXT_INPUTS[name](page, headline)], model.vectorizer))[0])
+            for name, model in models.items()]

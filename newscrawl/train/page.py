@@ -25,7 +25,7 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
-from newscrawl.classify.page import MODEL_FEATURES, MODEL_FILE, text_model_file
+from newscrawl.classify.page import MODEL_FILE, text_model_file
 from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, TEXT_INPUTS, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
@@ -49,6 +49,9 @@ BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
 TEXT_PARAMS = {"loss": "log_loss", "alpha": 1e-5, "random_state": 0}
 TEXT_VECTORIZER = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
 TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
+# the text models the URL-less trees read: none. With them, readability's minimal URL-less fixtures
+# (the quality gate's is_article) lose half their recall (docs/decisions.md, round 5)
+NO_URL_TEXT_FEATURES: tuple[str, ...] = ()
 
 
 @dataclass
@@ -196,7 +199,8 @@ def text_columns(matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np
 
 
 def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repeats: int, seed: int = 0,
-                   texts: list[Any] | None = None) -> dict[str, dict[str, float]]:
+                   texts: list[Any] | None = None, text_names: tuple[str, ...] = TEXT_FEATURES
+                   ) -> dict[str, dict[str, float]]:
     """Precision, recall and F1 of the article class per model, pooled per fold then averaged over
     folds (every model on the same folds). With ``texts`` (:func:`text_matrices`) the text models'
     probabilities are appended as the last columns, nested inside each fold (:func:`text_columns`),
@@ -211,7 +215,7 @@ def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repe
         if texts is not None:
             inner, outer = text_columns(texts, y, train, test, seed=k)
             X_train, X_test = np.column_stack([X_train, inner]), np.column_stack([X_test, outer])
-            for j, name in enumerate(TEXT_FEATURES):
+            for j, name in enumerate(text_names):
                 p, r, f, _ = precision_recall_fscore_support(y[test], outer[:, j] >= 0.5, average="binary",
                                                              zero_division=0)
                 scores.setdefault(f"{name} alone", []).append((p, r, f))
@@ -268,22 +272,24 @@ def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None, text_
     train the text models (``text_files``); the URL-less trees read the same ones."""
     table = load_features(TRAIN_DATASETS, limit, with_urls=with_urls)
     X, y = table.arrays()
-    texts = text_matrices(table.texts)
+    all_texts = text_matrices(table.texts)
+    names = TEXT_FEATURES if with_urls else NO_URL_TEXT_FEATURES
+    texts = [all_texts[TEXT_FEATURES.index(name)] for name in names]
     pages = "with their URLs" if with_urls else "without URLs"
     print(f"{out.name}: {len(y)} pages {pages} ({int(y.sum())} articles), features in {table.seconds:.0f} s")
-    results = cross_validate(MODELS, X, y, repeats, texts=texts)
-    results[WITHOUT_TEXT] = cross_validate({"boosted": make_boosted}, X, y, repeats)["boosted"]
+    results = cross_validate(MODELS, X, y, repeats, texts=texts or None, text_names=names)
+    if texts:
+        results[WITHOUT_TEXT] = cross_validate({"boosted": make_boosted}, X, y, repeats)["boosted"]
     for name, r in results.items():
         print(f"{name:12s} P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.4f} ± {r['f1_std']:.3f}")
     best = max(results[k]["f1"] for k in MODELS)
     chosen = next(k for k in PREFERENCE if results[k]["f1"] >= best - TIE)
     # the trees learn from out-of-fold text probabilities, as they will meet them on unseen pages
-    inner, _ = text_columns(texts, y, np.arange(len(y)))
-    X_all = np.column_stack([X, inner])
+    X_all = np.column_stack([X, text_columns(texts, y, np.arange(len(y)))[0]]) if texts else X
     tree = make_tree().fit(X_all, y)
     model = tree if chosen == "tree" else MODELS[chosen]().fit(X_all, y)
     if with_urls:
-        for name, M in zip(TEXT_FEATURES, texts):
+        for name, M in zip(TEXT_FEATURES, all_texts):
             text_meta = {"trained_on": list(TRAIN_DATASETS), "pages": int(len(y)), "articles": int(y.sum()),
                          "feature": name, "params": TEXT_PARAMS,
                          "cv": {m: round(v, 4) for m, v in results[f"{name} alone"].items()},
@@ -302,10 +308,10 @@ def train_one(out: Path, with_urls: bool, repeats: int, limit: int | None, text_
         "tree_depth": int(tree.get_depth()),
         "tree_leaves": int(tree.get_n_leaves()),
         "params": PARAMS[chosen],
-        "text_models": {name: {"file": path.name, "sha256": modelio.load_linear(path).digest}
-                        for name, path in text_files.items()},
+        "text_models": {name: {"file": text_files[name].name, "sha256": modelio.load_linear(text_files[name]).digest}
+                        for name in names},
     }
-    modelio.save_model(modelio.export_trees(model, MODEL_FEATURES, meta), out)
+    modelio.save_model(modelio.export_trees(model, FEATURE_NAMES + names, meta), out)
     _write_card(out.with_suffix(".md"), out.name, meta)
     print(f"saved {out} ({chosen}); tree depth {meta['tree_depth']}, leaves {meta['tree_leaves']}")
 
@@ -314,6 +320,18 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
     use = ("pages with a URL (every crawled page)" if meta["urls"] else
            "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
+    if meta["text_models"]:
+        text_use = (f"the probabilities of the text models {', '.join('`' + m['file'] + '`' for m in meta['text_models'].values())} "
+                    "(`page_classifier_text.json`: hashed word n-grams of the headline, `<title>` and body text; "
+                    "`page_classifier_headline.json`: of the headline and `<title>` alone; logistic; out-of-fold for the "
+                    "training rows, see their cards)")
+        cv_note = ("; the tree types read the text models' probabilities, out-of-fold over inner folds of each training "
+                   "part, from text models fitted on the training part for the test part; the last rows are each text "
+                   "model alone and boosted trees without them")
+    else:
+        text_use = ("no text model (with them readability's URL-less fixtures lose half their recall: docs/decisions.md, "
+                    "page classifier round 5)")
+        cv_note = ""
     lines = [
         f"# {name} — is this page an article?",
         "",
@@ -325,10 +343,8 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         f"- **Data**: wcxb-dev page types (article vs service, forum, listing, product, collection, "
         "documentation) and the generated demo news site (articles vs home, section, tag, author, gallery, "
         f"video, static pages): {meta['pages']} pages, {meta['articles']} articles.",
-        f"- **Features** ({len(MODEL_FEATURES)}): two text models' probabilities (`{meta['text_models']['text_model']['file']}`: "
-        "hashed word n-grams of the headline, `<title>` and body text; "
-        f"`{meta['text_models']['headline_model']['file']}`: of the headline and `<title>` alone; logistic; out-of-fold "
-        "for the training rows, see their cards), seed 002's five link-target features counted over the page's links "
+        f"- **Features** ({len(FEATURE_NAMES) + len(meta['text_models'])}): {text_use}, seed 002's five link-target "
+        "features counted over the page's links "
         "(and as shares), the page URL's own link-target features, CoreEx score, main-node tag and most frequent tag "
         "in S (one-hot), og:type, schema.org types, a declared date, articleBody markup, text length, link density, "
         "paragraphs and news-please's linked-headline ratios; what extraction found (a visible date and its distance "
@@ -343,9 +359,7 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "them: it adds no measurable F1 next to these and costs 17–25% of the extraction's CPU time (feature cost "
         "table of the benchmark). "
         "See `newscrawl/classify/features.py`.",
-        f"- **Cross-validated** ({meta['cv_design']}, article class; the tree types read the text models' probabilities, "
-        "out-of-fold over inner folds of each training part, from text models fitted on the training part for the "
-        "test part; the last rows are each text model alone and boosted trees without them):",
+        f"- **Cross-validated** ({meta['cv_design']}, article class{cv_note}):",
         "",
         "| model | precision | recall | F1 |",
         "|---|---|---|---|",

@@ -155,14 +155,14 @@ def _row(page: Page, texts) -> list[float]:
 def test_shipped_models_cover_pages_with_and_without_urls():
     (url_model, texts), (no_url_model, same_texts) = load(), load(str(models_dir() / NO_URL_MODEL_FILE))
     assert url_model.meta["urls"] is True and no_url_model.meta["urls"] is False
-    assert no_url_model.features == MODEL_FEATURES
-    assert {k: m.digest for k, m in same_texts.items()} == {k: m.digest for k, m in texts.items()}
+    assert no_url_model.features == FEATURE_NAMES + tuple(same_texts) and url_model.features == MODEL_FEATURES
+    assert {k: m.digest for k, m in same_texts.items()} == {k: texts[k].digest for k in same_texts}
     assert "without a URL" in (models_dir() / "page_classifier_nourl.md").read_text(encoding="utf-8")
     for seed in range(3):
         html = article_page(seed)
         bare = Page.from_html(html)
         # a page parsed without a URL is scored by the URL-less model, one with a URL by the other
-        assert probability(bare) == pytest.approx(no_url_model.positive_proba([_row(bare, texts)])[0])
+        assert probability(bare) == pytest.approx(no_url_model.positive_proba([_row(bare, same_texts)])[0])
         with_url = Page.from_html(html, f"https://example.com/2025/03/04/story-{seed}.html")
         assert probability(with_url) == pytest.approx(url_model.positive_proba([_row(with_url, texts)])[0])
         assert classify(bare)[0] and not classify(Page.from_html(listing_page(seed)))[0]

@@ -137,3 +137,14 @@ def test_page_model_naming_a_path_instead_of_a_file_is_refused(tmp_path):
     modelio.save_model(body, tmp_path / "listed.json")
     with pytest.raises(modelio.ModelError, match="names no valid text model"):
         load(str(tmp_path / "listed.json"))
+
+
+def test_page_model_reading_text_features_out_of_order_is_refused(tmp_path):
+    body = json.loads((models_dir() / MODEL_FILE).read_text(encoding="utf-8"))
+    body.pop("sha256")
+    for k, texts in enumerate((TEXT_FEATURES[::-1], ("text_model", "text_model"), ("text_model", "other_model"))):
+        body["features"] = body["features"][:-len(TEXT_FEATURES)] + list(texts)
+        path = tmp_path / f"model{k}.json"
+        modelio.save_model(body, path)
+        with pytest.raises(modelio.ModelError, match="other features"):
+            load(str(path))
