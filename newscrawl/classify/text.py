@@ -32,8 +32,8 @@ def page_text(page: Page, headline: str | None) -> str:
 
 
 def headline_text(page: Page, headline: str | None) -> str:
-    """The headline and ``<title>`` alone: in the page text they are a few n-grams among thousands,
-    read alone they say "how to ...", "services", "forum" (docs/decisions.md, round 5)."""
+    """The headline and ``<title>`` alone: in the page text they are a few n-grams among thousands;
+    a model of their own adds F1, also grouped by site (docs/decisions.md, page classifier round 5)."""
     return "\n".join((headline or "", _title(page)))[:MAX_CHARS]
 
 
