@@ -166,7 +166,7 @@ def feature_cost(n_pages: int) -> None:
     for name, value in (("parse (Page)", ms["parse"]), ("extraction without classifier", ms["extract+features"] - ms["features"] - ms["text"]),
                         ("classifier features: CoreEx", ms["coreex"]),
                         ("classifier features: the rest (shipped)", rest),
-                        ("text models: page text and headline, hashed n-grams (shipped)", ms["text"]),
+                        ("text models: page text and headline, hashed n-grams (opt-in words model)", ms["text"]),
                         ("MSS on top (the previous model's features; not shipped)", ms["mss"])):
         print(f"| {name} | {value:.1f} | {value / total:.0%} |")
     print()
@@ -210,32 +210,35 @@ def main() -> int:
     round3 = [i for i, n in enumerate(FEATURE_NAMES) if n not in FEATURE_GROUPS["shape"]]  # before round 4
     # the model type `newscrawl train page` shipped (read from its file without checking its feature
     # list, so the benchmark of new features runs before the retrain)
-    kind = modelio.load_model(models_dir() / MODEL_FILE).meta["chosen"]
-    mark = {k: " (shipped)" if k == kind else "" for k in MODELS}
-    shipped = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees",
-               "boosted": "gradient-boosted trees"}[kind] + f": all shipped features{mark[kind]}"
-    base = shipped.split(":")[0]
-    no_text = f"{base}: without the text models (round 4 features)"
+    shipped_model = modelio.load_model(models_dir() / MODEL_FILE)
+    kind = shipped_model.meta["chosen"]
+    reads_text = bool(set(shipped_model.features) & set(TEXT_FEATURES))  # the default reads none (round 5)
+    mark = {k: " (shipped)" if k == kind and reads_text else "" for k in MODELS}
+    stacked = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees",
+               "boosted": "gradient-boosted trees"}[kind] + f": all features + the text models{mark[kind]}"
+    base = stacked.split(":")[0]
+    no_text = f"{base}: all features, no text models{'' if reads_text else ' (shipped)'}"
+    shipped = stacked if reads_text else no_text
     text_alone = "text model alone (hashed word n-grams of headline + <title> + body, logistic)"
     headline_alone = "headline model alone (hashed word n-grams of headline + <title>, logistic)"
     configs = {  # (factory, columns, with the text model's probability)
         "C4.5 tree: MSS + CoreEx (seed, without links)": (make_tree, _columns(SEED_CONTENT), False),
         "C4.5 tree: + five link-target features (seed, with)": (make_tree, _columns(SEED_CONTENT + SEED_LINKS), False),
-        f"C4.5 tree: all shipped features{mark['tree']}": (make_tree, everything, True),
-        f"random forest: all shipped features{mark['forest']}": (MODELS["forest"], everything, True),
-        f"extra trees: all shipped features{mark['extra-trees']}": (MODELS["extra-trees"], everything, True),
-        f"gradient-boosted trees: all shipped features{mark['boosted']}": (MODELS["boosted"], everything, True),
+        f"C4.5 tree: all features + the text models{mark['tree']}": (make_tree, everything, True),
+        f"random forest: all features + the text models{mark['forest']}": (MODELS["forest"], everything, True),
+        f"extra trees: all features + the text models{mark['extra-trees']}": (MODELS["extra-trees"], everything, True),
+        f"gradient-boosted trees: all features + the text models{mark['boosted']}": (MODELS["boosted"], everything, True),
         "extra trees: without the extraction and structure groups (previous model's features)":
             (MODELS["extra-trees"], before, False),
         no_text: (MODELS[kind], everything, False),
         f"{base}: without the shape group": (MODELS[kind], round3, True),
-        f"{base}: all shipped features + MSS score": (MODELS[kind], everything + _columns((MSS,)), True),
+        f"{base}: all features + the text models + MSS score": (MODELS[kind], everything + _columns((MSS,)), True),
         text_alone: (None, [TEXT_FEATURES.index("text_model")], True),
         headline_alone: (None, [TEXT_FEATURES.index("headline_model")], True),
         "text-length threshold (1 split)": (_text_length_stump, text_len, False),
     }
     if args.shipped_only:
-        configs = {name: configs[name] for name in (shipped, no_text, text_alone, headline_alone)}
+        configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone)}
     texts = text_matrices(dev.texts)
     t0 = time.perf_counter()
     misses = {shipped: Counter()}
@@ -267,7 +270,7 @@ def main() -> int:
     print()
 
     sites = [truth[i].get("site") or i for i in dev.ids]
-    grouped_configs = {name: configs[name] for name in (shipped, no_text, text_alone, headline_alone,
+    grouped_configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone,
                                                         "extra trees: without the "
                                                         "extraction and structure groups (previous model's features)")
                        if name in configs}
@@ -283,7 +286,7 @@ def main() -> int:
     Xb, yb = _with_mss(bare)
     bare_texts = text_matrices(bare.texts)
     bare_configs = {f"{base}, pages parsed without URLs, no text models (the URL-less model)": configs[no_text],
-                    f"{base}, pages parsed without URLs, with the text models (not shipped)": configs[shipped]}
+                    f"{base}, pages parsed without URLs, with the text models (not shipped)": configs[stacked]}
     print(f"## wcxb-dev parsed without URLs, stratified 10-fold x {args.repeats}\n")
     _print_rows(repeated_cv(Xb, yb, bare_configs, args.repeats, texts=bare_texts))
     print()

@@ -136,4 +136,8 @@ DEFAULTS: dict[str, Any] = {
     # Body extractor: "nce" (default pipeline), "mss", "coreex", "newsfeed" or "wang" (needs the
     # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
     "NEWSCRAWL_BODY_EXTRACTOR": "nce",
+    # Page classifier: "default" (reads no words: any language), "words" (also reads two hashed
+    # word n-gram text models: F1 0.951 vs 0.934 on wcxb-dev, but it knows mostly English words and
+    # misses most multilingual articles; docs/decisions.md, page classifier round 5) or a model path.
+    "NEWSCRAWL_PAGE_MODEL": "default",
 }

@@ -83,6 +83,7 @@ class ExtractionPipeline:
         self._page = Page.from_html
         self.crawler = crawler
         self.method = settings.get("NEWSCRAWL_BODY_EXTRACTOR", "nce")
+        self.page_model = settings.get("NEWSCRAWL_PAGE_MODEL") or None
         # keep the Page for TemplatePipeline only when it runs
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
 
@@ -101,9 +102,10 @@ class ExtractionPipeline:
             try:
                 page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
             except Exception:  # unparseable input: extract() reports it in the warnings
-                article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method)
+                article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method,
+                                        page_model=self.page_model)
             else:
-                article = self._extract_from_page(page, method=self.method)
+                article = self._extract_from_page(page, method=self.method, page_model=self.page_model)
                 if self.share:
                     _share_page(item, page)
         except Exception as exc:  # the core must not raise; if it does, keep the page and say why

@@ -78,11 +78,12 @@ Classifier = Callable[[Page, Article, Any, Evidence], tuple[bool, float]]
 
 def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
             method: str = "nce", http_charset: str | None = None,
-            params: NCEParams = DEFAULT_PARAMS) -> Article:
+            params: NCEParams = DEFAULT_PARAMS, page_model: str | None = None) -> Article:
     """Extract title, publication date and body from one page (str or raw bytes).
 
     ``stylesheets`` are newscrawl.css Stylesheet objects or CSS texts, in cascade order. Bad
-    input gives an Article with ``warnings`` (and body None), never an exception.
+    input gives an Article with ``warnings`` (and body None), never an exception. ``page_model``
+    picks the page classifier (:func:`newscrawl.classify.page.page_model_file`; None: the default).
     """
     if method != "nce":
         from newscrawl.classify import METHODS  # the alternative body extractors
@@ -94,14 +95,15 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
     except Exception as exc:  # bad bytes must not stop a crawl
         logger.debug("page could not be built", exc_info=True)
         return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])
-    return extract_from_page(page, method=method, params=params)
+    return extract_from_page(page, method=method, params=params, page_model=page_model)
 
 
-def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DEFAULT_PARAMS) -> Article:
+def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DEFAULT_PARAMS,
+                      page_model: str | None = None) -> Article:
     """:func:`extract` on an already built Page, so a caller (the crawl's pipelines) can keep
     using the one parse afterwards; never raises."""
     try:
-        article = extract_page(page, params)
+        article = extract_page(page, params, page_model=page_model)
         if method != "nce":  # same Page, same title/date/is_article; the chosen method's body
             from newscrawl.classify import apply_method
 
@@ -112,7 +114,8 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
 
 
-def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: Classifier | None = None) -> Article:
+def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: Classifier | None = None,
+                 page_model: str | None = None) -> Article:
     """The NCE pipeline on an already built :class:`Page` (other extractors share the Page).
 
     ``classifier`` replaces the page classifier; training uses it to record the classifier's
@@ -197,7 +200,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
 
     evidence = Evidence(tuple(rel.nodes), rel.comment_cut, td.title_node, td.title_score,
                         tuple(td.date_nodes), td.published)
-    art.is_article, art.probability = (classifier or _classify)(page, art, meta, evidence)
+    if classifier is None:
+        art.is_article, art.probability = _classify(page, art, meta, evidence, page_model)
+    else:
+        art.is_article, art.probability = classifier(page, art, meta, evidence)
     if art.published is None and td.weak_published and art.is_article:
         # a date the model half-believes, only where a date is expected (not on product or
         # documentation pages, which often have none)
@@ -270,16 +276,18 @@ def _metadata(page: Page, art: Article) -> Any | None:
     return meta
 
 
-def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence) -> tuple[bool, float]:
+def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,
+              page_model: str | None = None) -> tuple[bool, float]:
     """The page classifier (newscrawl.classify.page) when present, else a documented rule:
     an article type in metadata, or a title and a body of ARTICLE_BODY_CHARS+ characters."""
     try:
-        from newscrawl.classify.page import classify
+        from newscrawl.classify.page import classify, page_model_file
     except ImportError:
         classify = None
     if classify is not None:
         try:
-            verdict, probability = classify(page, art, metadata=meta, evidence=evidence)
+            verdict, probability = classify(page, art, metadata=meta, evidence=evidence,
+                                            model_path=page_model_file(page_model, page))
         except Exception as exc:  # e.g. its model missing: fall back to the rule below
             art.warnings.append(f"page classifier unavailable: {exc.__class__.__name__}: {exc}")
         else:

@@ -11,7 +11,7 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify.features import extraction_evidence, feature_vector
-from newscrawl.classify.page import MODEL_FEATURES, MODEL_FILE, load, probability, text_model_file
+from newscrawl.classify.page import MODEL_FEATURES, WORDS_MODEL_FILE, load, page_model_file, probability, text_model_file
 from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, headline_text, page_text, text_probabilities, vectorize
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -89,12 +89,14 @@ def test_page_text_reads_headline_title_and_body_and_is_bounded():
     assert headline_text(page, "Storms close roads") == "Storms close roads\nWinter storms"
 
 
-def test_shipped_page_model_reads_its_text_models_last():
-    model, texts = load()
+def test_words_page_model_reads_its_text_models_last():
+    words = page_model_file("words")
+    assert words == str(models_dir() / WORDS_MODEL_FILE)
+    model, texts = load(words)
     assert model.features == MODEL_FEATURES and model.features[-len(TEXT_FEATURES):] == TEXT_FEATURES
     for name in TEXT_FEATURES:
-        assert model.meta["text_models"][name] == {"file": text_model_file(MODEL_FILE, name), "sha256": texts[name].digest}
-        card = (models_dir() / text_model_file(MODEL_FILE, name)).with_suffix(".md").read_text(encoding="utf-8")
+        assert model.meta["text_models"][name] == {"file": text_model_file(WORDS_MODEL_FILE, name), "sha256": texts[name].digest}
+        card = (models_dir() / text_model_file(WORDS_MODEL_FILE, name)).with_suffix(".md").read_text(encoding="utf-8")
         assert "newscrawl train page" in card and "F1" in card
     html = ("<html><head><title>Council approves river budget</title></head><body><article><h1>Council approves "
             "river budget</h1>" + "<p>The council voted on Tuesday to fund flood defences along the river.</p>" * 6
@@ -104,30 +106,32 @@ def test_shipped_page_model_reads_its_text_models_last():
     p_texts = text_probabilities(texts, page, article.title)
     assert len(p_texts) == len(TEXT_FEATURES) and all(0.0 <= p <= 1.0 for p in p_texts)
     expected = model.positive_proba([feature_vector(page) + p_texts])[0]
-    assert probability(page) == pytest.approx(expected)
+    assert probability(page, model_path=words) == pytest.approx(expected)
+    assert page_model_file("words", Page.from_html(html)) is None  # URL-less pages keep their model
+    assert page_model_file(None) is None and page_model_file("default") is None
 
 
 def test_page_model_refuses_a_text_model_it_was_not_trained_with(tmp_path):
-    names = [MODEL_FILE] + [text_model_file(MODEL_FILE, name) for name in TEXT_FEATURES]
+    names = [WORDS_MODEL_FILE] + [text_model_file(WORDS_MODEL_FILE, name) for name in TEXT_FEATURES]
     good, bad = tmp_path / "good", tmp_path / "bad"  # two folders: load() caches by path
     for folder in (good, bad):
         folder.mkdir()
         for name in names:
             shutil.copy(models_dir() / name, folder / name)
-    load(str(good / MODEL_FILE))  # the set as shipped loads
-    text_file = text_model_file(MODEL_FILE, TEXT_FEATURES[0])
+    load(str(good / WORDS_MODEL_FILE))  # the set as shipped loads
+    text_file = text_model_file(WORDS_MODEL_FILE, TEXT_FEATURES[0])
     shipped = json.loads((models_dir() / text_file).read_text(encoding="utf-8"))
     shipped.pop("sha256")
     shipped["weights"] = [0.0] * len(shipped["weights"])  # a valid text model, but another one
     modelio.save_model(shipped, bad / text_file)
     with pytest.raises(modelio.ModelError, match="not the one it was trained with"):
-        load(str(bad / MODEL_FILE))
+        load(str(bad / WORDS_MODEL_FILE))
 
 
 def test_page_model_naming_a_path_instead_of_a_file_is_refused(tmp_path):
-    body = json.loads((models_dir() / MODEL_FILE).read_text(encoding="utf-8"))
+    body = json.loads((models_dir() / WORDS_MODEL_FILE).read_text(encoding="utf-8"))
     body.pop("sha256")
-    for k, name in enumerate(("../page_classifier_text.json", "/etc/passwd", "..", None)):
+    for k, name in enumerate(("../page_classifier_words_text.json", "/etc/passwd", "..", None)):
         body["meta"]["text_models"] = {feature: {"file": name, "sha256": "0" * 64} for feature in TEXT_FEATURES}
         path = tmp_path / f"model{k}.json"
         modelio.save_model(body, path)
@@ -140,7 +144,7 @@ def test_page_model_naming_a_path_instead_of_a_file_is_refused(tmp_path):
 
 
 def test_page_model_reading_text_features_out_of_order_is_refused(tmp_path):
-    body = json.loads((models_dir() / MODEL_FILE).read_text(encoding="utf-8"))
+    body = json.loads((models_dir() / WORDS_MODEL_FILE).read_text(encoding="utf-8"))
     body.pop("sha256")
     for k, texts in enumerate((TEXT_FEATURES[::-1], ("text_model", "text_model"), ("text_model", "other_model"))):
         body["features"] = body["features"][:-len(TEXT_FEATURES)] + list(texts)
@@ -148,3 +152,20 @@ def test_page_model_reading_text_features_out_of_order_is_refused(tmp_path):
         modelio.save_model(body, path)
         with pytest.raises(modelio.ModelError, match="other features"):
             load(str(path))
+
+
+def test_extract_and_the_pipeline_setting_pick_the_page_model():
+    from scrapy.utils.test import get_crawler
+
+    import newscrawl
+    from newscrawl.pipelines import ExtractionPipeline
+
+    html = ("<html><head><title>Council approves river budget</title></head><body><article><h1>Council approves "
+            "river budget</h1>" + "<p>The council voted on Tuesday to fund flood defences along the river.</p>" * 6
+            + "</article></body></html>")
+    url = "https://example.com/2025/03/04/council.html"
+    page = Page.from_html(html, url)
+    default, words = newscrawl.extract(html, url), newscrawl.extract(html, url, page_model="words")
+    assert default.probability == pytest.approx(probability(page))
+    assert words.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
+    assert ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "words"})).page_model == "words"
