@@ -7,7 +7,10 @@ criterion) with a random forest, extra trees and gradient-boosted trees by repea
 via :mod:`newscrawl.modelio`) with its card. A second model, ``models/page_classifier_nourl.json``,
 is trained the same way on features computed as if the pages had no URL: ``extract(html)``
 without a URL is a supported call, and a model that never saw such rows misreads their URL and
-link features (docs/decisions.md, "Page classifier, round 3"). ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
+link features (docs/decisions.md, "Page classifier, round 3"). A third, opt-in model,
+``models/page_classifier_words.json``, also reads two text models (written next to it) stacked
+out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round 5).
+``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
 from __future__ import annotations
@@ -49,9 +52,10 @@ BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
 TEXT_PARAMS = {"loss": "log_loss", "alpha": 1e-5, "random_state": 0}
 TEXT_VECTORIZER = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
 TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
-# the text models the URL-less trees read: none. With them, readability's minimal URL-less fixtures
+# the text models the default and the URL-less trees read: none. With them trafilatura-eval's
+# multilingual articles are mostly called non-articles, and readability's minimal URL-less fixtures
 # (the quality gate's is_article) lose half their recall (docs/decisions.md, round 5)
-NO_URL_TEXT_FEATURES: tuple[str, ...] = ()
+NO_TEXT_FEATURES: tuple[str, ...] = ()
 
 
 @dataclass
@@ -234,8 +238,8 @@ def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repe
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=None,
-                        help=f"model path (default: models/{MODEL_FILE}; the URL-less model is written next to it "
-                             f"as <name>_nourl.json)")
+                        help=f"model path (default: models/{MODEL_FILE}; the words and URL-less models are written next to it "
+                             f"as <name>_words.json (with its text models) and <name>_nourl.json)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
 
@@ -259,10 +263,8 @@ def run(args: argparse.Namespace) -> int:
     words = words_path(out)
     text_files = {name: words.with_name(text_model_file(words, name)) for name in TEXT_FEATURES}
     tables: dict[bool, FeatureTable] = {}  # the extraction runs once per URL mode
-    # the default reads no text model: the text models know wcxb-dev's (mostly English) words and
-    # call most multilingual trafilatura-eval articles non-articles (docs/decisions.md, round 5)
-    for target, with_urls, names in ((out, True, NO_URL_TEXT_FEATURES), (words, True, TEXT_FEATURES),
-                                     (no_url_path(out), False, NO_URL_TEXT_FEATURES)):
+    for target, with_urls, names in ((out, True, NO_TEXT_FEATURES), (words, True, TEXT_FEATURES),
+                                     (no_url_path(out), False, NO_TEXT_FEATURES)):
         if with_urls not in tables:
             tables[with_urls] = load_features(TRAIN_DATASETS, args.limit, with_urls=with_urls)
         train_one(target, tables[with_urls], with_urls, names, args.repeats, text_files)
