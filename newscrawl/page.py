@@ -68,7 +68,7 @@ _DROP_TAGS = (
 NOSCRIPT_PAGE_CHARS = 300
 _WS = re.compile(r"\s+")
 _INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
-_BOILERPLATE = re.compile(
+BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related, ...
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
     r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
     r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer|"
@@ -410,7 +410,7 @@ class Page:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
         attrib = el.attrib
         names = (attrib.get("id") or "") + " " + (attrib.get("class") or "")
-        return len(names) > 1 and _BOILERPLATE.search(names) is not None
+        return len(names) > 1 and BOILERPLATE_NAMES.search(names) is not None
 
     # --- styles (on demand) -----------------------------------------------------------------------
     def style(self, el: Any) -> Any:

@@ -166,8 +166,6 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         method, found = "itemprop-articleBody", True
         kept = [k for k in pruned(page, marked, marked, params)
                 if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)]
-        if td.title_node is not None and kept and td.title_node < kept[0]:  # standfirsts sit outside it too
-            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
     elif rel.separator is None:
         # NCE returns the whole page when it finds no separator (§3.4.1); that is the content
         # only on tiny pages, elsewhere it is navigation and footers (seed 004: body None)
@@ -184,10 +182,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
-        if td.title_node is not None and kept and td.title_node < kept[0]:
-            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
-    container = marked if method == "itemprop-articleBody" else rel.separator
+    container = marked if method == "itemprop-articleBody" else rel.separator  # None: the whole page
     if container is not None and kept:
+        if td.title_node is not None and td.title_node < kept[0]:  # standfirsts sit outside the content
+            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):

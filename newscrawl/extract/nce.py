@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from newscrawl.page import _BOILERPLATE as BOILERPLATE_NAMES
-from newscrawl.page import Page
+from newscrawl.page import BOILERPLATE_NAMES, Page
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
