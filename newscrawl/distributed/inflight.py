@@ -28,8 +28,10 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
+
+from redis.exceptions import ResponseError
 
 from newscrawl.journal import PageLedger
 
@@ -75,6 +77,18 @@ class InflightLedger(PageLedger):
         self.client.delete(self.inflight_key, self.claims_key, self.alive_key)
 
     # --- other workers ----------------------------------------------------------------------------
+    def _others(self) -> Iterator[tuple[str, str]]:
+        """(in-flight key, worker id) of every other worker with requests in flight."""
+        head = f"{self.prefix}:inflight:"
+        for raw_key in self.client.scan_iter(match=f"{head}*", count=500):
+            key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
+            other = key[len(head):]
+            if other != self.worker and ":" not in other:  # not "<id>:recovering:<id>"
+                yield key, other
+
+    def others_hold_requests(self) -> bool:
+        return any(self.client.hlen(key) for key, _ in self._others())
+
     def recover(self, push: Callable[[bytes], None], handed_key: str | None, *, every: float = 0.0) -> int:
         """Give the work of workers whose heartbeat expired back to the frontier (``push`` gets
         each request's encoding) and release their hand-off claims; returns the requests pushed.
@@ -84,16 +98,13 @@ class InflightLedger(PageLedger):
             return 0
         self._checked = now
         pushed = 0
-        head = f"{self.prefix}:inflight:"
-        for raw_key in self.client.scan_iter(match=f"{head}*", count=500):
-            key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-            other = key[len(head):]
-            if other == self.worker or ":" in other or self.client.exists(f"{self.prefix}:alive:{other}"):
+        for key, other in list(self._others()):
+            if self.client.exists(f"{self.prefix}:alive:{other}"):
                 continue
-            taken = f"{head}{self.worker}:recovering:{other}"
+            taken = f"{self.prefix}:inflight:{self.worker}:recovering:{other}"
             try:
                 self.client.rename(key, taken)  # one recoverer wins; the others get "no such key"
-            except Exception:  # redis.ResponseError: another worker took it first
+            except ResponseError:
                 continue
             requests = self.client.hvals(taken)
             for payload in requests:

@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 class Scheduler(RedisScheduler):
     crawler: Any = None
     ledger: InflightLedger | None = None
+    handed_key: str | None = None
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Scheduler:

@@ -82,24 +82,17 @@ class DistributedWorker:
         now = time.monotonic()
         if self.idle_since is None:
             self.idle_since = now
-        if now - self.idle_since < self.idle_seconds + self._grace():
+        if now - self.idle_since < self.idle_seconds:
+            raise DontCloseSpider
+        # other workers hold requests: they may still queue links, and if one of them died its
+        # requests come back once its heartbeat expires (bounded: two idle workers never wait for
+        # each other forever)
+        ledger = journal_for(self.crawler)
+        if isinstance(ledger, InflightLedger) and now - self.idle_since < self.idle_seconds + ledger.timeout \
+                and ledger.others_hold_requests():
             raise DontCloseSpider
         logger.info("No work for %.0f s (shared frontier empty): closing this worker", now - self.idle_since)
         raise CloseSpider("idle")
-
-    def _grace(self) -> float:
-        """Extra idle time while other workers hold requests: they may still queue links, and if
-        one of them died its requests come back to the frontier once its heartbeat expires
-        (bounded by the worker timeout, so two idle workers never wait for each other forever)."""
-        ledger = journal_for(self.crawler)
-        if not isinstance(ledger, InflightLedger):
-            return 0.0
-        head = f"{ledger.prefix}:inflight:"
-        for key in self.client.scan_iter(match=f"{head}*", count=500):
-            name = key.decode() if isinstance(key, bytes) else key
-            if name != ledger.inflight_key and self.client.hlen(name):
-                return ledger.timeout
-        return 0.0
 
     def _pop_starts(self, spider: Spider) -> list[str]:
         raw = self.client.lpop(f"{self.prefix}:start_urls", START_BATCH) or []
