@@ -35,13 +35,13 @@ NO_URL_MODEL_FILE = "page_classifier_nourl.json"
 WORDS_MODEL_FILE = "page_classifier_words.json"  # opt-in: also reads the text models
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
-MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES
+MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
 _FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json")
 
 
 def text_model_file(model_file: str | Path, feature: str) -> str:
     """The name of the text model for ``feature`` that ``newscrawl train page`` writes next to the page
-    models (named after the one with URLs; the URL-less model reads the same files)."""
+    model that reads it (``model_file``: the words model)."""
     return f"{Path(model_file).stem}_{feature.removesuffix('_model')}.json"
 
 

@@ -28,18 +28,13 @@ MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a pa
 
 def page_text(page: Page, headline: str | None) -> str:
     """The text the model reads: the extracted headline, the ``<title>`` and the body's text runs."""
-    return "\n".join((headline or "", _title(page), page.text(page.body)))[:MAX_CHARS]
+    return "\n".join((headline or "", page.title_text, page.text(page.body)))[:MAX_CHARS]
 
 
 def headline_text(page: Page, headline: str | None) -> str:
     """The headline and ``<title>`` alone: in the page text they are a few n-grams among thousands;
     a model of their own adds F1, also grouped by site (docs/decisions.md, page classifier round 5)."""
-    return "\n".join((headline or "", _title(page)))[:MAX_CHARS]
-
-
-def _title(page: Page) -> str:
-    title = page.root.find(".//title")
-    return (title.text_content() if title is not None else "") or ""
+    return "\n".join((headline or "", page.title_text))[:MAX_CHARS]
 
 
 # the page model's text features, each the probability of one text model reading one input

@@ -262,12 +262,12 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or models_dir() / MODEL_FILE
     words = words_path(out)
     text_files = {name: words.with_name(text_model_file(words, name)) for name in TEXT_FEATURES}
-    tables: dict[bool, FeatureTable] = {}  # the extraction runs once per URL mode
-    for target, with_urls, names in ((out, True, NO_TEXT_FEATURES), (words, True, TEXT_FEATURES),
-                                     (no_url_path(out), False, NO_TEXT_FEATURES)):
-        if with_urls not in tables:
-            tables[with_urls] = load_features(TRAIN_DATASETS, args.limit, with_urls=with_urls)
-        train_one(target, tables[with_urls], with_urls, names, args.repeats, text_files)
+    table = load_features(TRAIN_DATASETS, args.limit, with_urls=True)  # the extraction runs once per URL mode
+    plain = train_one(out, table, True, NO_TEXT_FEATURES, args.repeats, text_files)
+    # the words model's "without the text models" row is the default's boosted row (same pages and folds)
+    train_one(words, table, True, TEXT_FEATURES, args.repeats, text_files, without_text=plain["boosted"])
+    bare = load_features(TRAIN_DATASETS, args.limit, with_urls=False)
+    train_one(no_url_path(out), bare, False, NO_TEXT_FEATURES, args.repeats, text_files)
     return 0
 
 
@@ -280,10 +280,11 @@ WITHOUT_TEXT = "boosted without the text models"
 
 
 def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str, ...], repeats: int,
-              text_files: dict[str, Path]) -> None:
+              text_files: dict[str, Path], without_text: dict[str, float] | None = None) -> dict[str, dict[str, float]]:
     """Choose a model type by cross-validation (the text models' probabilities, if ``names`` lists
     any, nested in every fold), fit the chosen trees on every page and write them with their card;
-    with text models, fit and write those too (``text_files``)."""
+    with text models, fit and write those too (``text_files``), and report ``without_text`` (the
+    boosted trees' scores without them) beside them. Returns the cross-validated scores."""
     X, y = table.arrays()
     all_texts = text_matrices(table.texts) if names else []
     texts = [all_texts[TEXT_FEATURES.index(name)] for name in names]
@@ -291,7 +292,7 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
     print(f"{out.name}: {len(y)} pages {pages} ({int(y.sum())} articles), features in {table.seconds:.0f} s")
     results = cross_validate(MODELS, X, y, repeats, texts=texts or None, text_names=names)
     if texts:
-        results[WITHOUT_TEXT] = cross_validate({"boosted": make_boosted}, X, y, repeats)["boosted"]
+        results[WITHOUT_TEXT] = without_text or cross_validate({"boosted": make_boosted}, X, y, repeats)["boosted"]
     for name, r in results.items():
         print(f"{name:12s} P {r['precision']:.3f} R {r['recall']:.3f} F1 {r['f1']:.4f} ± {r['f1_std']:.3f}")
     best = max(results[k]["f1"] for k in MODELS)
@@ -326,6 +327,7 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
     modelio.save_model(modelio.export_trees(model, FEATURE_NAMES + names, meta), out)
     _write_card(out.with_suffix(".md"), out.name, meta)
     print(f"saved {out} ({chosen}); tree depth {meta['tree_depth']}, leaves {meta['tree_leaves']}")
+    return results
 
 
 def _write_card(path: Path, name: str, meta: dict) -> None:
