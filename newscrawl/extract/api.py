@@ -16,6 +16,7 @@ from typing import Any
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import block_of, detect, evaluated_subset
+from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page
 
 logger = logging.getLogger(__name__)
@@ -90,6 +91,14 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
 
         if method not in METHODS:
             raise ValueError(f"unknown extraction method {method!r} (available: nce, {', '.join(METHODS)})")
+    # the collector paused (newscrawl/gcpause.py); the Page dies with _extract's frame, by
+    # refcount, before the pause ends (a collection then would walk all of its objects)
+    with gc_paused():
+        return _extract(html, url, stylesheets, method, http_charset, params, page_model)
+
+
+def _extract(html: str | bytes, url: str | None, stylesheets: Iterable[Any], method: str,
+             http_charset: str | None, params: NCEParams, page_model: str | None) -> Article:
     try:
         page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset)
     except Exception as exc:  # bad bytes must not stop a crawl
@@ -103,7 +112,8 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
     """:func:`extract` on an already built Page, so a caller (the crawl's pipelines) can keep
     using the one parse afterwards; never raises."""
     try:
-        article = extract_page(page, params, page_model=page_model)
+        with gc_paused():
+            article = extract_page(page, params, page_model=page_model)
         if method != "nce":  # same Page, same title/date/is_article; the chosen method's body
             from newscrawl.classify import apply_method
 
