@@ -13,7 +13,10 @@ shape group, each text model alone, and the shipped set plus MSS (the expensive 
 set leaves out). The text models' probabilities are nested in each fold (out of inner folds for
 the training part), as `newscrawl train page` does. The shipped model type is also cross-validated with folds grouped by site (stricter: no
 site in both train and test), its misses are counted by page type, and the features' CPU cost
-is split by part. readability is an out-of-domain check:
+is split by part. The words model is also scored as ``page_model="words"`` applies it (English
+text only, dated pages lowered part of the way: round 6), and the shipped models' out-of-domain
+recall is counted: the pages each calls articles on trafilatura-eval by ``<html lang>`` and on
+cleanportaleval (nearly all articles; neither has page labels). readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are
 trained on wcxb-dev parsed without URLs, as the shipped URL-less model is).
 
@@ -25,10 +28,12 @@ Reads ../shared/datasets; prints tables only (no network).
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -38,9 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import newscrawl.classify.features as page_features  # noqa: E402
 from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
 from newscrawl.classify.mss import mss  # noqa: E402
-from newscrawl.classify.text import TEXT_FEATURES, TEXT_INPUTS  # noqa: E402
+from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, TEXT_INPUTS, english_share, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
-from newscrawl.classify.page import MODEL_FILE, THRESHOLD  # noqa: E402
+from newscrawl.classify.page import DATED_WEIGHT, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, load, probability  # noqa: E402
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
 from newscrawl.paths import datasets_dir, models_dir  # noqa: E402
@@ -74,16 +79,39 @@ def _text_length_stump():
     return DecisionTreeClassifier(max_depth=1, criterion="entropy", random_state=0)
 
 
+@dataclass
+class WordsMode:
+    """The words model as ``newscrawl.classify.page.probability`` applies it: the no-text model's probability
+    on pages whose text is not English, lowered only DATED_WEIGHT of the way to the words model's on pages
+    showing a date, the words model's elsewhere."""
+
+    name: str
+    words: str  # the config with the text models
+    plain: str  # the config without them
+    english: np.ndarray  # per page: english_share(page text) >= ENGLISH_SHARE
+    dated: np.ndarray  # per page: the visible_date feature
+
+    def combine(self, probs: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
+        words, plain = probs[self.words], probs[self.plain]
+        lowered = self.dated[rows] & (words < plain)
+        return np.where(self.english[rows], np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
+
+
 def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, groups: list[str] | None = None,
-                misses: dict[str, Counter] | None = None, texts=None) -> dict[str, np.ndarray]:
+                misses: dict[str, Counter] | None = None, texts=None, words_mode: WordsMode | None = None
+                ) -> dict[str, np.ndarray]:
     """Per-fold (P, R, F1) for every config ``(factory, columns, with_text)``, all configs on the same
     folds (paired); with ``groups`` the folds keep each group (site) on one side. ``with_text``
     appends the text model's probability (``texts``: the hashed pages), nested in the fold: out of
     inner folds for the training part, from a model fitted on the training part for the test part;
-    a config without a factory is the text model of column ``columns[0]`` alone. ``misses[config]`` counts each page's errors."""
+    a config without a factory is the text model of column ``columns[0]`` alone. ``words_mode`` adds
+    the row of the words model as ``probability()`` applies it, from two configs' probabilities in
+    the same fold. ``misses[config]`` counts each page's errors."""
     from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedGroupKFold
 
     out: dict[str, list] = {name: [] for name in configs}
+    if words_mode is not None:
+        out[words_mode.name] = []
     if groups is None:
         splits = list(RepeatedStratifiedKFold(n_splits=10, n_repeats=repeats, random_state=20).split(X, y))
     else:
@@ -92,6 +120,7 @@ def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, group
     needs_text = any(with_text for _, _, with_text in configs.values())
     for k, (train, test) in enumerate(splits):
         text_train, text_test = text_columns(texts, y, train, test, seed=k) if needs_text else (None, None)
+        probs = {}
         for name, (factory, cols, with_text) in configs.items():
             if factory is None:  # cols: the text model's column
                 pred = text_test[:, cols[0]] >= THRESHOLD
@@ -99,10 +128,14 @@ def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, group
                 X_train, X_test = X[train][:, cols], X[test][:, cols]
                 if with_text:
                     X_train, X_test = np.column_stack([X_train, text_train]), np.column_stack([X_test, text_test])
-                pred = factory().fit(X_train, y[train]).predict(X_test).astype(bool)
+                model = factory().fit(X_train, y[train])
+                pred = model.predict(X_test).astype(bool)
+                probs[name] = model.predict_proba(X_test)[:, 1]
             out[name].append(_prf(y[test], pred))
             if misses is not None and name in misses:
                 misses[name].update(int(i) for i in test[pred != y[test]])
+        if words_mode is not None:
+            out[words_mode.name].append(_prf(y[test], words_mode.combine(probs, test) >= THRESHOLD))
     return {name: np.asarray(v) for name, v in out.items()}
 
 
@@ -240,9 +273,14 @@ def main() -> int:
     if args.shipped_only:
         configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone)}
     texts = text_matrices(dev.texts)
+    words_mode = WordsMode(f"{base}: the text models as page_model=\"words\" applies them (English text only, "
+                           "dated pages lowered part of the way)", stacked, no_text,
+                           np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
+                                       for row in dev.texts]),
+                           X[:, FEATURE_NAMES.index("visible_date")] > 0)
     t0 = time.perf_counter()
     misses = {shipped: Counter()}
-    folds = repeated_cv(X, y, configs, args.repeats, misses=misses, texts=texts)
+    folds = repeated_cv(X, y, configs, args.repeats, misses=misses, texts=texts, words_mode=words_mode)
     print(f"## wcxb-dev: {len(y)} pages ({int(y.sum())} articles), stratified 10-fold x {args.repeats} "
           f"({time.perf_counter() - t0:.0f} s)\n")
     _print_rows(folds)
@@ -274,10 +312,11 @@ def main() -> int:
                                                         "extra trees: without the "
                                                         "extraction and structure groups (previous model's features)")
                        if name in configs}
-    grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites, texts=texts)
+    grouped = repeated_cv(X, y, grouped_configs, args.repeats, groups=sites, texts=texts, words_mode=words_mode)
     print(f"## Stricter: 10-fold grouped by site x {args.repeats} ({len(set(sites))} sites)\n")
     _print_rows(grouped)
     print()
+    articles_called(args.limit)
     if args.shipped_only:
         return 0
 
@@ -292,6 +331,48 @@ def main() -> int:
     print()
     out_of_domain(table, (X, y, texts), (Xb, yb, bare_texts), configs)
     return 0
+
+
+def articles_called(limit: int | None) -> None:
+    """Out-of-domain recall of the shipped models: the pages each calls articles on trafilatura-eval (news
+    and blog pages, nearly all articles, no page labels) by declared language (``<html lang>``) and on
+    cleanportaleval (all articles), with the CPU time of the classifier alone per page."""
+    words_file = str(models_dir() / WORDS_MODEL_FILE)
+    words_model, texts = load(words_file)
+    modes = {"default": None, "words model alone": "raw", 'page_model="words"': words_file}
+    called: dict[tuple[str, str], Counter] = {}
+    cpu = Counter()
+    for name in ("trafilatura-eval", "cleanportaleval"):
+        with open(datasets_dir() / name / "truth.jsonl", encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()][:limit]
+        for row in rows:
+            with gzip.open(datasets_dir() / name / row["path"], "rb") as fh:
+                page = Page.from_html(fh.read(), row.get("url"))
+            lang = (page.root.get("lang") or "?").strip().lower()[:2] if name == "trafilatura-eval" else "all"
+
+            def record(page, art, meta, evidence):
+                page_features.feature_vector(page, meta, art, evidence)  # what a first call caches is timed in none
+                for mode, path in modes.items():
+                    t = time.process_time()
+                    if path == "raw":
+                        values = page_features.feature_vector(page, meta, art, evidence)
+                        p = words_model.positive_proba([values + text_probabilities(texts, page, art.title)])[0]
+                    else:
+                        p = probability(page, meta, path, article=art, evidence=evidence)
+                    cpu[mode] += time.process_time() - t
+                    called.setdefault((name, lang), Counter())[mode] += p >= THRESHOLD
+                called[(name, lang)]["pages"] += 1
+                return False, 0.0
+
+            extract_page(page, classifier=record)
+    pages = sum(c["pages"] for c in called.values())
+    print("## Out of domain: pages called articles by the shipped models (nearly all are articles)\n")
+    print("| dataset | `<html lang>` | pages | " + " | ".join(modes) + " |")
+    print("|---|---|---|" + "---|" * len(modes))
+    for (name, lang), c in sorted(called.items(), key=lambda kv: (kv[0][0], -kv[1]["pages"])):
+        print(f"| {name} | {lang} | {c['pages']} | " + " | ".join(f"{c[m]} ({c[m] / c['pages']:.0%})" for m in modes) + " |")
+    print("\nClassifier CPU ms per page (features + models; the extraction excluded): "
+          + ", ".join(f"{m} {1000 * cpu[m] / max(pages, 1):.1f}" for m in modes) + "\n")
 
 
 def seed_hypothesis(X: np.ndarray, y: np.ndarray, folds: dict[str, np.ndarray], repeats: int) -> None:

@@ -137,7 +137,8 @@ DEFAULTS: dict[str, Any] = {
     # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
     "NEWSCRAWL_BODY_EXTRACTOR": "nce",
     # Page classifier: "default" (reads no words: any language), "words" (also reads two hashed
-    # word n-gram text models: F1 0.951 vs 0.934 on wcxb-dev, but it knows mostly English words and
-    # misses most multilingual articles; docs/decisions.md, page classifier round 5) or a model path.
+    # word n-gram text models: F1 0.951 vs 0.934 on wcxb-dev; it knows mostly English words, so pages whose
+    # text is not English get the default's verdict, and it misses more English news articles than the
+    # default; docs/decisions.md, page classifier rounds 5 and 6) or a model path.
     "NEWSCRAWL_PAGE_MODEL": "default",
 }

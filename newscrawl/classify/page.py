@@ -6,9 +6,11 @@ Models trained by ``newscrawl train page`` and loaded once each through :mod:`ne
 (``extract(html)``), whose URL and link features mean something else. Neither reads what the page
 says. ``models/page_classifier_words.json`` also reads two text models' probabilities (hashed word
 n-grams, :mod:`newscrawl.classify.text`): more F1 on wcxb-dev by cross-validation (0.951 against
-0.934), but its words are those of mostly English training pages, and it calls most multilingual
-trafilatura-eval articles non-articles (114 of 374 pages articles, against 278), so it is only used
-when asked for (``NEWSCRAWL_PAGE_MODEL = "words"``, ``extract(..., page_model="words")``).
+0.934), but its words are those of mostly English training pages. It is only used when asked for
+(``NEWSCRAWL_PAGE_MODEL = "words"``, ``extract(..., page_model="words")``), and then only where it is
+valid (:func:`probability`): pages whose text is not English get the default model's probability, and
+on a page showing a date the text models may raise the default's probability but lower it only part of
+the way (docs/decisions.md, page classifier round 6).
 Each model's feature list must be :data:`FEATURE_NAMES` and then some of :data:`TEXT_FEATURES` in
 that order, so a model from another version of the features is refused rather than silently
 misread. A model that reads text models names them (files next to it) with their checksums: a text
@@ -25,7 +27,7 @@ from typing import Any
 
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
-from newscrawl.classify.text import TEXT_FEATURES, text_probabilities
+from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, page_text, text_probabilities
 from newscrawl.extract.api import Evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -36,6 +38,10 @@ WORDS_MODEL_FILE = "page_classifier_words.json"  # opt-in: also reads the text m
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
+_VISIBLE_DATE = FEATURE_NAMES.index("visible_date")
+# on a page showing a date, the share of the way from the default's probability down to the words model's
+# that is taken: below 0.5, a dated page the default is sure of stays an article (docs/decisions.md, round 6)
+DATED_WEIGHT = 0.4
 _FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json")
 
 
@@ -95,14 +101,24 @@ def page_model_file(name: str | None, page: Page | None = None) -> str | None:
 
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
                 article: Any = None, evidence: Evidence | None = None) -> float:
-    """Probability that ``page`` is a single article (0..1); ``model_path`` overrides both models."""
-    if model_path is None and not page.url:
-        model_path = str(models_dir() / NO_URL_MODEL_FILE)
-    model, texts = load(model_path)
+    """Probability that ``page`` is a single article (0..1); ``model_path`` overrides both models. A model
+    that reads text models (the words model) reads them only where they are valid: on English text, and on
+    a page showing a date lowering the default model's probability by :data:`DATED_WEIGHT` of the gap only."""
+    plain = None if page.url else str(models_dir() / NO_URL_MODEL_FILE)  # the model without text models
+    model, texts = load(model_path or plain)
     if article is None or evidence is None:
         article, evidence = extraction_evidence(page)
-    row = feature_vector(page, metadata, article, evidence) + text_probabilities(texts, page, article.title)
-    return float(model.positive_proba([row], positive=True)[0])
+    row = feature_vector(page, metadata, article, evidence)
+    if not texts:
+        return float(model.positive_proba([row], positive=True)[0])
+    default = float(load(plain)[0].positive_proba([row], positive=True)[0])
+    if english_share(page_text(page, article.title)) < ENGLISH_SHARE:
+        return default  # the text models know English words only: elsewhere they call most articles non-articles
+    words = float(model.positive_proba([row + text_probabilities(texts, page, article.title)], positive=True)[0])
+    if row[_VISIBLE_DATE] and words < default:
+        # dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong there, move less
+        return default + DATED_WEIGHT * (words - default)
+    return words
 
 
 def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,

@@ -9,7 +9,8 @@ is trained the same way on features computed as if the pages had no URL: ``extra
 without a URL is a supported call, and a model that never saw such rows misreads their URL and
 link features (docs/decisions.md, "Page classifier, round 3"). A third, opt-in model,
 ``models/page_classifier_words.json``, also reads two text models (written next to it) stacked
-out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round 5).
+out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round 5), hence
+applied to English text only (round 6, :func:`newscrawl.classify.page.probability`).
 ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
@@ -336,8 +337,13 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
            "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
     if meta["text_models"]:
         use = ("pages with a URL when asked for (`extract(..., page_model=\"words\")`, setting "
-               "`NEWSCRAWL_PAGE_MODEL = \"words\"`): it knows the words of its mostly English training pages and "
-               "calls most multilingual trafilatura-eval articles non-articles, so it is not the default")
+               "`NEWSCRAWL_PAGE_MODEL = \"words\"`). It knows the words of its mostly English training pages, so "
+               "it is applied only where they are valid: pages whose text is not English (a share of common English "
+               "words under `ENGLISH_SHARE`) get the default model's probability, and on a page showing a date it "
+               "lowers the default's probability only `DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
+               "Even so it calls fewer English news pages of trafilatura-eval articles than the default, so it is "
+               "not the default (docs/decisions.md, page classifier rounds 5 and 6); the scores below are of the "
+               "model alone, `benchmarks/page_classifier.py` also scores it as applied")
         files = [m["file"] for m in meta["text_models"].values()]
         text_use = (f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, `<title>` "
                     f"and body text) and `{files[1]}` (of the headline and `<title>` alone); logistic; out-of-fold for "

@@ -1,0 +1,78 @@
+"""Where the opt-in words model may read its text models: the English-share gate and the dated-page rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
+from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, load, page_model_file, probability
+from newscrawl.classify.text import ENGLISH_SHARE, english_share, page_text, text_probabilities
+from newscrawl.page import Page
+from newscrawl.paths import models_dir
+
+ENGLISH = ("The council said on Tuesday that it would fund the new flood defences, which have been "
+           "promised for years, and that work on the river wall will start in the spring.")
+OTHERS = {
+    "de": "Der Stadtrat hat am Dienstag beschlossen, die neuen Deiche zu finanzieren, die seit Jahren "
+          "versprochen sind; die Arbeiten an der Ufermauer beginnen im Frühjahr.",
+    "es": "El ayuntamiento anunció el martes que financiará las nuevas defensas contra inundaciones, "
+          "prometidas desde hace años, y que las obras empezarán en primavera.",
+    "pl": "Rada miasta ogłosiła we wtorek, że sfinansuje nowe wały przeciwpowodziowe, obiecywane od lat, "
+          "a prace przy murze nad rzeką ruszą wiosną.",
+    "fr": "Le conseil a annoncé mardi qu'il financerait les nouvelles digues, promises depuis des années, "
+          "et que les travaux sur le mur du fleuve commenceront au printemps.",
+}
+
+
+def test_english_share_separates_english_from_other_languages():
+    assert english_share(ENGLISH) >= 2 * ENGLISH_SHARE
+    for lang, text in OTHERS.items():
+        assert english_share(text) < ENGLISH_SHARE, lang
+    assert english_share("") == 0.0 and english_share("2025 12:30 -- 42") == 0.0
+    assert english_share("THE Of AND") == 1.0  # case-insensitive, whole words only
+    assert english_share("theory offer android") == 0.0
+
+
+def _page(paragraph: str, dated: bool, url: str | None = "https://example.com/city/council-flood-defences") -> Page:
+    date = "<p class='meta'>4 March 2025</p>" if dated else ""
+    html = ("<html><head><title>Council flood defences</title></head><body><article><h1>Council flood defences</h1>"
+            f"{date}" + f"<p>{paragraph}</p>" * 6 + "</article></body></html>")
+    return Page.from_html(html, url)
+
+
+def _parts(page: Page) -> tuple[list[float], float, float]:
+    """The page's features, the default model's probability and the words model's own probability."""
+    words, texts = load(page_model_file("words"))
+    article, _ = extraction_evidence(page)
+    row = feature_vector(page)
+    default = load(None if page.url else str(models_dir() / NO_URL_MODEL_FILE))[0].positive_proba([row])[0]
+    own = words.positive_proba([row + text_probabilities(texts, page, article.title)])[0]
+    return row, float(default), float(own)
+
+
+@pytest.mark.parametrize("lang", sorted(OTHERS))
+def test_words_model_leaves_pages_in_other_languages_to_the_default(lang):
+    page = _page(OTHERS[lang], dated=False)
+    assert english_share(page_text(page, "Council flood defences")) < ENGLISH_SHARE
+    _, default, own = _parts(page)
+    assert own != pytest.approx(default)  # the words model alone would say something else
+    assert probability(page, model_path=page_model_file("words")) == pytest.approx(default)
+
+
+def test_words_model_reads_english_pages_and_lowers_a_dated_one_only_part_of_the_way():
+    visible_date = FEATURE_NAMES.index("visible_date")
+    undated, dated = _page(ENGLISH, dated=False), _page(ENGLISH, dated=True)
+    row, default, own = _parts(undated)
+    assert row[visible_date] == 0.0 and own != pytest.approx(default)
+    assert probability(undated, model_path=page_model_file("words")) == pytest.approx(own)
+    row, default, own = _parts(dated)
+    assert row[visible_date] == 1.0 and own < default - 0.5  # the words model alone would drop it
+    p = probability(dated, model_path=page_model_file("words"))
+    assert p == pytest.approx(default + DATED_WEIGHT * (own - default)) and p >= 0.5 > own
+
+
+def test_words_model_on_a_page_without_url_falls_back_to_the_url_less_model():
+    page = _page(OTHERS["de"], dated=False, url=None)
+    _, default, _ = _parts(page)
+    assert probability(page, model_path=page_model_file("words", None)) == pytest.approx(default)
+    assert probability(page) == pytest.approx(default)
