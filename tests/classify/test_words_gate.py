@@ -76,3 +76,15 @@ def test_words_model_on_a_page_without_url_falls_back_to_the_url_less_model():
     _, default, _ = _parts(page)
     assert probability(page, model_path=page_model_file("words", None)) == pytest.approx(default)
     assert probability(page) == pytest.approx(default)
+
+
+def test_words_model_as_applied_on_demo_articles_and_listings():
+    from newscrawl.demo import build_demo_site
+
+    site, base, words = build_demo_site(seed=11), "https://news.example.org", page_model_file("words")  # unseen seed
+    kinds = {kind: [p for p, t in sorted(site.truth.items()) if t.kind == kind][:4]
+             for kind in ("article", "section", "tag", "author", "home")}
+    p = {kind: [probability(Page.from_html(site.resolve(path, base).body, base + path), model_path=words) for path in paths]
+         for kind, paths in kinds.items()}
+    assert len(p["article"]) == 4 and min(p["article"]) >= 0.5
+    assert max(q for kind, qs in p.items() if kind != "article" for q in qs) < 0.5
