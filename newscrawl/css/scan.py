@@ -19,6 +19,11 @@ _TOP = re.compile(r"""[{};"'\\]|/\*""")
 _INNER = re.compile(r"""[{}"'\\]|/\*""")
 _STRING_END = {'"': re.compile(r'"|\\.|\\\n|\n', re.S), "'": re.compile(r"'|\\.|\\\n|\n", re.S)}
 _RELEVANT = re.compile(r"font|color|display|visib|float|position|--", re.I)
+# A qualified rule read in one match, as the loop in split_rules reads it: a prelude without
+# braces, ";", "@", strings, escapes or comments, and a block without braces, strings, escapes
+# or comments (most rules of real sheets; the others take the loop).
+_FLAT_RULE = re.compile(r"""([^{};"'\\/@]*(?:/(?!\*)[^{};"'\\/@]*)*)\{"""
+                        r"""([^{}"'\\/]*(?:/(?!\*)[^{}"'\\/]*)*)\}""")
 _AT_KEYWORD = re.compile(r"@(-?[A-Za-z_][\w-]*)")
 
 
@@ -102,7 +107,14 @@ def split_rules(text: str) -> list[RawRule]:
     pos = 0
     start = 0
     length = len(text)
+    flat = _FLAT_RULE.match
     while pos < length:
+        if pos == start:
+            found = flat(text, pos)
+            if found is not None:
+                rules.append(RawRule(None, found.group(1).strip(), found.group(2)))
+                start = pos = found.end()
+                continue
         match = _TOP.search(text, pos)
         if match is None:
             break

@@ -521,6 +521,9 @@ def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | No
     simple = _compile_simple_list(prelude)
     if simple is not None:
         return simple
+    parts = _top_level_parts(prelude)
+    if parts is not None and len(parts) <= MAX_SELECTORS_PER_RULE:
+        return _compile_parts(parts)
     try:
         selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude,
                                                                                    True))
@@ -689,15 +692,76 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
     selectors: list[Selector] = []
     dropped = 0
     for part in parts:
-        part = part.strip(" \t\n\r\f")
-        found = _PART_CACHE.get(part, _MISSING)
-        if found is _MISSING:  # parts repeat across rules (".entry-content p")
-            if len(_PART_CACHE) >= SELECTOR_PARTS:
-                _PART_CACHE.clear()
-            found = _PART_CACHE[part] = _simple_part(part)
+        found = _cached_part(part.strip(" \t\n\r\f"))
         if found is _FULL_PATH:
             return None
         if found is None:
+            dropped += 1
+        else:
+            selectors.append(found)
+    return tuple(selectors), dropped
+
+
+def _cached_part(part: str) -> Selector | None | object:
+    """_simple_part, memoised: parts repeat across rules (".entry-content p")."""
+    found = _PART_CACHE.get(part, _MISSING)
+    if found is _MISSING:
+        if len(_PART_CACHE) >= SELECTOR_PARTS:
+            _PART_CACHE.clear()
+        found = _PART_CACHE[part] = _simple_part(part)
+    return found
+
+
+# Strings, comments, and the characters that open or close blocks, cut selectors, or stop the
+# text from being cut here (an open string or comment, escapes, braces).
+_PRELUDE_TOKENS = re.compile(r""""[^"\\\n\r\f]*"|'[^'\\\n\r\f]*'|/\*.*?\*/|/\*|[()\[\],"'\\{}]""",
+                             re.S)
+_CLOSING = {"(": ")", "[": "]"}
+
+
+def _top_level_parts(prelude: str) -> list[str] | None:
+    """The prelude cut at its top-level commas (outside blocks, strings and comments), as
+    tinycss2's tokens cut it; None when not read here (escapes, braces, open strings, comments
+    or blocks)."""
+    parts: list[str] = []
+    closers: list[str] = []
+    start = 0
+    for match in _PRELUDE_TOKENS.finditer(prelude):
+        token = match.group()
+        if token == ",":
+            if not closers:
+                parts.append(prelude[start:match.start()])
+                start = match.end()
+        elif token == "(" or token == "[":
+            closers.append(_CLOSING[token])
+        elif token == ")" or token == "]":
+            if not closers or closers.pop() != token:
+                return None
+        elif len(token) == 1 or token == "/*":
+            return None
+    if closers:
+        return None
+    parts.append(prelude[start:])
+    return parts
+
+
+def _compile_parts(parts: list[str]) -> tuple[tuple[Selector, ...], int] | None:
+    """compile_selector_list's result for a prelude cut into its selectors: plain ones by the
+    fast path, the others each through cssselect2 alone (so one ``[type=x]`` among fifty
+    plain selectors does not send them all through tinycss2). None when invalid."""
+    selectors: list[Selector] = []
+    dropped = 0
+    for part in parts:
+        found = _cached_part(part.strip(" \t\n\r\f"))
+        if found is _FULL_PATH:
+            try:  # the part's own text: the tokens the whole prelude's has between its commas
+                compiled, lost = compile_selector_list(
+                    tinycss2.parse_component_value_list(part, True))
+            except ValueError:
+                return None
+            selectors += compiled
+            dropped += lost
+        elif found is None:
             dropped += 1
         else:
             selectors.append(found)

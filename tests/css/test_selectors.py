@@ -113,3 +113,51 @@ def test_synthetic_key_tests_agree_with_cssselect2() -> None:
                  ":not(:not(.a))", ":is(*)", "[class]"]:
         [parsed] = list(css_parser.parse(text))
         assert selectors.synthetic_key(parsed.parsed_tree.simple_selectors[0]) is None, text
+
+
+MIXED_PIECES = [".a", "#b", "div", " ", ",", " > ", " + ", "~", "*", ":hover", "::before",
+                "[type=\"x,y\"]", "[data-v-1]", "[x='a']", ":not(.c, .d)", ":is(h1,h2)",
+                ":first-child", ":nth-child(2n+1)", "/* c, d */", "/*", "\"", "\\,", "(", ")",
+                "[", "]", "DIV", "\u00e9", ":root", ":empty", "{", "}", "\n"]
+
+
+def _full_path(prelude: str) -> tuple | None:
+    try:
+        found, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude, True))
+    except ValueError:
+        return None
+    return [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
+                             s.residual is not None) for s in found], dropped
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mixed_lists_compile_like_the_whole_prelude(seed: int) -> None:
+    # plain selectors by the fast path and the others one by one give what cssselect2 gives
+    # for the whole prelude (commas inside blocks, strings and comments do not cut it)
+    import random
+
+    rng = random.Random(seed)
+    mixed = 0
+    for _ in range(1500):
+        prelude = "".join(rng.choice(MIXED_PIECES if rng.random() < 0.5 else MIXED_PIECES[:5])
+                          for _ in range(rng.randint(1, 12)))
+        selectors.compile_selector_text.cache_clear()
+        found = selectors.compile_selector_text(prelude)
+        expected = _full_path(prelude)
+        got = None if found is None else (
+            [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
+                              s.residual is not None) for s in found[0]], found[1])
+        assert got == expected, prelude
+        parts = selectors._top_level_parts(prelude)
+        mixed += parts is not None and len(parts) > 1 \
+            and selectors._compile_simple_list(prelude) is None and expected is not None
+    assert mixed > 20  # lists compiled part by part were among them
+
+
+def test_top_level_parts_cut_outside_blocks_strings_and_comments() -> None:
+    assert selectors._top_level_parts('a, [x="1,2"] , :not(.a,.b)/* , */') == \
+        ["a", ' [x="1,2"] ', " :not(.a,.b)/* , */"]
+    assert selectors._top_level_parts("a\\,b") is None
+    assert selectors._top_level_parts(":not(a, b") is None
+    assert selectors._top_level_parts("[a)]") is None
+    assert selectors._top_level_parts('a, "b') is None

@@ -1,0 +1,53 @@
+"""scan.split_rules: the one-match reading of flat rules gives what the general loop gives."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from newscrawl.css import scan
+
+PIECES = ["a", " ", "\n", ".b", "#c", "{", "}", ";", ":", ",", "/", "*", "/*", "*/", '"', "'",
+          "\\", "@media x", "@import 'u'", "@font-face", "color:red", "font-size:2em", "\u00e9",
+          "[x=y]", "(", ")", "\t", "--v:1", "@"]
+FLAT = ["a", " ", "\n", ".b", "#c", ":", ",", "/", "color:red", "font-size:2em", "[x=y]"]
+
+
+def _split_all(text: str) -> list[list[scan.RawRule]]:
+    """split_rules on the text and, depth first, on the blocks of its at-rules."""
+    out = []
+    todo = [text]
+    while todo:
+        rules = scan.split_rules(todo.pop())
+        out.append(rules)
+        todo += [rule.block for rule in rules if rule.block and rule.keyword]
+    return out
+
+
+def test_flat_rules_are_read_in_one_match() -> None:
+    rules = scan.split_rules(" h1 , .a { color: red } \n.b>p{font:x/2 y}@media print{.c{x:y}}")
+    assert rules == [scan.RawRule(None, "h1 , .a", " color: red "),
+                     scan.RawRule(None, ".b>p", "font:x/2 y"),
+                     scan.RawRule("media", " print", ".c{x:y}")]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_rules_equals_the_general_loop_on_random_text(seed: int, monkeypatch) -> None:
+    rng = random.Random(seed)
+    texts = ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 60))) for _ in range(1500)]
+    texts += ["".join(_rule(rng) for _ in range(rng.randint(0, 8))) for _ in range(1500)]
+    fast = [_split_all(text) for text in texts]
+    monkeypatch.setattr(scan, "_FLAT_RULE", re.compile(r"(?!)"))  # the loop alone
+    general = [_split_all(text) for text in texts]
+    assert fast == general
+    assert sum(len(rules) for out in general for rules in out) > 4000  # rules were read
+
+
+def _rule(rng: random.Random) -> str:
+    """Prelude, block and closing brace from random pieces (flat unless a piece intervenes)."""
+    def piece() -> str:
+        return "".join(rng.choice(PIECES) if rng.random() < 0.1 else rng.choice(FLAT)
+                       for _ in range(rng.randint(0, 6)))
+    return piece() + "{" + piece() + "}"
