@@ -9,6 +9,7 @@ docs/decisions.md ("Extraction: metadata vs visible"); every field records its p
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -35,6 +36,13 @@ LEAD_MAX_LINK_DENSITY = 0.3
 # A last line shorter than this, followed by removed text of the body's container, is dropped
 # (docs/decisions.md, "Extraction quality against the peers, round 5").
 TAIL_MAX_CHARS = 60
+# Author boxes inside the text container (a bio, "follow me on ...", a byline block): elements
+# named author/bio/byline leave the body when the container holds at most AUTHOR_BOXES_MAX of
+# them (listing cards, forum posts and reviews name one per item, and those are content) and
+# each holds under half of its text; their text is no lead either (docs/decisions.md,
+# "Extraction quality against the peers, round 6").
+AUTHOR_NAMES = re.compile(r"(?:^|[\s_-])(?:author|authors|bio|byline)(?:$|[\s_-])", re.I)
+AUTHOR_BOXES_MAX = 2
 _CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text is not its lead
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
@@ -194,8 +202,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         kept = [k for k in nodes if k >= start and k not in skip]
     container = marked if method == "itemprop-articleBody" else rel.separator  # None: the whole page
     if container is not None and kept:
+        kept = _without_author_boxes(page, kept, container)
+    if container is not None and kept:
         if td.title_node is not None and td.title_node < kept[0]:  # standfirsts sit outside the content
-            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip) + kept
+            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
@@ -220,16 +230,17 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     return art
 
 
-def _lead(page: Page, gap: range, shown: set[int], skip: set[int]) -> list[int]:
+def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float) -> list[int]:
     """Text nodes between the headline and the relevant content that read as a lead paragraph:
     in a block with LEAD_MIN_CHARS+ characters and link density at most LEAD_MAX_LINK_DENSITY
     (bylines, share bars, captions and tables of contents are shorter or all links; a block
-    holding the detected date is a dateline)."""
+    holding the detected date is a dateline; text in an author box under ``small`` characters
+    is a byline)."""
     tns = page.text_nodes
     verdict: dict[Any, bool] = {block_of(tns[k].container): False for k in gap if k in skip}
     out = []
     for k in gap:
-        if k not in shown or k in skip:
+        if k not in shown or k in skip or _in_author_box(page, tns[k].container, small):
             continue
         block = block_of(tns[k].container)
         ok = verdict.get(block)
@@ -255,6 +266,37 @@ def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:
     if sum(len(tns[k].text) for k in kept[j:]) >= TAIL_MAX_CHARS or kept[-1] + 1 >= span.stop:
         return kept
     return kept[:j]
+
+
+def _in_author_box(page: Page, el: Any, small: float) -> bool:
+    """``el`` or an ancestor with under ``small`` characters is named like an author box."""
+    node = el
+    while node is not None and page.has(node) and page.text_len(node) < small:
+        if AUTHOR_NAMES.search((node.get("id") or "") + " " + (node.get("class") or "")):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[int]:
+    """``kept`` minus the text of the container's author boxes (outermost elements named by
+    AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
+    boxes = []
+    stack = [c for c in reversed(container) if isinstance(c.tag, str)]
+    while stack:
+        el = stack.pop()
+        if AUTHOR_NAMES.search((el.get("id") or "") + " " + (el.get("class") or "")):
+            boxes.append(el)
+            if len(boxes) > AUTHOR_BOXES_MAX:
+                return kept
+            continue
+        stack.extend(c for c in reversed(el) if isinstance(c.tag, str))
+    half = page.text_len(container) / 2
+    drop: set[int] = set()
+    for el in boxes:
+        if page.has(el) and page.text_len(el) < half:
+            drop.update(page.text_range(el))
+    return [k for k in kept if k not in drop] if drop else kept
 
 
 def _source(meta: Any, name: str) -> str:

@@ -309,3 +309,25 @@ def test_nav_aside_and_footer_elements_inside_the_content_are_pruned_whatever_th
     text = _texts(page, relevant_content(page).nodes)
     assert PARAS[-1] in text
     assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text
+
+
+def test_an_author_box_inside_the_text_leaves_the_body_but_one_per_listed_item_stays():
+    from newscrawl.extract import extract
+
+    bio = ("Ann Smith covers transport and urban planning for the City News; "
+           "you can follow her reporting on the social networks and write to her.")
+    byline = "By Ann Smith, City News transport correspondent, reporting from the council chamber today"
+    html = ("<html><head><title>Council expands bike lanes</title></head><body><article>"
+            f'<h1>Council expands bike lanes</h1><div class="article-byline"><p>{byline}</p></div>'
+            + "".join(f"<p>{p}</p>" for p in PARAS * 3)
+            + f'<div class="author-box"><p>{bio}</p></div></article></body></html>')
+    body = extract(html, "https://news.example/bike-lanes").body
+    assert PARAS[-1] in body and PARAS[0] in body
+    assert "Ann Smith" not in body  # neither the bio nor the byline (not a lead either)
+    # posts of a thread each name their author: that is the content, not a box beside it
+    posts = "".join(f'<div class="post"><p class="author">Post by reader{i} on 12 March</p><p>{p}</p></div>'
+                    for i, p in enumerate(PARAS * 2))
+    html = ("<html><head><title>Bike lanes thread</title></head><body><div class='thread'>"
+            f"<h1>Bike lanes thread</h1>{posts}</div></body></html>")
+    body = extract(html, "https://forum.example/t/1").body
+    assert "Post by reader0" in body and "Post by reader7" in body
