@@ -444,6 +444,12 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
 # lxml refuses a str that starts with an XML declaration naming an encoding (XHTML pages); the
 # text is already decoded and browsers ignore the declaration in HTML, so it is dropped
 _XML_DECLARATION = re.compile(r"\A[\ufeff\s]*<\?xml[^>]*>")
+# Every element an lxml.html.HtmlElement, chosen by lxml's C default lookup: lxml.html's own
+# lookup is a Python call for each element proxy made (~850 a page), only to give form controls
+# subclasses that nothing here uses (docs/decisions.md, "Extraction speed, round 6").
+_CLASS_LOOKUP = etree.ElementDefaultClassLookup(
+    element=lxml_html.HtmlElement, comment=lxml_html.HtmlComment,
+    pi=lxml_html.HtmlProcessingInstruction, entity=lxml_html.HtmlEntity)
 
 
 def _looks_binary(text: str) -> bool:
@@ -455,6 +461,7 @@ def _looks_binary(text: str) -> bool:
 def _parse(text: str, warnings: list[str]) -> Any:
     parser = lxml_html.HTMLParser(huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
                                   default_doctype=False)
+    parser.set_element_class_lookup(_CLASS_LOOKUP)
     root = None
     text = _XML_DECLARATION.sub("", text, count=1)
     if text.strip():
