@@ -215,10 +215,12 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
-# rail with summaries); layout names (widget, sidebar, banner, menu) still need the size test.
+# rail with summaries, a comment section's rules and first comments: the half-of-the-separator
+# test keeps a forum thread that is the content); layout names (widget, sidebar, banner, menu)
+# still need the size test.
 _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
-    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert)(?:$|[\s_-])", re.I)
+    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
 
 
 # A heading that is a link (listicle items pointing at what they review, anchors) is still a

@@ -331,3 +331,17 @@ def test_an_author_box_inside_the_text_leaves_the_body_but_one_per_listed_item_s
             f"<h1>Bike lanes thread</h1>{posts}</div></body></html>")
     body = extract(html, "https://forum.example/t/1").body
     assert "Post by reader0" in body and "Post by reader7" in body
+
+
+def test_a_long_comment_box_under_half_of_the_content_is_pruned_but_a_thread_that_is_the_content_stays():
+    rules = ("<ol>" + "".join(f"<li>Comments are moderated and published after review, rule {i}: be civil and "
+                              "stay on the topic of the story.</li>" for i in range(3)) + "</ol>")
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 3)
+                 + f'<div class="article-comments">{rules}</div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert PARAS[-1] in text and "Comments are moderated" not in text
+    thread = "".join(f"<p>{p}</p>" for p in PARAS * 3)
+    page = _page(f'<div class="topic"><h1>Bike lanes: your views</h1><p>{PARAS[0]}</p>'
+                 f'<div class="comments">{thread}</div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert text.count(PARAS[-1]) == 3
