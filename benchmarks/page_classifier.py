@@ -45,7 +45,8 @@ from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAM
 from newscrawl.classify.mss import mss  # noqa: E402
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, TEXT_INPUTS, english_share, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
-from newscrawl.classify.page import DATED_WEIGHT, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, load, probability  # noqa: E402
+from newscrawl.classify.page import (DATED_WEIGHT, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, load,  # noqa: E402
+                                     page_model_file, probability)
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
 from newscrawl.paths import datasets_dir, models_dir  # noqa: E402
@@ -336,10 +337,10 @@ def main() -> int:
 def articles_called(limit: int | None) -> None:
     """Out-of-domain recall of the shipped models: the pages each calls articles on trafilatura-eval (news
     and blog pages, nearly all articles, no page labels) by declared language (``<html lang>``) and on
-    cleanportaleval (all articles), with the CPU time of the classifier alone per page."""
-    words_file = str(models_dir() / WORDS_MODEL_FILE)
-    words_model, texts = load(words_file)
-    modes = {"default": None, "words model alone": "raw", 'page_model="words"': words_file}
+    cleanportaleval (all articles), with the CPU time of the classifier alone per page. Pages without a
+    URL (trafilatura-eval has 35) get the URL-less model in every column, as in ``extract()``."""
+    words_model, texts = load(str(models_dir() / WORDS_MODEL_FILE))
+    modes = ("default", "words model alone", 'page_model="words"')
     called: dict[tuple[str, str], Counter] = {}
     cpu = Counter()
     for name in ("trafilatura-eval", "cleanportaleval"):
@@ -352,12 +353,13 @@ def articles_called(limit: int | None) -> None:
 
             def record(page, art, meta, evidence):
                 page_features.feature_vector(page, meta, art, evidence)  # what a first call caches is timed in none
-                for mode, path in modes.items():
+                for mode in modes:
                     t = time.process_time()
-                    if path == "raw":
+                    if mode == "words model alone" and page.url:
                         values = page_features.feature_vector(page, meta, art, evidence)
                         p = words_model.positive_proba([values + text_probabilities(texts, page, art.title)])[0]
-                    else:
+                    else:  # as extract() does: a page without a URL gets the URL-less model in every mode
+                        path = page_model_file("words" if mode == 'page_model="words"' else None, page)
                         p = probability(page, meta, path, article=art, evidence=evidence)
                     cpu[mode] += time.process_time() - t
                     called.setdefault((name, lang), Counter())[mode] += p >= THRESHOLD
