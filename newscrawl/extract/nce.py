@@ -205,7 +205,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
-    if p.strong_names and _STRONG.search(el.get("class") or ""):  # ids are often slugs of headings
+    if p.strong_names and (_STRONG.search(el.get("class") or "") or _comment_id(el)):  # ids are often slugs of headings
         return True
     return n < p.beta2 or page.link_density(el) > p.beta1
 
@@ -221,6 +221,17 @@ _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
+
+
+_COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)
+
+
+def _comment_id(el: Any) -> bool:
+    """An id naming a comment section ("comments", "comment_rules"): the one strong name read
+    from ids. An id with digits names one comment of a thread ("comment-4398546_wrap"), and a
+    forum's thread of such items is its content."""
+    ident = el.get("id") or ""
+    return _COMMENT_ID.search(ident) is not None and _DIGITS.search(ident) is None
 
 
 # A heading that is a link (listicle items pointing at what they review, anchors) is still a

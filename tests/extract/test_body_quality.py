@@ -345,3 +345,18 @@ def test_a_long_comment_box_under_half_of_the_content_is_pruned_but_a_thread_tha
                  f'<div class="comments">{thread}</div></div>')
     text = _texts(page, relevant_content(page).nodes)
     assert text.count(PARAS[-1]) == 3
+
+
+def test_a_comment_section_named_by_id_goes_but_numbered_comments_of_a_thread_stay():
+    rules = "".join(f"<p>Comments are moderated and published after review, rule {i}: be civil and stay on "
+                    "the topic of the story.</p>" for i in range(3))
+    story = "".join(f"<p>{p}</p>" for p in PARAS * 3)
+    page = _page(f'<div class="story"><h1>Council expands bike lanes</h1>{story}<div id="comment_rules">{rules}</div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert PARAS[-1] in text and "Comments are moderated" not in text
+    # a thread of long posts (short ones go as boilerplate-named blocks, as before)
+    posts = "".join(f'<div id="comment-{4398546 + i}_wrap"><p>{PARAS[i]}</p><p>{PARAS[i - 1]}</p><p>{PARAS[i - 2]}</p></div>'
+                    for i in range(4))
+    page = _page(f'<div class="topic"><h1>Bike lanes: your views</h1>{posts}</div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert all(text.count(p) == 3 for p in PARAS)
