@@ -47,6 +47,7 @@ class NCEParams:
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
+    keep_tables: bool = True  # tables (and what is inside them) are not pruned for their link density
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -174,7 +175,7 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         own.difference_update(r)
         if _boilerplate(page, child, u, p):
             continue
-        if page.link_density(child) <= p.beta4:
+        if page.link_density(child) <= p.beta4 or (p.keep_tables and _in_table(child, u, u)):
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:
@@ -256,7 +257,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
             continue
         if _boilerplate(page, el, u, p):
             named.append(page.text_range(el))
-        elif p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS):
+        elif (p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
+              and not (p.keep_tables and _in_table(el, root.getparent(), u))):
             drop.append(page.text_range(el))
             dense.append(el)
     if not (drop or named):
@@ -270,6 +272,23 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     for d in named:
         dropped.update(d)
     return [k for k in r if k not in dropped]
+
+
+def _in_table(el: Any, stop: Any, u: Any) -> bool:
+    """``el`` is, or sits below ``stop`` in, a table, or the separator ``u`` is a table's rows:
+    infoboxes, results and schedules are data whose cells are often all links, kept like headings
+    (a separator that is one cell is a layout table's, not data)."""
+    if u.tag in _TABLE_ROWS:
+        return True
+    node = el
+    while node is not None and node is not stop:
+        if node.tag == "table":
+            return True
+        node = node.getparent()
+    return False
+
+
+_TABLE_ROWS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
 def _prose(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:

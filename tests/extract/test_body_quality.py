@@ -360,3 +360,16 @@ def test_a_comment_section_named_by_id_goes_but_numbered_comments_of_a_thread_st
     page = _page(f'<div class="topic"><h1>Bike lanes: your views</h1>{posts}</div>')
     text = _texts(page, relevant_content(page).nodes)
     assert all(text.count(p) == 3 for p in PARAS)
+
+
+def test_a_link_dense_table_stays_but_a_link_list_goes():
+    # an infobox or a results table is data whose cells are links; a list of links is a link list
+    rows = "".join(f'<tr><th>Country {i}</th><td><a href="/c/{i}">Capital city number {i}</a></td></tr>' for i in range(6))
+    links = "".join(f'<li><a href="/story/{i}">Another story about the city number {i}</a></li>' for i in range(6))
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
+                 + f'<table class="infobox">{rows}</table><ul>{links}</ul>'
+                 + f'<div><p>{PARAS[0]} Results:</p><table>{rows.replace("Capital", "Port")}</table></div></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Capital city number 5" in text and "Country 0" in text and "Another story" not in text
+    assert "Port city number 5" in text  # a table inside a kept block
+    assert "Capital city number 5" not in _texts(page, relevant_content(page, NCEParams(keep_tables=False)).nodes)
