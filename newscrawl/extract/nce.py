@@ -47,7 +47,7 @@ class NCEParams:
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
-    keep_tables: bool = True  # tables (and what is inside them) are not pruned for their link density
+    keep_data: bool = True  # tables and <cite> reference lists are not pruned for their link density
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -175,7 +175,7 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         own.difference_update(r)
         if _boilerplate(page, child, u, p):
             continue
-        if page.link_density(child) <= p.beta4 or (p.keep_tables and _in_table(child, u, u)):
+        if page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u)):
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:
@@ -258,7 +258,7 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         if _boilerplate(page, el, u, p):
             named.append(page.text_range(el))
         elif (p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
-              and not (p.keep_tables and _in_table(el, root.getparent(), u))):
+              and not (p.keep_data and _data(page, el, root.getparent(), u))):
             drop.append(page.text_range(el))
             dense.append(el)
     if not (drop or named):
@@ -274,11 +274,12 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     return [k for k in r if k not in dropped]
 
 
-def _in_table(el: Any, stop: Any, u: Any) -> bool:
-    """``el`` is, or sits below ``stop`` in, a table, or the separator ``u`` is a table's rows:
-    infoboxes, results and schedules are data whose cells are often all links, kept like headings
-    (a separator that is one cell is a layout table's, not data)."""
-    if u.tag in _TABLE_ROWS:
+def _data(page: Page, el: Any, stop: Any, u: Any) -> bool:
+    """Link-dense but no link list: ``el`` is, or sits below ``stop`` in, a table, or the separator
+    ``u`` is a table's rows (infoboxes, results, schedules: data whose cells are often all links;
+    a separator that is one cell is a layout table's), or ``el`` holds a <cite> (a reference
+    list: each item a linked source)."""
+    if u.tag in _TABLE_ROWS or page.tag_count(el, "cite"):
         return True
     node = el
     while node is not None and node is not stop:

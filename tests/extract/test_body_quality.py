@@ -372,4 +372,13 @@ def test_a_link_dense_table_stays_but_a_link_list_goes():
     text = _texts(page, relevant_content(page).nodes)
     assert "Capital city number 5" in text and "Country 0" in text and "Another story" not in text
     assert "Port city number 5" in text  # a table inside a kept block
-    assert "Capital city number 5" not in _texts(page, relevant_content(page, NCEParams(keep_tables=False)).nodes)
+    assert "Capital city number 5" not in _texts(page, relevant_content(page, NCEParams(keep_data=False)).nodes)
+
+
+def test_a_reference_list_of_linked_citations_stays():
+    refs = "".join(f'<li><cite><a href="https://example.org/{i}">Smith, J. ({2000 + i}). Cycling in cities, part {i}</a></cite></li>'
+                   for i in range(8))
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
+                 + f'<h2>References</h2><ol class="refs">{refs}</ol></div>')
+    assert "Cycling in cities, part 7" in _texts(page, relevant_content(page).nodes)
+    assert "Cycling in cities, part 7" not in _texts(page, relevant_content(page, NCEParams(keep_data=False)).nodes)
