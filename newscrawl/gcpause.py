@@ -5,10 +5,10 @@ counting when the call returns; the collector's passes during the call find noth
 each one walks the young objects and every few a pass walks every long-lived object of the
 process (models, the CSS caches). Pausing it inside ``extract()`` halved the collector's CPU and
 cut extraction CPU by ~7% on cross-site pages (docs/decisions.md, "Extraction speed, round 6").
-The process's own policy is left alone: the
-collector is re-enabled on return, and never enabled by us if the caller had disabled it.
-Cyclic garbage made meanwhile is not lost: the allocation count keeps running, so the first
-allocation after the pause starts the collection that was due.
+The process's own policy is left alone: the collector is re-enabled on return, and never
+enabled by us if the caller had disabled it. Cyclic garbage made meanwhile is not lost: the
+allocation count keeps running, so the first allocation after the pause starts the collection
+that was due.
 
 Nested calls and calls from several threads share one pause (a counter under a lock): the
 collector resumes when the last of them returns. Threads that extract back to back without a
