@@ -281,16 +281,15 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
 def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[int]:
     """``kept`` minus the text of the container's author boxes (outermost elements named by
     AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
-    boxes = []
-    stack = [c for c in reversed(container) if isinstance(c.tag, str)]
-    while stack:
-        el = stack.pop()
-        if AUTHOR_NAMES.search((el.get("id") or "") + " " + (el.get("class") or "")):
-            boxes.append(el)
-            if len(boxes) > AUTHOR_BOXES_MAX:
-                return kept
-            continue
-        stack.extend(c for c in reversed(el) if isinstance(c.tag, str))
+    search = AUTHOR_NAMES.search  # one pass over the descendants: most have neither id nor class
+    named = [el for el in container.iterdescendants()
+             if (el.get("class") or el.get("id")) and search((el.get("id") or "") + " " + (el.get("class") or ""))]
+    if not named:
+        return kept
+    inside = set(named)
+    boxes = [el for el in named if not any(a in inside for a in el.iterancestors())]
+    if len(boxes) > AUTHOR_BOXES_MAX:
+        return kept
     half = page.text_len(container) / 2
     drop: set[int] = set()
     for el in boxes:
