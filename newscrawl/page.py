@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
 from typing import Any, NamedTuple
 
 from lxml import etree, html as lxml_html
@@ -336,6 +337,7 @@ class Page:
         self._first_tn = first_tn
         self._end_tn = end_tn
         self._prefix: dict[str, list[int]] = {}
+        self._totals: Counter[Any] | None = None  # tag -> elements with it, for counts over the whole body
         self._tags = tags  # element tags in document order, for tag_count and array passes
         self._hidden = hidden_flag
         self.text_nodes = text_nodes
@@ -364,11 +366,28 @@ class Page:
 
     def tag_count(self, el: Any, tag: str) -> int:
         """Descendants of ``el`` with this tag (a prefix sum over document order, built once per tag)."""
+        i = self._index[el]
+        if i == 0:  # the body: whole-page counts, one Counter instead of a prefix list per tag
+            return self.tag_totals()[tag] - (self._tags[0] == tag)
         prefix = self._prefix.get(tag)
         if prefix is None:
             prefix = self._prefix[tag] = list(accumulate(map(operator.eq, self.tags(), repeat(tag)), initial=0))
-        i = self._index[el]
         return prefix[i + 1 + self._desc[i]] - prefix[i + 1]
+
+    def tag_totals(self) -> Counter[Any]:
+        """Elements of the body (itself included) by tag, counted once: what ``body.iter(tag)`` yields."""
+        if self._totals is None:
+            self._totals = Counter(self._tags)
+        return self._totals
+
+    def with_tags(self, *names: str) -> list[Any]:
+        """The body's elements (itself included) with one of these tags, in document order: what
+        ``body.iter(*names)`` yields, from the tag list instead of a walk over the tree."""
+        wanted = frozenset(names)
+        if wanted.isdisjoint(self.tag_totals()):
+            return []
+        elements = self.elements
+        return [elements[i] for i in compress(range(len(elements)), map(wanted.__contains__, self._tags))]
 
     def depth(self, el: Any) -> int:
         return self._depth[self._index[el]]

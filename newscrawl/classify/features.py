@@ -17,12 +17,14 @@ Nothing here reads words of a particular language: punctuation, digits, markup a
 
 from __future__ import annotations
 
+import operator
 import re
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
 from statistics import median
-from typing import Any
+from typing import Any, Iterator
 from urllib.parse import unquote, urljoin, urlsplit
 
 from newscrawl.classify.coreex import coreex
@@ -102,11 +104,16 @@ TEASER_MAX = 400  # a repeated block with less text than this and a linked headl
 POST_MIN = 80  # a repeated block with this much unlinked text and a date is a post or comment
 MIN_REPEAT = 3  # siblings with one tag and class: a repeated block
 _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d\u2019\u00bb)]\s*$")
-_DATE_LIKE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
+# a year or a numeric date, not preceded by a digit; the test follows the year's two digits so the
+# pattern starts with a literal and the regex engine skips to candidate positions (4x faster scans)
+_DATE_LIKE = re.compile(r"(?:19(?<!\d19)|20(?<!\d20))\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 _WORD = re.compile(r"\w+")
-_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d\d(?!\d)")  # a time of day, as forum posts and live pages show
+# a time of day, as forum posts and live pages show: 1-2 digits not preceded by a digit (tested
+# after the first one, as _DATE_LIKE does), ":", 2 digits
+_CLOCK = re.compile(r"\d(?<!\d\d)\d?:\d\d(?!\d)")
 _SENTENCE_BREAK = re.compile(r"[.!?\u3002\uff01\uff1f]+(?:\s|$)")
 _COMMA = re.compile(r"[,\uff0c\u3001]")
+SHORT_DATE = 40  # text nodes up to this long with a year or a numeric date are short dates (repeated blocks)
 DATE_LINE = 80  # body lines and text nodes up to this long with a date or a clock time are date lines
 LONG_P = 300  # paragraphs at least this long count in p_long
 INLINE_P = 150  # links inside paragraphs at least this long are inline (prose) links
@@ -156,7 +163,7 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
     rooted = f"{parts.scheme}://{parts.netloc}" if parts.netloc and parts.scheme in ("http", "https") else None
     out: dict[Any, Anchor] = {}
     seen: dict[str, Anchor] = {}  # a page repeats many of its hrefs (menus, teasers): resolve each once
-    for a in page.body.iter("a"):
+    for a in page.with_tags("a"):
         href = (a.get("href") or "").strip()
         anchor = seen.get(href)
         if anchor is None:
@@ -190,7 +197,7 @@ def _site(url: str | None) -> str:
 def headline_links(page: Page) -> HeadlineLinks:
     site = _site(page.url)
     total = linked = self_linked = 0
-    for heading in page.body.iter("h1", "h2", "h3", "h4", "h5", "h6"):
+    for heading in page.with_tags(*HEADINGS):
         total += 1
         hrefs = [a.get("href") for a in heading.iter("a") if a.get("href")]
         if heading.getparent() is not None and heading.getparent().tag == "a" and heading.getparent().get("href"):
@@ -267,6 +274,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     elements = max(page.descendants(body), 1)
     text = page.text(body)
     path = urlsplit(page.url or "").path.lower()
+    tags = page.tag_totals()  # what body.iter(tag) yields, counted once
     out.update(
         og_article=float(og == "article"),
         og_website=float(og == "website"),
@@ -284,7 +292,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         has_modified=float(bool(meta.modified)),
         has_authors=float(bool(meta.authors)),
         has_article_body=float(meta.article_body_element is not None or bool(meta.article_body_text)),
-        time_elements=float(sum(1 for _ in body.iter("time"))),
+        time_elements=float(tags["time"]),
         text_len=float(text_len),
         link_density=page.link_density(body),
         paragraphs=paragraphs,
@@ -295,22 +303,57 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         self_linked_headlines=heads.self_linked,
         list_items=float(page.tag_count(body, "li")) / elements,
         images=float(page.tag_count(body, "img")),
-        inputs=float(sum(1 for _ in body.iter("input", "form"))),
-        code_blocks=float(sum(1 for _ in body.iter("pre", "code"))),
+        inputs=float(tags["input"] + tags["form"]),
+        code_blocks=float(tags["pre"] + tags["code"]),
         prices=float(len(_PRICE.findall(text[:200_000]))),
         **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
     )
     out.update(extraction_features(page, article, evidence, text_len, anchors))
-    short_dates = short_date_nodes(page)
-    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors, short_dates))
-    out.update(shape_features(page, article, evidence, anchors, short_dates))
+    dates = date_nodes(page)
+    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors, dates.short))
+    out.update(shape_features(page, article, evidence, anchors, dates))
     return out
 
 
-def short_date_nodes(page: Page) -> list[int]:
-    """Text nodes of at most 40 characters holding a year or a numeric date (read by the
-    repeated-block scan and by the distinct-date count: the regex runs once per node)."""
-    return [k for k, tn in enumerate(page.text_nodes) if len(tn.text) <= 40 and _DATE_LIKE.search(tn.text)]
+@dataclass(frozen=True)
+class DateNodes:
+    """Text nodes that show a date or a time of day, by index (:func:`date_nodes`)."""
+
+    short: list[int]  # at most SHORT_DATE characters holding a year or a numeric date
+    lines: list[int]  # date lines: :func:`_date_line` holds
+    clocks: int  # how many text nodes up to DATE_LINE characters hold a clock time
+
+
+def date_nodes(page: Page) -> DateNodes:
+    """The date-like text nodes the repeated-block scan, the distinct-date count, the date lines
+    after the body and the clock count read, by one scan of each regex over the texts up to
+    DATE_LINE long joined by NUL (a text node never holds one, no match can cross it and the
+    lookarounds see a non-digit there as at a lone text's ends): a search per node and regex
+    cost ~3 calls a node."""
+    texts = list(map(_TEXT, page.text_nodes))
+    near = list(compress(range(len(texts)), map(DATE_LINE.__ge__, map(len, texts))))  # node indices
+    texts = [texts[k] for k in near]
+    starts = list(accumulate(map(len, texts), _NEXT_START, initial=0))  # offset of each text in joined
+    joined = "\x00".join(texts)
+
+    def hits(regex: re.Pattern[str]) -> list[int]:
+        found: list[int] = []  # positions in near of the texts with a match, ascending
+        for m in regex.finditer(joined):
+            j = bisect_right(starts, m.start()) - 1
+            if not found or found[-1] != j:
+                found.append(j)
+        return found
+
+    dated, clocked = hits(_DATE_LIKE), hits(_CLOCK)
+    return DateNodes([near[j] for j in dated if len(texts[j]) <= SHORT_DATE],
+                     [near[j] for j in sorted(set(dated).union(clocked))], len(clocked))
+
+
+_TEXT = operator.attrgetter("text")
+
+
+def _NEXT_START(start: int, length: int) -> int:
+    return start + length + 1  # the NUL after each text
 
 
 def _jaccard(a: str | None, b: str | None) -> float:
@@ -422,11 +465,11 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
                        anchors: dict[Any, Anchor], short_dates: list[int]) -> dict[str, float]:
     """Markup, link and URL measures that tell listings, forums, shops and service pages from articles
     (``body_text``: the extracted body, where the site naming itself is counted; ``short_dates``:
-    :func:`short_date_nodes`)."""
+    ``DateNodes.short`` of :func:`date_nodes`)."""
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}
-    lengths = [len(tn.text) for tn in page.text_nodes]
+    lengths = list(map(len, map(_TEXT, page.text_nodes)))
     long_chars = sum(n for n in lengths if n >= LONG_NODE)
     prefix = list(accumulate(lengths, initial=0))  # characters of text nodes before index i
     flags = [0] * len(lengths)
@@ -440,10 +483,9 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     shares = dict.fromkeys(_SHARE_TAGS.values(), 0)
     counted_to = dict.fromkeys(_SHARE_TAGS.values(), 0)
     first_tn, end_tn = page.measures()[2:]
-    for i, tag in enumerate(page.tags()):
-        name = _SHARE_TAGS.get(tag)
-        if name is None:
-            continue
+    tags = page.tags()
+    for i in compress(range(len(tags)), map(_SHARE_TAGS.__contains__, tags)):  # the containers, in C
+        name = _SHARE_TAGS[tags[i]]
         start, stop = first_tn[i], end_tn[i]
         if start >= counted_to[name]:
             shares[name] += prefix[stop] - prefix[start]
@@ -474,12 +516,26 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     out["schema_webpage"] = float("WebPage" in types)
     out["schema_org"] = float(bool(types & {"Organization", "Corporation", "LocalBusiness", "NewsMediaOrganization"}))
     names = {(m.get("property") or m.get("name") or "").strip().lower(): m.get("content") or ""
-             for m in page.root.iter("meta")}
+             for m in _metas(page)}
     out["meta_published_time"] = float("article:published_time" in names)
     out["meta_section"] = float("article:section" in names)
     out["meta_tag"] = float("article:tag" in names)
     out["twitter_large_image"] = float(names.get("twitter:card", "").strip() == "summary_large_image")
     return out
+
+
+def _metas(page: Page) -> Iterator[Any]:
+    """``page.root.iter("meta")``, reading the body's from the Page's tag list: the tree walk
+    over the body cost ~0.14 ms a page for the few ``<meta>`` a body holds."""
+    root, body = page.root, page.body
+    if body is root or body.getparent() is not root or root.tag == "meta":
+        yield from root.iter("meta")
+        return
+    for child in root:
+        if child is not body:
+            yield from child.iter("meta")
+        else:
+            yield from page.with_tags("meta")
 
 
 def _date_line(text: str) -> bool:
@@ -494,7 +550,7 @@ def _slug_words(url: str | None) -> list[str]:
 
 
 def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[Any, Anchor],
-                   short_dates: list[int]) -> dict[str, float]:
+                   dates: DateNodes) -> dict[str, float]:
     """The headline and the body as text: an article has a headline of several words that its
     URL slug repeats, paragraphs of prose (long lines, commas, sentence ends, links inside the
     sentences); a forum thread shows a short "name · date time" line before every post and keeps
@@ -522,10 +578,10 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
     out["body_date_lines"] = float(sum(1 for line in lines if _date_line(line)))
 
     tns = page.text_nodes
-    out["distinct_dates"] = float(len({tns[k].text for k in short_dates}))
+    out["distinct_dates"] = float(len({tns[k].text for k in dates.short}))
     last = evidence.relevant[-1] if evidence.relevant else None
-    out["dates_after_body"] = float(sum(1 for tn in tns[last + 1:] if _date_line(tn.text))) if last is not None else 0.0
-    out["clock_times"] = float(sum(1 for tn in tns if len(tn.text) <= DATE_LINE and _CLOCK.search(tn.text)))
+    out["dates_after_body"] = float(len(dates.lines) - bisect_right(dates.lines, last)) if last is not None else 0.0
+    out["clock_times"] = float(dates.clocks)
 
     relevant = set(evidence.relevant)
     inline = 0
@@ -535,7 +591,7 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
             span = page.text_range(parent)
             inline += span.start in relevant or (span.stop - 1) in relevant
     out["inline_links_per_k"] = 1000 * inline / max(len(body), 1)
-    paragraphs = [n for n in (page.text_len(p) for p in page.body.iter("p") if page.has(p)) if n > 0]
+    paragraphs = [n for n in (page.text_len(p) for p in page.with_tags("p")) if n > 0]
     out["p_mean_len"] = sum(paragraphs) / len(paragraphs) if paragraphs else 0.0
     out["p_long"] = float(sum(1 for n in paragraphs if n >= LONG_P))
     return out

@@ -197,3 +197,43 @@ def test_page_anchors_resolve_hrefs_as_urljoin_does():
             expected = urljoin(base, href) if href and not href.startswith("#") else ""
             expected = expected if expected.startswith(("http://", "https://")) else ""
             assert anchor.target == expected, (base, href)
+
+
+def test_date_nodes_find_what_a_search_per_text_node_finds():
+    """date_nodes scans the short texts joined by NUL: the same nodes as the regexes node by node."""
+    import re
+
+    from newscrawl.classify.features import date_nodes
+
+    date_like = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")  # the plain spellings
+    clock = re.compile(r"(?<!\d)\d{1,2}:\d\d(?!\d)")
+    rng = random.Random(7)
+    pieces = ["2025", "12:30", "1999", "31.12.24", "120:30", "20255", "x2020", "3/4/25", "9:05", "at", " ", "7"]
+    for seed in range(40):
+        cells = "".join(f"<span>{''.join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))}</span>"
+                        for _ in range(30))
+        page = _page(f"<div>{cells}</div>", "https://example.org/a")
+        texts = [tn.text for tn in page.text_nodes]
+        found = date_nodes(page)
+        assert found.short == [k for k, t in enumerate(texts) if len(t) <= 40 and date_like.search(t)]
+        assert found.lines == [k for k, t in enumerate(texts) if _date_line(t)]
+        assert found.clocks == sum(1 for t in texts if len(t) <= 80 and clock.search(t))
+        assert found.short or found.lines  # the pieces make dates on every page
+
+
+def test_tag_lists_and_counts_match_the_tree():
+    """Page.with_tags / tag_totals / tag_count on the body answer what walking the tree answers;
+    _metas yields root.iter('meta') in document order."""
+    from newscrawl.classify.features import _metas
+
+    page = _page("<meta name='a' content='1'><!-- c --><div><p>x<meta property='b'></p><a href='/'>y</a>"
+                 "<pre><code>z</code></pre><time>t</time></div><p>w</p>",
+                 "https://example.org/", head="<meta name='h' content='2'>")
+    body = page.body
+    for names in (("p",), ("a", "p"), ("meta",), ("h1",), ("pre", "code", "time")):
+        assert page.with_tags(*names) == list(body.iter(*names))
+    for tag in ("p", "a", "meta", "pre", "code", "time", "h1", "body"):
+        assert page.tag_count(body, tag) == sum(1 for el in body.iter(tag) if el is not body)
+        assert page.tag_totals()[tag] == sum(1 for _ in body.iter(tag))
+    assert list(_metas(page)) == list(page.root.iter("meta"))
+    assert [m.get("name") or m.get("property") for m in _metas(page)] == ["h", "a", "b"]
