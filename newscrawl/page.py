@@ -367,10 +367,13 @@ class Page:
     def tag_count(self, el: Any, tag: str) -> int:
         """Descendants of ``el`` with this tag (a prefix sum over document order, built once per tag)."""
         i = self._index[el]
-        if i == 0:  # the body: whole-page counts, one Counter instead of a prefix list per tag
-            return self.tag_totals()[tag] - (self._tags[0] == tag)
         prefix = self._prefix.get(tag)
         if prefix is None:
+            total = self.tag_totals().get(tag, 0)
+            if i == 0:  # the body: the page's count, from one Counter for all tags
+                return total - (self._tags[0] == tag)
+            if not total:  # a tag the page lacks (h5, cite, ...): no prefix list
+                return 0
             prefix = self._prefix[tag] = list(accumulate(map(operator.eq, self.tags(), repeat(tag)), initial=0))
         return prefix[i + 1 + self._desc[i]] - prefix[i + 1]
 

@@ -66,9 +66,39 @@ def word_counts(texts: list[str]) -> np.ndarray:
         start = word.copy()
         start[1:] &= ~word[:-1]
         counts += np.bincount(np.cumsum(data == 0)[start], minlength=len(texts))
-    for k in others:
-        counts[k] = words(texts[k])
+    if others:
+        counts[others] = _folded_counts([texts[k] for k in others])
     return counts
+
+
+def _folded_counts(texts: list[str]) -> np.ndarray:
+    """:func:`words` of each non-ASCII text, counted together (one regex scan per text was half
+    of CoreEx's time): the NUL-joined texts in NFKD (NUL is a starter: no mark moves across it)
+    as code points; :func:`_folded_word` matches from a run's first \\w to the end of a run of
+    \\w and marks, so a word is such a run holding a \\w, credited to its text."""
+    data = np.frombuffer(unicodedata.normalize("NFKD", "\x00".join(texts)).encode("utf-32-le", "surrogatepass"),
+                         dtype=np.uint32)
+    classes = _char_classes()[data]
+    in_run = classes > 0
+    starts = in_run.copy()
+    starts[1:] &= ~in_run[:-1]
+    run = np.cumsum(starts)  # number of the run each character is in
+    word_at = np.flatnonzero(classes == 1)
+    first = np.ones(word_at.size, dtype=bool)  # the first \\w of its run
+    first[1:] = run[word_at[1:]] != run[word_at[:-1]]
+    owner = np.cumsum(data == 0)[word_at[first]]  # NULs before it: its text
+    return np.bincount(owner, minlength=len(texts))
+
+
+@functools.cache
+def _char_classes() -> np.ndarray:
+    """Every code point's class for :func:`_folded_counts`: 1 a \\w character (alphanumeric or
+    "_", as ``re`` reads \\w), 2 a combining mark (non-zero combining class), 0 any other."""
+    size = sys.maxunicode + 1
+    classes = 2 * np.fromiter(map(bool, map(unicodedata.combining, map(chr, range(size)))), dtype=np.uint8, count=size)
+    classes[np.fromiter(map(str.isalnum, map(chr, range(size))), dtype=bool, count=size)] = 1
+    classes[ord("_")] = 1
+    return classes
 
 
 @functools.cache

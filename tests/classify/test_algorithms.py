@@ -208,10 +208,11 @@ def test_newsfeed_title_strips_site_name():
 
 
 def test_word_counts_equal_words_text_by_text():
-    """The batched count (ASCII texts joined and counted in one pass) gives words() of each text."""
+    """The batched count (ASCII texts joined and counted in one pass, the others by code-point classes
+    in another) gives words() of each text, also with marks leading a word or standing alone."""
     rng = random.Random(7)
     pieces = ["river", "Ünïcode", "e\u0301t\u00e9", "snake_case", "42", " ", "\n\t", "--", "’", "\u00a0",
-              "日本語", "x\u0308", "\U0001d400bc", ".", ""]
+              "日本語", "x\u0308", "\U0001d400bc", ".", "", "\u0301", "\u0345a", "ﬁ", "½", "\u094d"]
     for _ in range(300):
         texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(0, 12))]
         assert word_counts(texts).tolist() == [words(t) for t in texts]
