@@ -78,7 +78,7 @@ def _folded_counts(texts: list[str]) -> np.ndarray:
     \\w and marks, so a word is such a run holding a \\w, credited to its text."""
     data = np.frombuffer(unicodedata.normalize("NFKD", "\x00".join(texts)).encode("utf-32-le", "surrogatepass"),
                          dtype=np.uint32)
-    classes = _char_classes()[data]
+    classes = _char_classes(data)
     in_run = classes > 0
     starts = in_run.copy()
     starts[1:] &= ~in_run[:-1]
@@ -90,14 +90,21 @@ def _folded_counts(texts: list[str]) -> np.ndarray:
     return np.bincount(owner, minlength=len(texts))
 
 
-@functools.cache
-def _char_classes() -> np.ndarray:
-    """Every code point's class for :func:`_folded_counts`: 1 a \\w character (alphanumeric or
-    "_", as ``re`` reads \\w), 2 a combining mark (non-zero combining class), 0 any other."""
-    size = sys.maxunicode + 1
-    classes = 2 * np.fromiter(map(bool, map(unicodedata.combining, map(chr, range(size)))), dtype=np.uint8, count=size)
-    classes[np.fromiter(map(str.isalnum, map(chr, range(size))), dtype=bool, count=size)] = 1
-    classes[ord("_")] = 1
+# class of each code point for _folded_counts, filled as code points are first met (classifying
+# all 1.1 M up front cost 0.12 s a process): 1 a \w character (alphanumeric or "_", as ``re``
+# reads \w), 2 a combining mark (non-zero combining class), 0 any other, 3 not classified yet
+_CLASSES = np.full(sys.maxunicode + 1, 3, dtype=np.uint8)
+
+
+def _char_classes(data: np.ndarray) -> np.ndarray:
+    """The class of each code point in ``data``, classifying those met for the first time."""
+    classes = _CLASSES[data]
+    new = data[classes == 3]
+    if new.size:
+        for cp in np.unique(new).tolist():
+            ch = chr(cp)
+            _CLASSES[cp] = 1 if ch.isalnum() or ch == "_" else 2 if unicodedata.combining(ch) else 0
+        classes = _CLASSES[data]
     return classes
 
 
