@@ -13,8 +13,8 @@ shape group, each text model alone, and the shipped set plus MSS (the expensive 
 set leaves out). The text models' probabilities are nested in each fold (out of inner folds for
 the training part), as `newscrawl train page` does. The shipped model type is also cross-validated with folds grouped by site (stricter: no
 site in both train and test), its misses are counted by page type, and the features' CPU cost
-is split by part. The words model is also scored as ``page_model="words"`` applies it (English
-text only, dated pages lowered part of the way: round 6), and the shipped models' out-of-domain
+is split by part. The words model is also scored as the default (``page_model="words"``) applies it
+(English text only, dated pages lowered part of the way: round 6), and the shipped models' out-of-domain
 recall is counted: the pages each calls articles on trafilatura-eval by ``<html lang>`` and on
 cleanportaleval (nearly all articles; neither has page labels). readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are
@@ -251,7 +251,8 @@ def main() -> int:
     stacked = {"tree": "C4.5 tree", "forest": "random forest", "extra-trees": "extra trees",
                "boosted": "gradient-boosted trees"}[kind] + f": all features + the text models{mark[kind]}"
     base = stacked.split(":")[0]
-    no_text = f"{base}: all features, no text models{'' if reads_text else ' (shipped)'}"
+    plain_mark = "" if reads_text else ' (shipped as page_model="plain")'
+    no_text = f"{base}: all features, no text models{plain_mark}"
     shipped = stacked if reads_text else no_text
     text_alone = "text model alone (hashed word n-grams of headline + <title> + body, logistic)"
     headline_alone = "headline model alone (hashed word n-grams of headline + <title>, logistic)"
@@ -274,8 +275,8 @@ def main() -> int:
     if args.shipped_only:
         configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone)}
     texts = text_matrices(dev.texts)
-    words_mode = WordsMode(f"{base}: the text models as page_model=\"words\" applies them (English text only, "
-                           "dated pages lowered part of the way)", stacked, no_text,
+    words_mode = WordsMode(f"{base}: the text models as the default applies them (English text only, "
+                           "dated pages lowered part of the way; shipped default)", stacked, no_text,
                            np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
                                        for row in dev.texts]),
                            X[:, FEATURE_NAMES.index("visible_date")] > 0)
@@ -340,7 +341,7 @@ def articles_called(limit: int | None) -> None:
     cleanportaleval (all articles), with the CPU time of the classifier alone per page. Pages without a
     URL (trafilatura-eval has 35) get the URL-less model in every column, as in ``extract()``."""
     words_model, texts = load(str(models_dir() / WORDS_MODEL_FILE))
-    modes = ("default", "words model alone", 'page_model="words"')
+    modes = ('page_model="plain"', "words model alone", "default (words model as applied)")
     called: dict[tuple[str, str], Counter] = {}
     cpu = Counter()
     for name in ("trafilatura-eval", "cleanportaleval"):
@@ -359,7 +360,7 @@ def articles_called(limit: int | None) -> None:
                         values = page_features.feature_vector(page, meta, art, evidence)
                         p = words_model.positive_proba([values + text_probabilities(texts, page, art.title)])[0]
                     else:  # as extract() does: a page without a URL gets the URL-less model in every mode
-                        path = page_model_file("words" if mode == 'page_model="words"' else None, page)
+                        path = page_model_file("plain" if mode == 'page_model="plain"' else "words", page)
                         p = probability(page, meta, path, article=art, evidence=evidence)
                     cpu[mode] += time.process_time() - t
                     called.setdefault((name, lang), Counter())[mode] += p >= THRESHOLD

@@ -136,9 +136,10 @@ DEFAULTS: dict[str, Any] = {
     # Body extractor: "nce" (default pipeline), "mss", "coreex", "newsfeed" or "wang" (needs the
     # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
     "NEWSCRAWL_BODY_EXTRACTOR": "nce",
-    # Page classifier: "default" (reads no words: any language), "words" (also reads two hashed
-    # word n-gram text models: F1 0.951 vs 0.934 on wcxb-dev; it knows mostly English words, so pages whose
-    # text is not English get the default's verdict, and it misses more English news articles than the
-    # default; docs/decisions.md, page classifier rounds 5 and 6) or a model path.
+    # Page classifier: "default" (= "words": the boosted trees also read two hashed word n-gram text models,
+    # F1 0.951 vs 0.934 on wcxb-dev; they know mostly English words, so pages whose text is not English get
+    # the plain model's verdict, and on dated pages they lower its probability only part of the way),
+    # "plain" (reads no words: slightly more English news articles of sites unlike wcxb-dev's kept, 0.934 on
+    # wcxb-dev; docs/decisions.md, page classifier round 6) or a model path.
     "NEWSCRAWL_PAGE_MODEL": "default",
 }

@@ -4,13 +4,13 @@ Models trained by ``newscrawl train page`` and loaded once each through :mod:`ne
 (which refuses files edited after training): ``models/page_classifier.json`` for pages with a URL
 (every crawled page) and ``models/page_classifier_nourl.json`` for pages parsed without one
 (``extract(html)``), whose URL and link features mean something else. Neither reads what the page
-says. ``models/page_classifier_words.json`` also reads two text models' probabilities (hashed word
-n-grams, :mod:`newscrawl.classify.text`): more F1 on wcxb-dev by cross-validation (0.951 against
-0.934), but its words are those of mostly English training pages. It is only used when asked for
-(``NEWSCRAWL_PAGE_MODEL = "words"``, ``extract(..., page_model="words")``), and then only where it is
-valid (:func:`probability`): pages whose text is not English get the default model's probability, and
-on a page showing a date the text models may raise the default's probability but lower it only part of
-the way (docs/decisions.md, page classifier round 6).
+says. ``models/page_classifier_words.json``, the default for pages with a URL, also reads two text
+models' probabilities (hashed word n-grams, :mod:`newscrawl.classify.text`): F1 0.951 on wcxb-dev by
+cross-validation against 0.934 without them. Its words are those of mostly English training pages, so
+it is applied only where they are valid (:func:`probability`): pages whose text is not English get the
+plain model's probability, and on a page showing a date the text models may raise that probability but
+lower it only part of the way. ``NEWSCRAWL_PAGE_MODEL = "plain"`` (``extract(..., page_model="plain")``)
+uses the plain model everywhere (docs/decisions.md, page classifier round 6 and the lead's decision).
 Each model's feature list must be :data:`FEATURE_NAMES` and then some of :data:`TEXT_FEATURES` in
 that order, so a model from another version of the features is refused rather than silently
 misread. A model that reads text models names them (files next to it) with their checksums: a text
@@ -34,13 +34,13 @@ from newscrawl.paths import models_dir
 
 MODEL_FILE = "page_classifier.json"
 NO_URL_MODEL_FILE = "page_classifier_nourl.json"
-WORDS_MODEL_FILE = "page_classifier_words.json"  # opt-in: also reads the text models
+WORDS_MODEL_FILE = "page_classifier_words.json"  # the default for pages with a URL: also reads the text models
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
 _VISIBLE_DATE = FEATURE_NAMES.index("visible_date")
-# on a page showing a date, the share of the way from the default's probability down to the words model's
-# that is taken: below 0.5, a dated page the default is sure of stays an article (docs/decisions.md, round 6)
+# on a page showing a date, the share of the way from the plain model's probability down to the words model's
+# that is taken: below 0.5, a dated page the plain model is sure of stays an article (docs/decisions.md, round 6)
 DATED_WEIGHT = 0.4
 _FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json")
 
@@ -89,21 +89,22 @@ def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.L
 
 
 def page_model_file(name: str | None, page: Page | None = None) -> str | None:
-    """The page model file for a ``NEWSCRAWL_PAGE_MODEL`` / ``extract(page_model=)`` value: None or
-    "default" the shipped default (None), "words" the opt-in model with text models (for pages with a
-    URL; URL-less pages keep theirs), anything else a path."""
-    if name in (None, "", "default") or (name == "words" and page is not None and not page.url):
+    """The page model file for a ``NEWSCRAWL_PAGE_MODEL`` / ``extract(page_model=)`` value: None, "default" or
+    "words" the words model as :func:`probability` applies it (pages with a URL; URL-less pages keep theirs),
+    "plain" the model that reads no words (None: :func:`probability`'s own choice), anything else a path."""
+    if name == "plain" or (page is not None and not page.url):
         return None
-    if name == "words":
+    if name in (None, "", "default", "words"):
         return str(models_dir() / WORDS_MODEL_FILE)
     return str(name)
 
 
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
                 article: Any = None, evidence: Evidence | None = None) -> float:
-    """Probability that ``page`` is a single article (0..1); ``model_path`` overrides both models. A model
+    """Probability that ``page`` is a single article (0..1). ``model_path`` None: the plain model (or the
+    URL-less one for a page without a URL); ``extract()`` passes :func:`page_model_file`'s choice. A model
     that reads text models (the words model) reads them only where they are valid: on English text, and on
-    a page showing a date lowering the default model's probability by :data:`DATED_WEIGHT` of the gap only."""
+    a page showing a date lowering the plain model's probability by :data:`DATED_WEIGHT` of the gap only."""
     plain = None if page.url else str(models_dir() / NO_URL_MODEL_FILE)  # the model without text models
     model, texts = load(model_path or plain)
     if article is None or evidence is None:
@@ -111,13 +112,13 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     row = feature_vector(page, metadata, article, evidence)
     if not texts:
         return float(model.positive_proba([row], positive=True)[0])
-    default = float(load(plain)[0].positive_proba([row], positive=True)[0])
+    without = float(load(plain)[0].positive_proba([row], positive=True)[0])
     if english_share(page_text(page, article.title)) < ENGLISH_SHARE:
-        return default  # the text models know English words only: elsewhere they call most articles non-articles
+        return without  # the text models know English words only: elsewhere they call most articles non-articles
     words = float(model.positive_proba([row + text_probabilities(texts, page, article.title)], positive=True)[0])
-    if row[_VISIBLE_DATE] and words < default:
+    if row[_VISIBLE_DATE] and words < without:
         # dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong there, move less
-        return default + DATED_WEIGHT * (words - default)
+        return without + DATED_WEIGHT * (words - without)
     return words
 
 

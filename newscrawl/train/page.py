@@ -7,7 +7,7 @@ criterion) with a random forest, extra trees and gradient-boosted trees by repea
 via :mod:`newscrawl.modelio`) with its card. A second model, ``models/page_classifier_nourl.json``,
 is trained the same way on features computed as if the pages had no URL: ``extract(html)``
 without a URL is a supported call, and a model that never saw such rows misreads their URL and
-link features (docs/decisions.md, "Page classifier, round 3"). A third, opt-in model,
+link features (docs/decisions.md, "Page classifier, round 3"). A third model, the default for pages with a URL,
 ``models/page_classifier_words.json``, also reads two text models (written next to it) stacked
 out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round 5), hence
 applied to English text only (round 6, :func:`newscrawl.classify.page.probability`).
@@ -273,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def words_path(path: Path) -> Path:
-    """The opt-in page model that also reads the text models (``page_classifier_words.json``)."""
+    """The default page model (pages with a URL) that also reads the text models (``page_classifier_words.json``)."""
     return path.with_name(path.stem + "_words" + path.suffix)
 
 
@@ -333,16 +333,16 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
 
 def _write_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
-    use = ("pages with a URL (every crawled page)" if meta["urls"] else
+    use = ("pages with a URL when `NEWSCRAWL_PAGE_MODEL = \"plain\"`, and inside the default words model for pages "
+           "whose text is not English" if meta["urls"] else
            "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
     if meta["text_models"]:
-        use = ("pages with a URL when asked for (`extract(..., page_model=\"words\")`, setting "
-               "`NEWSCRAWL_PAGE_MODEL = \"words\"`). It knows the words of its mostly English training pages, so "
+        use = ("pages with a URL, the default (`NEWSCRAWL_PAGE_MODEL = \"default\"` or \"words\"). It knows the words of its mostly English training pages, so "
                "it is applied only where they are valid: pages whose text is not English (a share of common English "
-               "words under `ENGLISH_SHARE`) get the default model's probability, and on a page showing a date it "
-               "lowers the default's probability only `DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
-               "Even so it calls fewer English news pages of trafilatura-eval articles than the default, so it is "
-               "not the default (docs/decisions.md, page classifier rounds 5 and 6); the scores below are of the "
+               "words under `ENGLISH_SHARE`) get the plain model's probability, and on a page showing a date it "
+               "lowers the plain model's probability only `DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
+               "It calls a few English news pages of trafilatura-eval articles fewer than the plain model "
+               "(docs/decisions.md, page classifier round 6 and the lead's decision); the scores below are of the "
                "model alone, `benchmarks/page_classifier.py` also scores it as applied")
         files = [m["file"] for m in meta["text_models"].values()]
         text_use = (f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, `<title>` "
@@ -352,9 +352,9 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
                    "part, from text models fitted on the training part for the test part; the last rows are each text "
                    "model alone and boosted trees without them")
     else:
-        text_use = ("no text model (the opt-in `page_classifier_words.json` reads two: they gain F1 on wcxb-dev but "
-                    "lose most multilingual articles and half the recall on readability's URL-less fixtures; "
-                    "docs/decisions.md, page classifier round 5)")
+        text_use = ("no text model (the default `page_classifier_words.json` reads two on English text: they gain F1 on "
+                    "wcxb-dev but lose most multilingual articles when read everywhere, and half the recall on "
+                    "readability's URL-less fixtures; docs/decisions.md, page classifier rounds 5 and 6)")
         cv_note = ""
     lines = [
         f"# {name} — is this page an article?",

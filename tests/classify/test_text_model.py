@@ -108,7 +108,8 @@ def test_words_page_model_reads_its_text_models_last():
     expected = model.positive_proba([feature_vector(page) + p_texts])[0]
     assert probability(page, model_path=words) == pytest.approx(expected)
     assert page_model_file("words", Page.from_html(html)) is None  # URL-less pages keep their model
-    assert page_model_file(None) is None and page_model_file("default") is None
+    assert page_model_file(None) == page_model_file("default") == words  # the words model is the default
+    assert page_model_file("plain") is None  # probability()'s own choice: the model that reads no words
 
 
 def test_page_model_refuses_a_text_model_it_was_not_trained_with(tmp_path):
@@ -165,7 +166,7 @@ def test_extract_and_the_pipeline_setting_pick_the_page_model():
             + "</article></body></html>")
     url = "https://example.com/2025/03/04/council.html"
     page = Page.from_html(html, url)
-    default, words = newscrawl.extract(html, url), newscrawl.extract(html, url, page_model="words")
-    assert default.probability == pytest.approx(probability(page))
-    assert words.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
-    assert ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "words"})).page_model == "words"
+    default, plain = newscrawl.extract(html, url), newscrawl.extract(html, url, page_model="plain")
+    assert plain.probability == pytest.approx(probability(page))
+    assert default.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
+    assert ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "plain"})).page_model == "plain"
