@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import newscrawl.classify.features as page_features  # noqa: E402
 from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
 from newscrawl.classify.mss import mss  # noqa: E402
-from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, TEXT_INPUTS, english_share, text_probabilities  # noqa: E402
+from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
 from newscrawl.classify.page import (DATED_WEIGHT, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, load,  # noqa: E402
                                      page_model_file, probability)
@@ -178,7 +178,7 @@ def feature_cost(n_pages: int) -> None:
                 page_features.feature_vector(page, meta, art, evidence)
                 spent["features"] += time.process_time() - t
                 t = time.process_time()
-                text_matrices([tuple(TEXT_INPUTS[name](page, art.title) for name in TEXT_FEATURES)])
+                text_matrices([tuple(text_inputs(page, art.title).values())])
                 spent["text"] += time.process_time() - t
                 return False, 0.0
 
@@ -358,7 +358,7 @@ def articles_called(limit: int | None) -> None:
                     t = time.process_time()
                     if mode == "words model alone" and page.url:
                         values = page_features.feature_vector(page, meta, art, evidence)
-                        p = words_model.positive_proba([values + text_probabilities(texts, page, art.title)])[0]
+                        p = words_model.positive_proba([values + text_probabilities(texts, text_inputs(page, art.title))])[0]
                     else:  # as extract() does: a page without a URL gets the URL-less model in every mode
                         path = page_model_file("plain" if mode == 'page_model="plain"' else "words", page)
                         p = probability(page, meta, path, article=art, evidence=evidence)

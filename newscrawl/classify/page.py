@@ -27,7 +27,7 @@ from typing import Any
 
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
-from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, page_text, text_probabilities
+from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities
 from newscrawl.extract.api import Evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -113,9 +113,10 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     if not texts:
         return float(model.positive_proba([row], positive=True)[0])
     without = float(load(plain)[0].positive_proba([row], positive=True)[0])
-    if english_share(page_text(page, article.title)) < ENGLISH_SHARE:
+    inputs = text_inputs(page, article.title)
+    if english_share(inputs["text_model"]) < ENGLISH_SHARE:
         return without  # the text models know English words only: elsewhere they call most articles non-articles
-    words = float(model.positive_proba([row + text_probabilities(texts, page, article.title)], positive=True)[0])
+    words = float(model.positive_proba([row + text_probabilities(texts, inputs)], positive=True)[0])
     if row[_VISIBLE_DATE] and words < without:
         # dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong there, move less
         return without + DATED_WEIGHT * (words - without)

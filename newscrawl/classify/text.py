@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -81,7 +81,14 @@ def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
     return normalize(matrix)
 
 
-def text_probabilities(models: dict[str, modelio.LinearModel], page: Page, headline: str | None) -> list[float]:
-    """P(article) from each text model (by feature name, in the dict's order) reading its input of the page."""
-    return [float(model.positive_proba(vectorize([TEXT_INPUTS[name](page, headline)], model.vectorizer))[0])
+def text_inputs(page: Page, headline: str | None) -> dict[str, str]:
+    """Each text model's input of the page, by feature name in :data:`TEXT_FEATURES` order: built once
+    for the language gate and the models."""
+    return {name: make(page, headline) for name, make in TEXT_INPUTS.items()}
+
+
+def text_probabilities(models: dict[str, modelio.LinearModel], inputs: Mapping[str, str]) -> list[float]:
+    """P(article) from each text model (by feature name, in the dict's order) reading its input
+    (:func:`text_inputs`)."""
+    return [float(model.positive_proba(vectorize([inputs[name]], model.vectorizer))[0])
             for name, model in models.items()]

@@ -30,7 +30,7 @@ from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
 from newscrawl.classify.page import MODEL_FILE, text_model_file
-from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, TEXT_INPUTS, vectorize
+from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, text_inputs, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
@@ -127,7 +127,7 @@ def load_features(names: tuple[str, ...] = LABELLED_DATASETS, limit: int | None 
                 meta = meta if meta is not None else read_metadata(page, page.url)
                 table.X.append(feature_vector(page, meta, art, evidence))
                 table.newsplease.append(newsplease_rule(page, meta))
-                table.texts.append(tuple(TEXT_INPUTS[name](page, art.title) for name in TEXT_FEATURES))
+                table.texts.append(tuple(text_inputs(page, art.title).values()))
                 if with_mss:
                     table.mss.append(mss(page).score)
                 return False, 0.0

@@ -12,7 +12,7 @@ from newscrawl.classify import apply_method, body_extractor
 from newscrawl.classify.features import (FEATURE_NAMES, extraction_evidence, feature_vector, headline_links,
                                          newsplease_rule, page_features)
 from newscrawl.classify.page import NO_URL_MODEL_FILE, classify, load, probability
-from newscrawl.classify.text import text_probabilities
+from newscrawl.classify.text import text_inputs, text_probabilities
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -149,7 +149,7 @@ def test_every_method_is_registered_and_replaces_the_body():
 
 def _row(page: Page, texts) -> list[float]:
     article, _ = extraction_evidence(page)
-    return feature_vector(page) + text_probabilities(texts, page, article.title)
+    return feature_vector(page) + text_probabilities(texts, text_inputs(page, article.title))
 
 
 def test_shipped_models_cover_pages_with_and_without_urls():

@@ -12,7 +12,7 @@ import pytest
 from newscrawl import modelio
 from newscrawl.classify.features import extraction_evidence, feature_vector
 from newscrawl.classify.page import MODEL_FEATURES, WORDS_MODEL_FILE, load, page_model_file, probability, text_model_file
-from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, headline_text, page_text, text_probabilities, vectorize
+from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, headline_text, page_text, text_inputs, text_probabilities, vectorize
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -103,7 +103,7 @@ def test_words_page_model_reads_its_text_models_last():
             + "</article></body></html>")
     page = Page.from_html(html, "https://example.com/2025/03/04/council.html")
     article, _ = extraction_evidence(page)
-    p_texts = text_probabilities(texts, page, article.title)
+    p_texts = text_probabilities(texts, text_inputs(page, article.title))
     assert len(p_texts) == len(TEXT_FEATURES) and all(0.0 <= p <= 1.0 for p in p_texts)
     expected = model.positive_proba([feature_vector(page) + p_texts])[0]
     assert probability(page, model_path=words) == pytest.approx(expected)

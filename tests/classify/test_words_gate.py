@@ -6,7 +6,7 @@ import pytest
 
 from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
 from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, load, page_model_file, probability
-from newscrawl.classify.text import ENGLISH_SHARE, english_share, page_text, text_probabilities
+from newscrawl.classify.text import ENGLISH_SHARE, english_share, page_text, text_inputs, text_probabilities
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -46,7 +46,7 @@ def _parts(page: Page) -> tuple[list[float], float, float]:
     article, _ = extraction_evidence(page)
     row = feature_vector(page)
     default = load(None if page.url else str(models_dir() / NO_URL_MODEL_FILE))[0].positive_proba([row])[0]
-    own = words.positive_proba([row + text_probabilities(texts, page, article.title)])[0]
+    own = words.positive_proba([row + text_probabilities(texts, text_inputs(page, article.title))])[0]
     return row, float(default), float(own)
 
 
