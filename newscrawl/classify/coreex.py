@@ -10,9 +10,7 @@ reproducible (the original breaks sibling ties at random).
 
 from __future__ import annotations
 
-import functools
 import operator
-import re
 import sys
 import unicodedata
 from collections import Counter
@@ -35,21 +33,15 @@ WEIGHT_TEXT = 0.01
 IGNORED = frozenset({"img", "noscript"})
 
 
-# ASCII \w is [A-Za-z0-9_]: every other byte becomes a space, so bytes.split() counts the runs in C
-_ASCII_WORD_BYTES = bytes(c if chr(c).isalnum() or c == 0x5F else 0x20 for c in range(128)) + b" " * 128
+# ASCII \w is [A-Za-z0-9_]: every other byte becomes a space, NUL (which separates the texts of
+# word_counts; lxml text never holds one) is kept, and a word is a run of word bytes
+_ASCII_RUN_BYTES = bytes(c if chr(c).isalnum() or c in (0x00, 0x5F) else 0x20 for c in range(128)) + b" " * 128
 
 
 def words(text: str | None) -> int:
-    """Word count with accents folded, as the reference implementation counts."""
-    if not text:
-        return 0
-    if text.isascii():
-        return len(text.encode("ascii").translate(_ASCII_WORD_BYTES).split())
-    return len(_folded_word().findall(unicodedata.normalize("NFKD", text)))
-
-
-# the same map with NUL kept: NUL separates the texts of word_counts (lxml text never holds one)
-_ASCII_RUN_BYTES = b"\x00" + _ASCII_WORD_BYTES[1:]
+    """Word count with accents folded, as the reference implementation counts (:func:`word_counts`
+    of one text)."""
+    return int(word_counts([text])[0]) if text else 0
 
 
 def word_counts(texts: list[str]) -> np.ndarray:
@@ -74,8 +66,8 @@ def word_counts(texts: list[str]) -> np.ndarray:
 def _folded_counts(texts: list[str]) -> np.ndarray:
     """:func:`words` of each non-ASCII text, counted together (one regex scan per text was half
     of CoreEx's time): the NUL-joined texts in NFKD (NUL is a starter: no mark moves across it)
-    as code points; :func:`_folded_word` matches from a run's first \\w to the end of a run of
-    \\w and marks, so a word is such a run holding a \\w, credited to its text."""
+    as code points. The reference folds accents by dropping combining marks, so a word is a run
+    of \\w characters and marks that holds a \\w, credited to its text."""
     data = np.frombuffer(unicodedata.normalize("NFKD", "\x00".join(texts)).encode("utf-32-le", "surrogatepass"),
                          dtype=np.uint32)
     classes = _char_classes(data)
@@ -106,28 +98,6 @@ def _char_classes(data: np.ndarray) -> np.ndarray:
             _CLASSES[cp] = 1 if ch.isalnum() or ch == "_" else 2 if unicodedata.combining(ch) else 0
         classes = _CLASSES[data]
     return classes
-
-
-@functools.cache
-def _folded_word() -> re.Pattern[str]:
-    """A \\w+ run of NFKD text once combining marks (non-zero combining class) are dropped, as
-    the reference folds accents: a \\w, then any run of \\w and marks (no mark is a \\w
-    character), so the text needs no per-character Python pass. Marks in and beyond the BMP are
-    two classes, so the BMP one compiles to a bitmap."""
-    ranges: list[list[int]] = []
-    for cp in range(sys.maxunicode + 1):
-        if unicodedata.combining(chr(cp)):
-            if ranges and ranges[-1][1] == cp - 1:
-                ranges[-1][1] = cp
-            else:
-                ranges.append([cp, cp])
-
-    def klass(pairs: list[list[int]]) -> str:
-        return "[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in pairs) + "]"
-
-    bmp = klass([r for r in ranges if r[1] < 0x10000])
-    beyond = klass([r for r in ranges if r[0] >= 0x10000])
-    return re.compile(rf"\w(?:\w|{bmp}|{beyond})*")
 
 
 @dataclass(frozen=True)
