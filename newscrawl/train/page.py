@@ -415,7 +415,7 @@ def _write_text_card(path: Path, name: str, meta: dict) -> None:
     lines = [
         f"# {name} — what the page says",
         "",
-        f"A text model of both page models (`newscrawl.classify.text`): its probability is their feature "
+        f"A text model of the words page model (`newscrawl.classify.text`), the default on English pages: its probability is its feature "
         f"`{meta['feature']}`. Safe format `{modelio.LINEAR_FORMAT}` (vectorizer settings and one weight per hash "
         "bucket, checked JSON via `newscrawl.modelio.load_linear`); each page model names this file with its SHA-256.",
         "",
