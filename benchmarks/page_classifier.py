@@ -45,7 +45,7 @@ from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAM
 from newscrawl.classify.mss import mss  # noqa: E402
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
-from newscrawl.classify.page import (DATED_WEIGHT, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, load,  # noqa: E402
+from newscrawl.classify.page import (MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, applied, load,  # noqa: E402
                                      page_model_file, probability)
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
@@ -93,9 +93,7 @@ class WordsMode:
     dated: np.ndarray  # per page: the visible_date feature
 
     def combine(self, probs: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
-        words, plain = probs[self.words], probs[self.plain]
-        lowered = self.dated[rows] & (words < plain)
-        return np.where(self.english[rows], np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
+        return applied(probs[self.plain], probs[self.words], self.english[rows], self.dated[rows])
 
 
 def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, groups: list[str] | None = None,

@@ -25,6 +25,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from newscrawl import modelio
 from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities
@@ -117,10 +119,17 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     if english_share(inputs["text_model"]) < ENGLISH_SHARE:
         return without  # the text models know English words only: elsewhere they call most articles non-articles
     words = float(model.positive_proba([row + text_probabilities(texts, inputs)], positive=True)[0])
-    if row[_VISIBLE_DATE] and words < without:
-        # dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong there, move less
-        return without + DATED_WEIGHT * (words - without)
-    return words
+    return float(applied(without, words, True, bool(row[_VISIBLE_DATE])))
+
+
+def applied(plain: Any, words: Any, english: Any, dated: Any) -> np.ndarray:
+    """The words model's probability as :func:`probability` applies it, from the plain model's and the
+    words model's (floats, or arrays: the benchmark's out-of-fold columns): the plain one where the
+    text is not English; on a page showing a date, lowered only DATED_WEIGHT of the way to the words
+    model's (dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong
+    there, move less); the words model's elsewhere."""
+    lowered = np.logical_and(dated, words < plain)
+    return np.where(english, np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
 
 
 def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,
