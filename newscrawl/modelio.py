@@ -67,24 +67,34 @@ class TreeModel:
         return self.baseline is not None
 
     @functools.cached_property
-    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, int]:
+    def _walk(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Every tree's arrays concatenated, so one numpy step per level walks all trees at once.
-        ``children[2 * i + go_left]`` is node i's next node; leaves point to themselves, so every
-        (row, tree) pair takes the same number of steps (the deepest tree's depth), no masks."""
+        Node i is numbered 2i: ``children[2i + go_left]`` is 2 x its next node, and ``feature`` and
+        ``threshold`` are repeated at 2i and 2i + 1, so a step is four gathers, a comparison and an
+        addition (the step count, not the array sizes, is the cost of a page's few rows). Leaves
+        point to themselves, so every (row, tree) pair takes the same number of steps (the deepest
+        tree's depth), no masks. A boosted tree's NaN goes left where ``missing_left`` says so:
+        such a node reads the feature from a copy of the row with NaN as -inf (or, under a NaN
+        threshold, from a column that is 0 for NaN only, against 0.5), see :meth:`predict_proba`."""
+        n_features = len(self.features)
         roots = np.cumsum([0] + [len(t.left) for t in self.trees][:-1]).astype(np.int64)
         left = np.concatenate([np.where(t.left >= 0, t.left + o, -1) for t, o in zip(self.trees, roots)])
         right = np.concatenate([np.where(t.right >= 0, t.right + o, -1) for t, o in zip(self.trees, roots)])
         leaf = left < 0
         node = np.arange(len(left))
-        children = np.stack([np.where(leaf, node, right), np.where(leaf, node, left)], axis=1).ravel()
+        children = 2 * np.stack([np.where(leaf, node, right), np.where(leaf, node, left)], axis=1).ravel()
         feature = np.concatenate([np.maximum(t.feature, 0) for t in self.trees])
         threshold = np.concatenate([t.threshold for t in self.trees])
+        if self.boosted:
+            missing_left = np.concatenate([t.missing_left for t in self.trees])
+            nan_only = missing_left & np.isnan(threshold)  # only a NaN goes left: x <= NaN never holds
+            feature = feature + n_features * missing_left + n_features * nan_only
+            threshold = np.where(nan_only, 0.5, threshold)
         value = np.concatenate([t.value for t in self.trees])
-        missing_left = np.concatenate([t.missing_left for t in self.trees]) if self.boosted else None
         depth = np.zeros(len(left), dtype=np.int64)
         for i in np.flatnonzero(~leaf):  # children come after their parent (validated on load)
             depth[left[i]] = depth[right[i]] = depth[i] + 1
-        return roots, children, feature, threshold, value, missing_left, int(depth.max())
+        return 2 * roots, children, np.repeat(feature, 2), np.repeat(threshold, 2), value, int(depth.max())
 
     def predict_proba(self, X: Sequence[Sequence[float]] | np.ndarray) -> np.ndarray:
         arr = np.asarray(X, dtype=np.float64)
@@ -92,19 +102,24 @@ class TreeModel:
             arr = arr.reshape(1, -1)
         if arr.shape[1] != len(self.features):
             raise ModelError(f"model expects {len(self.features)} features, got {arr.shape[1]}")
-        if not self.boosted:  # sklearn's trees compare float32 features against float32-derived thresholds
-            arr = arr.astype(np.float32).astype(np.float64)
-        roots, children, feature, threshold, value, missing_left, depth = self._walk
+        if self.boosted:  # the row, the row with NaN as -inf, 0 where NaN else 1 (see _walk)
+            nan = np.isnan(arr)
+            table = np.concatenate([arr, np.where(nan, -np.inf, arr), (~nan).astype(np.float64)], axis=1)
+        else:  # sklearn's trees compare float32 features against float32-derived thresholds
+            table = arr.astype(np.float32).astype(np.float64)
+        roots, children, feature, threshold, value, depth = self._walk
         n, t = arr.shape[0], len(roots)
         at = np.tile(roots, n)  # row r, tree j at position r * t + j
-        flat = arr.ravel()
-        offset = np.repeat(np.arange(n) * arr.shape[1], t)  # where each pair's row starts in flat
-        for _ in range(depth):
-            x = flat[offset + feature[at]]
-            go_left = x <= threshold[at]  # a leaf goes to itself either way
-            if missing_left is not None:
-                go_left |= np.isnan(x) & missing_left[at]
-            at = children[2 * at + go_left]
+        flat = table.ravel()
+        if n == 1:
+            for _ in range(depth):  # a leaf goes to itself either way
+                at = children[at + (flat[feature[at]] <= threshold[at])]
+        else:
+            width = table.shape[1]
+            offset = np.repeat(np.arange(0, n * width, width), t)  # where each pair's row starts in flat
+            for _ in range(depth):
+                at = children[at + (flat[offset + feature[at]] <= threshold[at])]
+        at >>= 1
         if self.boosted:
             raw = np.full(n, self.baseline) + value[at, 0].reshape(n, t).sum(axis=1)
             positive = 1.0 / (1.0 + np.exp(-raw))

@@ -46,6 +46,49 @@ def test_averaged_model_is_not_boosted_and_still_matches(tmp_path):
     np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X), atol=1e-6)
 
 
+def _reference_walk(model, row) -> float:
+    """P(positive) by walking each tree node by node: left when x <= threshold, or when x is NaN and
+    the node sends missing values left (the definition the vectorised walk must keep)."""
+    raw = model.baseline
+    for tree in model.trees:
+        node = 0
+        while tree.left[node] >= 0:
+            x = row[tree.feature[node]]
+            go_left = x <= tree.threshold[node] or (np.isnan(x) and bool(tree.missing_left[node]))
+            node = tree.left[node] if go_left else tree.right[node]
+        raw += tree.value[node, 0]
+    return 1.0 / (1.0 + np.exp(-raw))
+
+
+def test_boosted_walk_follows_missing_values_and_odd_thresholds_node_by_node(tmp_path):
+    """NaN, infinite and ordinary thresholds, missing values sent left or right, and rows holding
+    NaN and infinities: one row at a time and all rows at once, as the node-by-node definition."""
+    rng = np.random.default_rng(3)
+    specials = [np.nan, np.inf, -np.inf, 0.0, 0.5]
+    trees = []
+    for _ in range(12):  # complete trees of depth 3: internal nodes 0-6, leaves 7-14, children after parents
+        left = [2 * i + 1 if i < 7 else -1 for i in range(15)]
+        right = [2 * i + 2 if i < 7 else -1 for i in range(15)]
+        threshold = [float(rng.choice(specials)) if rng.random() < 0.5 else float(rng.normal()) for _ in range(15)]
+        trees.append({"left": left, "right": right,
+                      "feature": [int(rng.integers(0, len(NAMES))) if i < 7 else -1 for i in range(15)],
+                      "threshold": threshold, "value": [[float(rng.normal())] for _ in range(15)],
+                      "missing_left": [bool(rng.random() < 0.5) for _ in range(15)]})
+    body = {"format": "newscrawl-trees/1", "kind": "HistGradientBoostingClassifier", "features": NAMES,
+            "classes": [False, True], "trees": trees, "baseline": 0.25, "meta": {}}
+    path = tmp_path / "odd.json"
+    save_model(body, path)
+    loaded = load_model(path)
+    X = rng.normal(size=(300, len(NAMES)))
+    X[rng.random(X.shape) < 0.2] = np.nan
+    X[rng.random(X.shape) < 0.1] = np.inf
+    X[rng.random(X.shape) < 0.1] = -np.inf
+    X[rng.random(X.shape) < 0.1] = 0.0
+    expected = [_reference_walk(loaded, row) for row in X]
+    np.testing.assert_allclose(loaded.positive_proba(X), expected, rtol=1e-12, atol=0)  # sums in another order
+    np.testing.assert_allclose([loaded.positive_proba(row)[0] for row in X], expected, rtol=1e-12, atol=0)
+
+
 @pytest.mark.parametrize("damage", ["baseline", "missing_left", "value_columns"])
 def test_malformed_boosted_files_are_refused(tmp_path, damage):
     X, y = _data()
