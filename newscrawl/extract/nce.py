@@ -36,6 +36,7 @@ class NCEParams:
     head: int = 120  # texts compared on their first min(len_a, len_b, head) characters
     min_before: float = 0.3  # a "comment section" must leave this share of the relevant text before it
     named_comments: bool = True  # ... unless it is named like comments (id/class)
+    unnamed_comments: bool = False  # also remove similar subtrees without a comment-like name
     merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
     climb_gain: float = 0.3  # widen to an ancestor with this much more long-leaf text (votes) ... (0 = off)
     climb_density: float = 0.55  # ... while votes are at least this share of the ancestor's text
@@ -60,7 +61,7 @@ class Relevant:
     separator: Any
     forest: list[Any]
     nodes: list[int]  # sorted text-node indices
-    comment_cut: int | None = None  # first text-node index removed as a comment section
+    comment_cut: int | None = None  # first text-node index of the comment section found
     notes: list[str] = field(default_factory=list)
 
 
@@ -195,7 +196,9 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     if el.tag in _BOILERPLATE_TAGS:  # whatever its size or links
         return 2 * page.text_len(el) < page.text_len(u)
     if not page.is_boilerplate(el):
-        return False
+        # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
+        return (p.strong_names and _RELATED.search(el.get("class") or "") is not None
+                and 2 * page.text_len(el) < page.text_len(u))
     names = _names(el)
     if el.tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
         names = el.get("class") or ""
@@ -224,6 +227,7 @@ _STRONG = re.compile(
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
 
 
+_RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
 _COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)
 
 
@@ -456,8 +460,14 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = page.text_range(z).start
         before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
         total = sum(len(page.text_nodes[k].text) for k in keep)
-        if before >= p.min_before * total or (p.named_comments and _in_comments(component[0], u)):
-            result.nodes = [k for k in keep if k < cut]
+        named = p.named_comments and _in_comments(component[0], u)
+        if before >= p.min_before * total or named:
+            # the page classifier reads the section found either way; the body loses it only
+            # when it is named like comments: unnamed runs of similar subtrees were as often
+            # reference lists, parameter lists, forum posts and product grids that are the
+            # content (docs/decisions.md, "Extraction quality against the peers, round 7")
             result.comment_cut = cut
-            result.notes.append(f"comment section of {len(component)} similar subtrees removed")
+            if named or p.unnamed_comments:
+                result.nodes = [k for k in keep if k < cut]
+                result.notes.append(f"comment section of {len(component)} similar subtrees removed")
     return result

@@ -50,12 +50,12 @@ def test_tables_and_code_blocks_are_not_a_comment_section():
     code = "".join(f'<div class="highlight"><pre><span>var builder{i} = Factory.Create();</span></pre></div>'
                    for i in range(4))
     page = _page(_story(f"<table>{rows}</table>{code}<p>{PARAS[0]} Again.</p>"))
-    rel = relevant_content(page, NCEParams(min_before=0.0))
+    rel = relevant_content(page, NCEParams(min_before=0.0, unnamed_comments=True))
     text = _texts(page, rel.nodes)
     assert rel.comment_cut is None
     assert "Week 5" in text and "builder3" in text
     # the old behaviour (candidates inside tables and code) cuts them away
-    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False))
+    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False, unnamed_comments=True))
     assert old.comment_cut is not None and "builder3" not in _texts(page, old.nodes)
 
 
@@ -169,6 +169,31 @@ def test_a_long_newsletter_box_goes_but_a_section_id_slug_does_not_matter():
     assert "Subscribe to our free daily" in kept  # long and link-free: the size test keeps it
 
 
+def test_related_glued_to_what_it_relates_is_a_strong_name():
+    # WordPress/Jetpack "jp-relatedposts", TYPO3 "ce_relatedArticles": the word is glued to the next
+    cards = "".join(f"<p>{line}</p>" for line in _LINES[8:10])
+    box = f'<div class="jp-relatedposts"><h3>Similar posts</h3>{cards}</div>'
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + box + "</div>")
+    text = _texts(page, relevant_content(page).nodes)
+    assert _LINES[5] in text and "Similar posts" not in text and _LINES[8] not in text
+    assert _LINES[8] in _texts(page, relevant_content(page, NCEParams(strong_names=False)).nodes)
+    # an unrelated word that starts alike is no name of it
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6])
+                 + box.replace("jp-relatedposts", "relation-notes") + "</div>")
+    assert _LINES[8] in _texts(page, relevant_content(page).nodes)
+
+
+def test_an_unnamed_run_of_similar_items_is_reported_but_stays_in_the_content():
+    # reference lists, parameter lists and spec grids repeat one shape and are the content
+    refs = "".join(f"<li><div>Smith, J. ({2000 + i}). Bicycle lanes and the city, volume {i}.</div>"
+                   f"<div>Retrieved 1 May 2015.</div></li>" for i in range(8))
+    page = _page(_story(f"<ol>{refs}</ol>"))
+    rel = relevant_content(page, NCEParams(min_before=0.0))
+    assert rel.comment_cut is not None and "volume 7" in _texts(page, rel.nodes)
+    cut = relevant_content(page, NCEParams(min_before=0.0, unnamed_comments=True))
+    assert "volume 7" not in _texts(page, cut.nodes) and PARAS[-1] in _texts(page, cut.nodes)
+
+
 def test_widening_counts_an_ancestor_that_also_holds_a_linked_heading():
     # the ancestor's own paragraphs are content even though a related box (a card) sits in it too
     related = '<div class="box"><h3><a href="/r">Another story</a></h3><p>Short teaser.</p></div>'
@@ -237,9 +262,9 @@ def test_captioned_pictures_named_by_class_are_not_a_comment_section():
     caption = '<div class="wp-caption alignnone"><img src="/c.png"><p class="wp-caption-text">Courtesy of the city transport office</p></div>'
     body = "".join(f"<p>{p}</p>{caption}" for p in PARAS) + f"<p>{PARAS[1]} Finally.</p>"
     page = _page(f'<div class="story"><h1>Council expands bike lanes</h1>{body}</div>')
-    rel = relevant_content(page, NCEParams(min_before=0.0))
+    rel = relevant_content(page, NCEParams(min_before=0.0, unnamed_comments=True))
     assert rel.comment_cut is None and "Finally." in _texts(page, rel.nodes)
-    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False))
+    old = relevant_content(page, NCEParams(min_before=0.0, skip_tabular=False, unnamed_comments=True))
     assert old.comment_cut is not None and "Finally." not in _texts(page, old.nodes)
 
 

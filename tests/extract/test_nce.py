@@ -66,17 +66,20 @@ def test_comment_section_is_removed():
     page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
     rel = relevant_content(page, NCEParams(beta6=1.01))
     assert "user1 wrote" in _texts(page, rel.nodes)  # inside the story: only the LCS graph finds it
-    rel = relevant_content(page, NCEParams(min_before=0.0))
+    rel = relevant_content(page, NCEParams(min_before=0.0, unnamed_comments=True))
     text = _texts(page, rel.nodes)
     assert rel.comment_cut is not None
     assert PARAS[-1] in text
     assert "user1 wrote" not in text and "opinion 4" not in text
+    # by default an unnamed section ("talk") is reported but stays in the relevant content
+    rel = relevant_content(page, NCEParams(min_before=0.0))
+    assert rel.comment_cut is not None and "user1 wrote" in _texts(page, rel.nodes)
 
 
 def test_comment_cut_must_leave_most_of_the_text_before_it():
     # a "comment section" that would take more than 1 - min_before of the text is kept
     page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
-    rel = relevant_content(page, NCEParams(min_before=0.9))
+    rel = relevant_content(page, NCEParams(min_before=0.9, unnamed_comments=True))
     assert rel.comment_cut is None and "user1 wrote" in _texts(page, rel.nodes)
 
 
