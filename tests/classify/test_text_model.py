@@ -170,3 +170,28 @@ def test_extract_and_the_pipeline_setting_pick_the_page_model():
     assert plain.probability == pytest.approx(probability(page))
     assert default.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
     assert ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "plain"})).page_model == "plain"
+
+
+@pytest.mark.parametrize("settings", [SETTINGS, {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18,
+                                                 "lowercase": True}])
+def test_vectorize_equals_hashing_vectorizer_then_normalize_bit_for_bit(settings):
+    """vectorize() skips sklearn's per-call checks; its rows must stay those of HashingVectorizer.transform,
+    log1p and sklearn.preprocessing.normalize, to the last bit (the shipped models read them)."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+    from sklearn.preprocessing import normalize
+
+    rng = random.Random(5)
+    alphabet = "ab cdé\nfg1_ÄÖß’ǅ\t.-"
+    texts = (_texts(STORY, 5, 6) + ["", " ", "a", "x" * 3000, "Straße ÜBER ǅemal don’t 12 ab_cd"]
+             + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400))) for _ in range(200)])
+    reference = HashingVectorizer(analyzer=settings["analyzer"], ngram_range=tuple(settings["ngram_range"]),
+                                  n_features=settings["n_features"], lowercase=settings["lowercase"],
+                                  alternate_sign=False, norm=None, dtype=np.float64)
+    for batch in [texts] + [[t] for t in texts]:
+        expected = reference.transform(batch).tocsr()
+        expected.data = np.log1p(expected.data)
+        expected = normalize(expected)
+        ours = vectorize(batch, settings)
+        assert type(ours) is type(expected) and ours.shape == expected.shape
+        assert np.array_equal(ours.indptr, expected.indptr) and np.array_equal(ours.indices, expected.indices)
+        assert ours.data.tobytes() == expected.data.tobytes()
