@@ -43,13 +43,21 @@ def title_edit_distance(text: str, title: str) -> float:
 def title_edit_distances(texts: Sequence[str], title: str) -> np.ndarray:
     """:func:`title_edit_distance` of each text, in one rapidfuzz call (the per-call overhead
     was most of the cost on pages with hundreds of nodes)."""
-    m = len(title)
-    if not m or not texts:
-        return np.full(len(texts), EDIT_CAP)
+    return _edit_distances([t.casefold() for t in texts], title.casefold(), len(title))
+
+
+def _edit_distances(folded: Sequence[str], title: str, m: int) -> np.ndarray:
+    """:func:`title_edit_distances` of casefolded texts to the casefolded title (``m``: the title's
+    length before casefolding). Each distinct text is measured once: a page repeats short texts
+    (bylines, "Share", dates) and the distance is a function of the text."""
+    if not m or not folded:
+        return np.full(len(folded), EDIT_CAP)
     cutoff = int(EDIT_CAP * m)  # farther than this is "unlike the title" (returned as cutoff + 1)
-    d = process.cdist([t.casefold() for t in texts], [title.casefold()], scorer=Levenshtein.distance,
+    position: dict[str, int] = {}
+    rows = [position.setdefault(t, len(position)) for t in folded]
+    d = process.cdist(list(position), [title], scorer=Levenshtein.distance,
                       scorer_kwargs={"weights": _WEIGHTS}, score_cutoff=cutoff, dtype=np.int64)[:, 0]
-    return np.minimum(d / m, EDIT_CAP)
+    return np.minimum(d[rows] / m, EDIT_CAP)
 
 
 def style_key(style: object) -> tuple:
@@ -67,9 +75,16 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     tns = page.text_nodes
     texts = [tns[k].text for k in nodes]
     styles = [page.style(tns[k].container) for k in nodes]
-    sizes = [float(getattr(s, "font_size", 16.0) or 16.0) for s in styles]
+    # a page's nodes share a few style objects: size, bold and similarity key read once for each
+    by_style: dict[int, tuple[float, float, tuple]] = {}
+    for s in styles:
+        if id(s) not in by_style:
+            by_style[id(s)] = (float(getattr(s, "font_size", 16.0) or 16.0),
+                               1.0 if getattr(s, "bold", False) else 0.0, style_key(s))
+    read = [by_style[id(s)] for s in styles]
+    sizes = [r[0] for r in read]
     biggest = max(sizes) or 16.0
-    keys = [style_key(s) for s in styles]
+    keys = [r[2] for r in read]
     similar = Counter(keys)
     lengths = np.array([len(t) for t in texts], dtype=np.float64)
     digits = np.array([len(_DIGIT.findall(t)) for t in texts], dtype=np.float64)
@@ -78,13 +93,16 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     X[:, 2] = np.divide(digits, lengths, out=np.zeros(len(nodes)), where=lengths > 0)
     X[:, 3] = sizes
     X[:, 4] = 100.0 * np.array(sizes) / biggest
-    X[:, 5] = [1.0 if getattr(s, "bold", False) else 0.0 for s in styles]
+    X[:, 5] = [r[1] for r in read]
     X[:, 6] = [similar[key] for key in keys]
+    folded: list[str] | None = None  # each text casefolded once for both references
     for col, reference in ((8, page.title_text), (9, meta_title or "")):
         X[:, col] = EDIT_CAP
         if reference:  # texts far longer than the reference are unlike it anyway
+            if folded is None:
+                folded = [t.casefold() for t in texts]
             near = np.flatnonzero(lengths < 4 * len(reference) + 40)
-            X[near, col] = title_edit_distances([texts[r] for r in near], reference)
+            X[near, col] = _edit_distances([folded[r] for r in near], reference.casefold(), len(reference))
     return X
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from newscrawl.extract.features import (
-    EDIT_CAP, FEATURES, node_features, title_edit_distance, with_title_distance)
+    EDIT_CAP, FEATURES, node_features, title_edit_distance, title_edit_distances, with_title_distance)
 from newscrawl.page import Page
 
 HTML = """<html><head><title>Storm hits the coast | Daily Paper</title>
@@ -59,3 +59,16 @@ def test_signed_distance_to_title():
     assert list(X[:, FEATURES.index("title_distance")]) == [-1.0, 0.0, 1.0, 2.0]
     X = with_title_distance(node_features(page, nodes), nodes, None)
     assert not X[:, FEATURES.index("title_distance")].any()
+
+
+def test_repeated_texts_get_the_distance_each_would_get_alone():
+    """Distinct texts are measured once and the distances spread back to every row: rows in the
+    given order, repeats and case variants (one casefolded text) included."""
+    from rapidfuzz.distance import Levenshtein
+
+    title = "Storm Hits The Coast"
+    texts = ["Share", "storm hits the coast", "Share", "SHARE", "Storm hits", "", "Share", "x" * 200, "Storm hits"]
+    expected = [min(Levenshtein.distance(t.casefold(), title.casefold(), weights=(1, 4, 2)) / len(title), EDIT_CAP)
+                for t in texts]
+    assert title_edit_distances(texts, title).tolist() == expected
+    assert title_edit_distances([], title).tolist() == [] and title_edit_distances(texts, "").tolist() == [EDIT_CAP] * 9
