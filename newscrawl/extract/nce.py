@@ -49,6 +49,7 @@ class NCEParams:
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
     keep_data: bool = True  # tables and <cite> reference lists are not pruned for their link density
+    link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -262,7 +263,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         if _boilerplate(page, el, u, p):
             named.append(page.text_range(el))
         elif (p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
-              and not (p.keep_data and _data(page, el, root.getparent(), u))):
+              and not (p.keep_data and _data(page, el, root.getparent(), u))
+              and not (p.link_sentences and _link_sentence(page, el, p))):
             drop.append(page.text_range(el))
             dense.append(el)
     if not (drop or named):
@@ -293,6 +295,14 @@ def _data(page: Page, el: Any, stop: Any, u: Any) -> bool:
     return False
 
 
+def _link_sentence(page: Page, el: Any, p: NCEParams) -> bool:
+    """A paragraph or list item whose link text dominates but whose own words still make a
+    sentence ("Thanks to X, users can now <a>import logins from ...</a>"): running text that
+    links, where link-list items and "Read more: <a>" lines have a few words outside the link."""
+    return el.tag in _SENTENCE_TAGS and page.text_len(el) * (1 - page.link_density(el)) >= p.link_sentences
+
+
+_SENTENCE_TAGS = frozenset({"p", "li"})
 _TABLE_ROWS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 

@@ -407,3 +407,19 @@ def test_a_reference_list_of_linked_citations_stays():
                  + f'<h2>References</h2><ol class="refs">{refs}</ol></div>')
     assert "Cycling in cities, part 7" in _texts(page, relevant_content(page).nodes)
     assert "Cycling in cities, part 7" not in _texts(page, relevant_content(page, NCEParams(keep_data=False)).nodes)
+
+
+# --- round 7: sentences that link ------------------------------------------------------------------
+def test_a_list_item_whose_own_words_make_a_sentence_is_not_pruned_for_its_link():
+    items = ('<li>Thanks to a volunteer, riders can now <a href="/a">report broken signals on the whole '
+             "network from the app</a></li>"
+             '<li><a href="/b">Read the full council report on the northern districts plan</a></li>'
+             "<li>Work on the first lanes starts in the spring and takes about two years across the whole "
+             "northern area, the transport department said.</li>")
+    more = '<p>Read more: <a href="/c">Council publishes the full list of new bicycle lanes</a></p>'
+    page = _page(_story(f"<ul>{items}</ul>{more}"))
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Thanks to a volunteer" in text and "report broken signals" in text
+    assert "Read the full council report" not in text and "Council publishes" not in text
+    old = _texts(page, relevant_content(page, NCEParams(link_sentences=0)).nodes)
+    assert "Thanks to a volunteer" not in old and PARAS[-1] in old
