@@ -30,7 +30,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
-from newscrawl.links.features import link_features
+from newscrawl.links.features import link_features, link_flags
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
 
@@ -244,12 +244,12 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     links = page_links(anchors)
     counts = {"number": 0, "date": 0, "slash": 0, "reserved": 0, "short": 0}
     for url, times in Counter(links).items():  # each distinct URL measured once
-        f = link_features(url)
-        counts["number"] += times * (f["has_number"] > 0)
-        counts["date"] += times * (f["has_date"] > 0)
-        counts["slash"] += times * (f["ends_with_slash"] > 0)
-        counts["reserved"] += times * (f["has_reserved_word"] > 0)
-        counts["short"] += times * (f["url_length"] < SHORT_LINK)
+        number, date, slash, reserved, length = link_flags(url)
+        counts["number"] += times * number
+        counts["date"] += times * date
+        counts["slash"] += times * slash
+        counts["reserved"] += times * reserved
+        counts["short"] += times * (length < SHORT_LINK)
     out["links"] = float(len(links))
     for key, value in counts.items():
         out[f"links_{key}"] = float(value)

@@ -201,3 +201,43 @@ def test_plain_urls_are_split_as_urlsplit_splits_them():
         is_http = parts.scheme in ("http", "https") and bool(parts.netloc)
         expected = (parts.hostname or "", parts.path, parts.query, True) if is_http else ("", "", "", False)
         assert _http_parts(url) == expected, url
+
+
+def test_date_spans_are_those_of_the_patterns_spelled_with_a_leading_lookbehind():
+    """The date patterns test "not after a digit" after their first digits (so the engine skips to
+    candidate positions); every span must be the one the plain spelling finds."""
+    import random
+    import re
+
+    from newscrawl.links.features import _MONTHS, _SEP, _date_spans
+
+    plain = [re.compile(p) for p in (
+        rf"(?<!\d)(?:19|20)\d\d{_SEP}(?:0?[1-9]|1[0-2])(?:{_SEP}(?:0?[1-9]|[12]\d|3[01]))?(?!\d)",
+        r"(?<!\d)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])(?!\d)",
+        rf"(?<!\d)(?:0?[1-9]|[12]\d|3[01]){_SEP}(?:0?[1-9]|1[0-2]){_SEP}(?:19|20)\d\d(?!\d)",
+        r"(?<!\d)(?:0[1-9]|[12]\d|3[01])(?:0[1-9]|1[0-2])(?:19|20)\d\d(?!\d)",
+        rf"(?<!\d)(?:19|20)\d\d{_SEP}{_MONTHS}(?:{_SEP}(?:0?[1-9]|[12]\d|3[01]))?(?![a-z\d])",
+        rf"(?<![a-z]){_MONTHS}{_SEP}(?:0?[1-9]|[12]\d|3[01]){_SEP}(?:19|20)\d\d(?!\d)",
+        rf"(?<!\d)(?:0?[1-9]|[12]\d|3[01]){_SEP}{_MONTHS}{_SEP}(?:19|20)\d\d(?!\d)")]
+    rng = random.Random(8)
+    texts = ["/2019/04/15/a", "/x2019-4-1", "/120190415", "/15.04.2019", "/015042019", "/2019-april-15",
+             "/april-15-2019", "/5-apr-2019/", "/32-1-2019", "/3-12-20199"]
+    texts += ["".join(rng.choice("0123456789/-_.ajnfebmrpyusgoctvdl?=&x") for _ in range(rng.randint(0, 40)))
+              for _ in range(20000)]
+    texts += [f"{rng.choice(['', 'x', '1', '/'])}{rng.randint(0, 3)}{rng.randint(0, 9)}{rng.choice('/-_.')}"
+              f"{rng.choice(['0', '1', ''])}{rng.randint(0, 9)}{rng.choice('/-_.')}{rng.choice(['19', '20', '21'])}"
+              f"{rng.randint(0, 99):02d}{rng.choice(['', '1', '/', 'a'])}" for _ in range(20000)]
+    for text in texts:
+        expected = [m.span() for regex in plain for m in regex.finditer(text)] if re.search(r"(?:19|20)\d\d", text) else []
+        assert _date_spans(text) == expected, text
+
+
+def test_link_flags_are_link_features_without_the_slug():
+    from newscrawl.links.features import link_flags
+
+    for url in ["https://example.com/2024/05/01/story-title/", "https://example.com/tag/storm?page=2",
+                "https://video.example.com/watch/123456", "/relative/path", "mailto:a@b.c", "https://x.org/index.html",
+                "https://example.com/news/a-b-c.html?id=42", "https://example.com/15-04-2019-x"]:
+        f = link_features(url)
+        assert link_flags(url) == (bool(f["has_number"]), bool(f["has_date"]), bool(f["ends_with_slash"]),
+                                   bool(f["has_reserved_word"]), int(f["url_length"]))
