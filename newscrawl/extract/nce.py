@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any
 
 from newscrawl.page import BOILERPLATE_NAMES, Page
@@ -40,6 +41,7 @@ class NCEParams:
     merge: float = 0.4  # separators with this share of the winner's votes merge into their LCA (0 = off)
     climb_gain: float = 0.3  # widen to an ancestor with this much more long-leaf text (votes) ... (0 = off)
     climb_density: float = 0.55  # ... while votes are at least this share of the ancestor's text
+    continuation: bool = True  # ... or to the parent when a sibling of the same tag and class holds more
     retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
@@ -160,9 +162,18 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         n = page.text_len(el)
         if not n or total < p.climb_density * n:
             break
-        if total >= (1 + p.climb_gain) * current_votes:
+        if total >= (1 + p.climb_gain) * current_votes or (
+                p.continuation and i == 0 and total > current_votes and _has_twin(best)):
             current, current_votes = el, total
     return current
+
+
+def _has_twin(el: Any) -> bool:
+    """A sibling of the same tag and class: the article continues in a second block of the same
+    template (a post cut into sections around a full-width picture)."""
+    cls = el.get("class")
+    return bool(cls) and any(s.tag == el.tag and s.get("class") == cls
+                             for s in chain(el.itersiblings(preceding=True), el.itersiblings()))
 
 
 def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]]:

@@ -423,3 +423,16 @@ def test_a_list_item_whose_own_words_make_a_sentence_is_not_pruned_for_its_link(
     assert "Read the full council report" not in text and "Council publishes" not in text
     old = _texts(page, relevant_content(page, NCEParams(link_sentences=0)).nodes)
     assert "Thanks to a volunteer" not in old and PARAS[-1] in old
+
+
+def test_an_article_continued_in_a_twin_block_after_a_picture_is_taken_whole():
+    # a post cut into two blocks of one template around a full-width picture: the second block is
+    # too small for the widening gain, but it is the same kind of block
+    first = '<div class="section-inner">' + "".join(f"<p>{line}</p>" for line in _LINES[:8]) + "</div>"
+    picture = '<div class="section-inner full"><figure><img src="/p.jpg"><figcaption>The hall</figcaption></figure></div>'
+    second = '<div class="section-inner">' + "".join(f"<p>{line}</p>" for line in _LINES[8:10]) + "</div>"
+    links = "".join(f'<li><a href="/s{i}">Section {i}</a></li>' for i in range(8))
+    page = _page(f'<ul class="menu">{links}</ul><div class="post">{first}{picture}{second}</div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert _LINES[0] in text and _LINES[9] in text and "Section 3" not in text
+    assert _LINES[9] not in _texts(page, relevant_content(page, NCEParams(continuation=False)).nodes)
