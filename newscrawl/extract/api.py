@@ -16,7 +16,8 @@ from typing import Any
 
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
-from newscrawl.extract.titledate import block_of, detect, evaluated_subset
+from newscrawl.extract.metadata import strip_site_suffix
+from newscrawl.extract.titledate import block_of, detect, evaluated_subset, local_published
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page
 
@@ -144,14 +145,14 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)
     nodes = [k for k in rel.nodes if k in shown]  # hidden by computed style: not body text
-    td = detect(page, evaluated, meta.title if meta is not None else None)
+    td = detect(page, evaluated, *((meta.title, meta.site_name, meta.language) if meta is not None else ()))
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:
         art.title = td.title
         art.provenance["title"] = {"method": "nce-title-model", "score": round(td.title_score, 4)}
     elif meta is not None and meta.title:
-        art.title = meta.title
+        art.title = strip_site_suffix(meta.title, meta.site_name, page.url)
         art.provenance["title"] = {"method": _source(meta, "title"), "score": 1.0}
     elif td.title:
         art.title = td.title
@@ -160,7 +161,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     # published: structured metadata first, then the visible date, then the URL
     published = meta.published if meta is not None else None
     if published:
-        art.published = published
+        art.published = local_published(published, td.published)  # the local day of the same instant
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
         art.published = td.published

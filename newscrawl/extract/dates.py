@@ -97,10 +97,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"\s*(?P<tz>z|utc|gmt|[+-][01]\d:?[0-5]\d)?)?")),
     ("ymd", re.compile(r"(?<!\d)(?P<year>(?:19|20)\d\d)\s*[年년.]\s*(?P<mon>[01]?\d)\s*[月월.]\s*(?P<day>[0-3]?\d)(?!\d)")),
     ("dmy", re.compile(r"(?<![\d.])(?P<day>[0-3]?\d)\.\s?(?P<mon>[01]?\d)\.\s?(?P<year>(?:19|20)\d\d)(?!\d)")),
-    ("dmy", re.compile(r"(?<![\d.])(?P<day>[0-3]\d)\.(?P<mon>[01]\d)\.(?P<year>\d\d)(?![\d.])")),
+    # d.mm.yy also with a one-digit day ("Kultur, 2.11.22"); the month keeps two digits and a
+    # "v" before it is a version ("1.2.15", "v3.10.12" are no dates)
+    ("dmy", re.compile(r"(?<![\d.v])(?P<day>[0-3]?\d)\.(?P<mon>[01]\d)\.(?P<year>\d\d)(?![\d.])")),
     ("dmy", re.compile(r"(?<![\d-])(?P<day>[0-3]?\d)-(?P<mon>[01]?\d)-(?P<year>(?:19|20)\d\d)(?!\d)")),
     ("slash", re.compile(r"(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])")),
-    ("word", re.compile(rf"(?<!\d){_DAY}{_SUFFIX}\s*(?:de\s+|of\s+)?{_MONTH},?\s*(?:de\s+|del\s+)?{_YEAR}(?!\d)")),
+    ("word", re.compile(rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)")),
     ("word", re.compile(rf"\b{_MONTH}\s*{_DAY}{_SUFFIX},?\s+{_YEAR}(?!\d)")),
     ("word", re.compile(rf"(?<!\d){_YEAR}\.?\s+{_MONTH}\s*{_DAY}\b")),
 ]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,7 +31,7 @@ from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
 
-__all__ = ["Metadata", "read_metadata", "strip_site_name", "ARTICLE_TYPES"]
+__all__ = ["Metadata", "read_metadata", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
 
 ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
@@ -61,6 +62,15 @@ _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "
 
 _WS = re.compile(r"\s+")
 _SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " / ", " » ")
+# A trailing site name in another spelling than the declared one ("... - Slashdot" with
+# twitter:site "@slashdot", "... | Ruggable US", "... | WRAL" on wral.com): the last segment after a
+# separator, at most SITE_SEGMENT_WORDS words, starting with (or being the start of) a site key of
+# at least _MIN_SITE_KEY characters. Measured in docs/decisions.md ("Titles and dates, round 7").
+_SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*")
+_NON_WORD = re.compile(r"[\W_]+")
+_DOMAIN_LIKE = re.compile(r"[\w.-]+\.[a-z]{2,}", re.IGNORECASE)
+_MIN_SITE_KEY = 3
+SITE_SEGMENT_WORDS = 4
 _BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _MICRODATA = etree.XPath("//@itemprop|//@itemtype")
@@ -108,6 +118,50 @@ def strip_site_name(title: str | None, site_name: str | None) -> str | None:
         if low.startswith(site + sep) and len(title) > len(sep) + len(site):
             return title[len(site) + len(sep):].strip() or title
     return title
+
+
+def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str:
+    """``title`` without its last segment after a separator when that segment names the site in
+    any spelling (:func:`names_site`), for the title the extractor outputs, whatever its source.
+    ``Metadata.title`` keeps only the declared name stripped: it is also the title model's
+    meta_title_edit feature, which the shipped model learnt on that form."""
+    last = None
+    for last in _SITE_SEP.finditer(title):
+        pass
+    if last is not None and last.start() > 0 and names_site(title[last.end():], site_keys(site_name, url)):
+        return title[: last.start()].strip() or title
+    return title
+
+
+def _key(text: str) -> str:
+    return _NON_WORD.sub("", unicodedata.normalize("NFKC", text).casefold())
+
+
+def site_keys(site_name: str | None, url: str | None) -> frozenset[str]:
+    """Spellings of the site's name in letters and digits only: the declared name without a
+    handle's "@" (twitter:site) or a domain's suffix ("WRAL.com"), and the URL's domain label."""
+    keys = set()
+    if site_name:
+        name = site_name.strip().lstrip("@")
+        keys.add(_key(name))
+        if _DOMAIN_LIKE.fullmatch(name):
+            keys.add(_key(name.rsplit(".", 1)[0]))
+    if url:
+        from newscrawl.links.urls import registrable_domain
+
+        domain = registrable_domain(url).removeprefix("www.")  # a host without a known suffix keeps www.
+        if "." in domain:
+            keys.add(_key(domain.split(".", 1)[0]))
+    return frozenset(k for k in keys if len(k) >= _MIN_SITE_KEY)
+
+
+def names_site(segment: str, keys: frozenset[str]) -> bool:
+    """A title segment of at most SITE_SEGMENT_WORDS words that is the site's name, begins with it
+    ("Ruggable US", "REI Co-op", "Zoho People") or is its beginning ("WRAL" of "WRAL.com")."""
+    key = _key(segment)
+    if not key or not keys or len(segment.split()) > SITE_SEGMENT_WORDS:
+        return False
+    return any(key.startswith(site) or site.startswith(key) for site in keys)
 
 
 def _type_names(node: dict[str, Any]) -> list[str]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,7 @@ import numpy as np
 from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES, FEATURES, columns, node_features, with_title_distance)
+from newscrawl.extract.metadata import strip_site_suffix
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
 from newscrawl.page import Page, collapse
@@ -35,6 +38,7 @@ WEAK_DATE_THRESHOLD = 0.25
 # "best" (most probable candidate) rather than the paper's "first detected": grouped CV over
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
+MAX_ZONE_HOURS = 14  # UTC offsets run from -12 to +14 (local_published)
 MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
@@ -59,14 +63,23 @@ def block_of(el: Any) -> Any:
     return node if node is not None else el
 
 
-def node_title_text(page: Page, k: int) -> str:
+def node_title_text(page: Page, k: int, meta_title: str | None = None) -> str:
     """A title node's full text: its block's text when inline markup split the headline (a short
-    block without links; breadcrumbs are links), else the text run alone."""
+    block without links; breadcrumbs are links), else the text run alone. A run that is the
+    structured headline ``meta_title`` by itself stays alone: the rest of its block is a label or
+    kicker ("Headline:", "SELECTED:", a section name) that the page declares no part of the title."""
     tn = page.text_nodes[k]
     block = block_of(tn.container)
     if page.has(block) and page.text_len(block) <= 2 * len(tn.text) + 10 and not page.link_text_len(block):
+        if meta_title and _fold(tn.text) == _fold(meta_title):
+            return tn.text
         return page.text(block)
     return tn.text
+
+
+def _fold(text: str) -> str:
+    """Text as the title comparison sees it: NFKC, casefold, collapsed whitespace."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def strip_site_name(title: str) -> str:
@@ -125,20 +138,24 @@ def pick_title(p_title: np.ndarray, rule: str = "first") -> int | None:
 
 
 def pick_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
-              title_node: int | None) -> tuple[list[int], str | None, str | None, float]:
-    """§3.4.3: long nodes dropped, nodes clustered, the cluster nearest the title parsed."""
+              title_node: int | None, dayfirst: bool | None = None) -> tuple[list[int], str | None, str | None, float]:
+    """§3.4.3: long nodes dropped, nodes clustered, the cluster nearest the title parsed
+    (``dayfirst``: :func:`dayfirst_for` the page's language)."""
     date_rows = [int(r) for r in np.flatnonzero(p_date >= THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
     cluster = _nearest_cluster([nodes[r] for r in date_rows], title_node)
     score_of = {nodes[r]: float(p_date[r]) for r in date_rows}
-    date_text, published = _read_date(page, cluster)
+    date_text, published = _read_date(page, cluster, dayfirst)
     return cluster, date_text, published, max((score_of[k] for k in cluster), default=0.0)
 
 
-def detect(page: Page, nodes: list[int], meta_title: str | None = None) -> TitleDate:
+def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_name: str | None = None,
+           language: str | None = None) -> TitleDate:
     """Classify title then date over ``nodes`` (the evaluated subset, text-node indices);
-    ``meta_title`` is the structured headline (a title-model feature)."""
+    ``meta_title`` is the structured headline (a title-model feature); a trailing segment naming
+    the site (``site_name`` as declared, or the URL's domain) leaves the title; ``language``
+    (declared) decides how slash dates read (:func:`dayfirst_for`)."""
     if not nodes:
-        fallback = strip_site_name(page.title_text) or None
+        fallback = strip_site_suffix(strip_site_name(page.title_text), site_name, page.url) or None
         return TitleDate(fallback, None, 0.0, None, None, [], 0.0)
     X = node_features(page, nodes, meta_title)
     title_model = load("title_model")
@@ -154,10 +171,10 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None) -> Title
     title_node, title, title_score = None, None, 0.0
     if row is not None:
         title_node = nodes[row]
-        title = node_title_text(page, title_node)
+        title = strip_site_suffix(node_title_text(page, title_node, meta_title), site_name, page.url)
         title_score = float(p_title[row])
     if not title:
-        title = strip_site_name(page.title_text) or None
+        title = strip_site_suffix(strip_site_name(page.title_text), site_name, page.url) or None
 
     date_rows = date_candidates(X)
     Xd = columns(with_title_distance(X[date_rows], [nodes[r] for r in date_rows], title_node), DATE_FEATURES)
@@ -169,19 +186,20 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None) -> Title
     else:  # before training: short nodes with digits near the title
         dist = np.abs(Xd[:, DATE_FEATURES.index("title_distance")])
         p_date[date_rows] = np.where((Xd[:, 1] >= 2) & (dist <= 15), 1.0, 0.0)
-    cluster, date_text, published, date_score = pick_date(page, nodes, X, p_date, title_node)
-    weak, weak_score = (None, 0.0) if published else weak_date(page, nodes, X, p_date, title_node)
+    dayfirst = dayfirst_for(language)
+    cluster, date_text, published, date_score = pick_date(page, nodes, X, p_date, title_node, dayfirst)
+    weak, weak_score = (None, 0.0) if published else weak_date(page, nodes, X, p_date, title_node, dayfirst)
     return TitleDate(title, title_node, title_score, date_text, published, cluster, date_score, weak, weak_score)
 
 
 def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
-              title_node: int | None) -> tuple[str | None, float]:
+              title_node: int | None, dayfirst: bool | None = None) -> tuple[str | None, float]:
     """(date, probability) of the most probable candidate under THRESHOLD (nearest the title on
     ties) that parses: datelines such as "Hamburg, 11. November 2021" the model half-believes."""
     rows = [int(r) for r in np.flatnonzero(p_date >= WEAK_DATE_THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
     rows.sort(key=lambda r: (-p_date[r], abs(nodes[r] - title_node) if title_node is not None else 0, r))
     for r in rows:
-        value = parse_date(page.text_nodes[nodes[r]].text)
+        value = parse_date(page.text_nodes[nodes[r]].text, dayfirst=dayfirst)
         if value:
             return value, float(p_date[r])
     return None, 0.0
@@ -204,13 +222,40 @@ def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
     return min(clusters, key=lambda c: (min(distance(k) for k in c), c[0]))
 
 
-def _read_date(page: Page, cluster: list[int]) -> tuple[str | None, str | None]:
+def _read_date(page: Page, cluster: list[int], dayfirst: bool | None = None) -> tuple[str | None, str | None]:
     """The ISO date of a date cluster: its joined text first (dates split over nodes), then each node."""
     if not cluster:
         return None, None
     joined = collapse(" ".join(page.text_nodes[k].text for k in range(cluster[0], cluster[-1] + 1)))
     for text in [joined] + [page.text_nodes[k].text for k in cluster]:
-        value = parse_date(text)
+        value = parse_date(text, dayfirst=dayfirst)
         if value:
             return text, value
     return joined, None
+
+
+def dayfirst_for(language: str | None) -> bool | None:
+    """Slash dates are day-first on pages declared in a language other than English ("03/05/2022"
+    is 3 May in es, pt, fr, de, it, ...); English or undeclared pages keep the parser's month-first
+    reading (US) unless it is impossible. Dots and dashes are day-first either way."""
+    if not language:
+        return None
+    primary = language.strip().lower().replace("_", "-").split("-", 1)[0]
+    return None if primary in ("", "en") else True
+
+
+def local_published(declared: str, visible: str | None) -> str:
+    """The declared (metadata) publication time, or the visible date-time when it shows the same
+    instant on another day: the same minute a whole number of hours (at most MAX_ZONE_HOURS) away.
+    Metadata timestamps are often UTC while the page prints the newsroom's local time, and the
+    story's date is its local day (docs/decisions.md, "Titles and dates, round 7")."""
+    if not visible or "T" not in declared or "T" not in visible or declared[:10] == visible[:10]:
+        return declared
+    try:
+        gap = datetime.fromisoformat(visible[:16]) - datetime.fromisoformat(declared[:16])
+    except ValueError:
+        return declared
+    minutes = gap.total_seconds() / 60
+    if minutes % 60 == 0 and abs(minutes) <= 60 * MAX_ZONE_HOURS:
+        return visible
+    return declared

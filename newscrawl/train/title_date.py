@@ -39,10 +39,10 @@ from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES, FEATURES, PAPER_TITLE_FEATURES, TITLE_FEATURES, columns, node_features,
     with_title_distance)
-from newscrawl.extract.metadata import read_metadata
+from newscrawl.extract.metadata import read_metadata, strip_site_suffix
 from newscrawl.extract.nce import relevant_content
 from newscrawl.extract.titledate import (
-    MAX_DATE_LEN, date_candidates, evaluated_subset, node_title_text, pick_date, pick_title,
+    MAX_DATE_LEN, date_candidates, dayfirst_for, evaluated_subset, node_title_text, pick_date, pick_title,
     strip_site_name, title_candidates)
 from newscrawl.modelio import export_trees, save_model
 from newscrawl.page import Page
@@ -76,6 +76,9 @@ class PageRows:
     gold_date: str | None
     title_rows: list[int]
     date_rows: list[int]
+    site_name: str | None = None  # declared site name, for the site-suffix strip the extraction applies
+    url: str | None = None
+    language: str | None = None  # declared language: how slash dates read (dayfirst_for)
 
 
 def _title_rows(page: Page, nodes: list[int], gold: str) -> list[int]:
@@ -123,7 +126,8 @@ def load_pages(root: Path, log: Any) -> tuple[list[PageRows], dict[str, int]]:
             nodes = evaluated_subset(page, relevant_content(page).nodes)
             if not nodes:
                 continue
-            X = node_features(page, nodes, read_metadata(page).title)
+            meta = read_metadata(page)
+            X = node_features(page, nodes, meta.title)
             gold_title = rec.get("title")
             title_rows = _title_rows(page, nodes, gold_title) if gold_title else []
             gold_date = rec.get("published")
@@ -137,9 +141,10 @@ def load_pages(root: Path, log: Any) -> tuple[list[PageRows], dict[str, int]]:
                     report["date_unmatched"] += 1
             site = rec.get("site") or rec.get("url") or f"{name}/{rec['id']}"
             lite = SimpleNamespace(text_nodes=[SimpleNamespace(text=tn.text) for tn in page.text_nodes])
-            titles = {row: node_title_text(page, k) for row, k in enumerate(nodes) if X[row, 0] <= 400}
+            titles = {row: node_title_text(page, k, meta.title) for row, k in enumerate(nodes) if X[row, 0] <= 400}
             pages.append(PageRows(f"{name}/{rec['id']}", f"{name}:{site}", lite, titles, nodes, X, page.title_text,
-                                  gold_title, gold_date, title_rows, date_rows))
+                                  gold_title, gold_date, title_rows, date_rows, meta.site_name, rec.get("url"),
+                                  meta.language))
     return pages, report
 
 
@@ -179,8 +184,9 @@ def _date_set(pages: list[PageRows]) -> tuple[np.ndarray, np.ndarray]:
 def _page_title(p: PageRows, proba: np.ndarray, rule: str) -> tuple[str | None, int | None]:
     row = pick_title(proba, rule)
     if row is None:
-        return strip_site_name(p.title) or None, None
-    return p.title_texts.get(row, p.page.text_nodes[p.nodes[row]].text), p.nodes[row]
+        return strip_site_suffix(strip_site_name(p.title), p.site_name, p.url) or None, None
+    text = p.title_texts.get(row, p.page.text_nodes[p.nodes[row]].text)
+    return strip_site_suffix(text, p.site_name, p.url), p.nodes[row]
 
 
 def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
@@ -216,7 +222,7 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
                 pd = np.zeros(len(p.nodes))
                 if len(rows_d):
                     pd[rows_d] = date_model.predict_proba(Xd)[:, 1]
-                _, _, published, _ = pick_date(p.page, p.nodes, p.X, pd, title_node)
+                _, _, published, _ = pick_date(p.page, p.nodes, p.X, pd, title_node, dayfirst_for(p.language))
                 ok = (published or "")[:10] == p.gold_date
                 counts["date_n"] += 1
                 counts["date"] += ok

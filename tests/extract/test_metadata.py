@@ -208,6 +208,24 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     assert strip_site_name(title, site) == expected
 
 
+@pytest.mark.parametrize(("title", "site", "url", "expected"), [
+    ("A 2024 Discussion - Slashdot", "@slashdot", None, "A 2024 Discussion"),  # a twitter:site handle
+    ("Beatrice Tan Rug | Ruggable US", "Ruggable", None, "Beatrice Tan Rug"),  # begins with the name
+    ("Vehicle rental news | WRAL", "WRAL.com", None, "Vehicle rental news"),  # the name without .com
+    ("Scalable interpretability — LessWrong", None, "https://www.lesswrong.com/posts/1", "Scalable interpretability"),
+    ("Rain in Spain|Daily Planet", None, "https://dailyplanet.example/a", "Rain in Spain"),
+    ("Rain in Spain | Opinion", "Daily Planet", "https://dailyplanet.example/a", "Rain in Spain | Opinion"),
+    ("Todoist | A To-Do List for Work", None, "https://todoist.com/", "Todoist | A To-Do List for Work"),
+    ("Why hike heavy? » LiteAF Custom Ultralight Backpacks Shop", "LiteAF", None,
+     "Why hike heavy? » LiteAF Custom Ultralight Backpacks Shop"),  # five words: not a site name
+    ("Slashdot", None, "https://slashdot.org/", "Slashdot"),
+])
+def test_trailing_site_name_in_another_spelling(title: str, site: str | None, url: str | None, expected: str) -> None:
+    from newscrawl.extract.metadata import strip_site_suffix
+
+    assert strip_site_suffix(title, site, url) == expected
+
+
 def test_og_title_loses_declared_site_name() -> None:
     head = '<meta property="og:title" content="Rain in Spain — Daily Planet"><meta property="og:site_name" content="Daily Planet">'
     assert read_metadata(root_of(head)).title == "Rain in Spain"

@@ -129,3 +129,42 @@ def test_trained_models_find_title_and_date_on_an_unseen_page(trained: Path, mon
         assert td.published == day
     finally:
         titledate.load.cache_clear()
+
+
+def test_a_trailing_site_name_leaves_the_detected_headline():
+    from newscrawl import extract
+
+    paras = "".join(f"<p>Paragraph {i} of the report says the wind was strong and the sea rose fast.</p>"
+                    for i in range(8))
+    html = ("<html><head><title>Storm hits the whole coast tonight | The Daily Planet</title></head><body>"
+            "<h1>Storm hits the whole coast tonight | Daily Planet US</h1>"
+            f"<div class=story>{paras}</div></body></html>")
+    art = extract(html, "https://www.dailyplanet.example/2024/storm")
+    assert art.title == "Storm hits the whole coast tonight"
+    assert art.provenance["title"]["method"] == "nce-title-model"
+
+
+def test_slash_dates_are_day_first_on_pages_not_in_english():
+    assert titledate.dayfirst_for("es-AR") is True
+    assert titledate.dayfirst_for("pt_BR") is True
+    assert titledate.dayfirst_for("en-US") is None
+    assert titledate.dayfirst_for(None) is None
+    page = Page.from_html("<html><body><h1>Title</h1><p>03/05/2022 22:41</p></body></html>")
+    assert titledate._read_date(page, [1], titledate.dayfirst_for("es"))[1] == "2022-05-03T22:41:00"
+    assert titledate._read_date(page, [1], titledate.dayfirst_for("en"))[1] == "2022-03-05T22:41:00"
+
+
+@pytest.mark.parametrize(("declared", "visible", "expected"), [
+    # the same instant, the page printing local time (UTC-4): the story's day is the local one
+    ("2022-05-04T03:37:37+00:00", "2022-05-03T23:37:00", "2022-05-03T23:37:00"),
+    ("2022-05-05T21:00:00-05:00", "2022-05-06T02:00:00", "2022-05-06T02:00:00"),
+    # not the same minute, a visible day without time, the same day, or more than 14 hours apart
+    ("2022-05-04T03:37:37+00:00", "2022-05-03T23:12:00", "2022-05-04T03:37:37+00:00"),
+    ("2022-05-04T03:37:37+00:00", "2022-05-03", "2022-05-04T03:37:37+00:00"),
+    ("2022-05-04T03:37:37+00:00", "2022-05-04T05:37:00", "2022-05-04T03:37:37+00:00"),
+    ("2022-05-04T03:37:37+00:00", "2022-05-02T03:37:00", "2022-05-04T03:37:37+00:00"),
+    ("2022-05-04", "2022-05-03T23:37:00", "2022-05-04"),
+    ("2022-05-04T03:37:37+00:00", None, "2022-05-04T03:37:37+00:00"),
+])
+def test_a_metadata_timestamp_takes_the_shown_local_day_of_the_same_instant(declared, visible, expected):
+    assert titledate.local_published(declared, visible) == expected
