@@ -207,9 +207,9 @@ class Page:
         self._stylesheets = list(stylesheets)
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
-        bodies = root.xpath("//body")
-        self.body = bodies[0] if bodies else root
-        title = root.find(".//title")
+        body = _first(root, "body", with_root=True)  # root.xpath("//body")[0]
+        self.body = body if body is not None else root
+        title = _first(root, "title", with_root=False)  # root.find(".//title")
         self.title_text = collapse(title.text_content()) if title is not None else ""
         self._measure()
 
@@ -501,12 +501,33 @@ def _parse(text: str, warnings: list[str]) -> Any:
     return root
 
 
+def _first(root: Any, tag: str, *, with_root: bool) -> Any | None:
+    """The first element with ``tag`` in document order among ``root``'s descendants (and ``root``
+    itself ``with_root``): what ``root.xpath("//tag")[0]`` and ``root.find(".//tag")`` give. Both walk
+    the whole tree (lxml's iterator looks one match ahead; ~0.15 ms a page each); searching the
+    root's children in turn (head, body) stops in the one that holds it."""
+    if with_root and root.tag == tag:
+        return root
+    for child in root:
+        if child.tag == tag:
+            return child
+        found = child.find(".//" + tag) if isinstance(child.tag, str) else None
+        if found is not None:
+            return found
+    return None
+
+
 def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
     """Keep JSON-LD and CSS texts, then remove elements that are never rendered as text."""
     json_ld: list[str] = []
     css_texts: list[str] = []
-    for el in root.iter("script", "style"):
-        if el.tag == "script":
+    # comments and PIs the parser kept (e.g. inside broken markup) are gathered by the same walk
+    unseen: list[Any] = []
+    for el in root.iter("script", "style", etree.Comment, etree.ProcessingInstruction):
+        tag = el.tag
+        if not isinstance(tag, str):
+            unseen.append(el)
+        elif tag == "script":
             if "ld+json" in (el.get("type") or "").lower() and el.text:
                 json_ld.append(el.text)
         elif el.text and (el.get("media") or "all").strip().lower() != "print":
@@ -516,10 +537,8 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
         etree.strip_tags(root, "noscript")  # unwrapped: its content is the page's text
     else:
         etree.strip_elements(root, "noscript", with_tail=False)
-    # Comments/PIs the parser kept (e.g. inside broken markup)
-    for node in root.xpath("//comment() | //processing-instruction()"):
-        parent = node.getparent()
-        if parent is not None:
+    for node in unseen:  # in document order; those inside removed elements left with them
+        if node.getparent() is not None:
             _remove_keep_tail(node)
     return json_ld, css_texts
 

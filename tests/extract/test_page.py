@@ -168,3 +168,36 @@ def test_mathml_is_text_but_its_tex_annotation_is_not():
                           "<msup><mi>c</mi><mn>2</mn></msup></mrow><annotation encoding='application/x-tex'>"
                           "E=mc^2</annotation></semantics></math> here.</p></body></html>")
     assert [tn.text for tn in page.text_nodes] == ["Energy is", "E", "=", "m", "c", "2", "here."]
+
+
+def test_body_and_title_are_the_first_in_document_order_as_the_tree_queries_find_them():
+    """Page looks for the body and the title child by child (a whole-tree query walks every element);
+    it must find what ``//body`` and ``.//title`` find, wherever the parser put them."""
+    from lxml import etree, html as lxml_html
+
+    from newscrawl.page import _first
+
+    cases = ["<html><head><title>A</title></head><body><p>x</p><title>B</title></body></html>",
+             "<html><head></head><body><svg><title>no</title></svg><p>x</p><title>B</title></body></html>",
+             "<html><frameset><frame src='a'><noframes><body><p>text</p></body></noframes></frameset></html>",
+             "<html><head><title>A</title></head></html>", "<p>only text", ""]
+    for html in cases:
+        root = etree.fromstring(html or "<html/>", lxml_html.HTMLParser())
+        bodies = root.xpath("//body")
+        assert _first(root, "body", with_root=True) is (bodies[0] if bodies else None)
+        assert _first(root, "title", with_root=False) is root.find(".//title")
+        page = Page(root, None)
+        assert page.body is (bodies[0] if bodies else root)
+    built = lxml_html.Element("html")  # a body nested before the root's own (a tree built by hand)
+    nested = etree.SubElement(etree.SubElement(built, "div"), "body")
+    etree.SubElement(built, "body")
+    assert _first(built, "body", with_root=True) is nested is built.xpath("//body")[0]
+    body = etree.fromstring("<body><p>x</p></body>", etree.XMLParser())
+    assert _first(body, "body", with_root=True) is body and _first(body, "body", with_root=False) is None
+
+
+def test_comments_and_processing_instructions_go_and_their_tails_stay():
+    page = Page.from_html("<html><body><p>one<!-- c1 -->two</p><?pi x?>three<template><!--in-->t</template>"
+                          "<div><!--a--><!--b-->four</div></body></html>")
+    assert not [n for n in page.root.iter() if not isinstance(n.tag, str)]
+    assert [tn.text for tn in page.text_nodes] == ["onetwo", "three", "four"]
