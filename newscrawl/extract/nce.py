@@ -50,6 +50,7 @@ class NCEParams:
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
+    top_headings: bool = True  # a heading child of the separator that is one link over prose stays
     keep_data: bool = True  # tables and <cite> reference lists are not pruned for their link density
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
 
@@ -188,7 +189,9 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         own.difference_update(r)
         if _boilerplate(page, child, u, p):
             continue
-        if page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u)):
+        if (page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u))
+                or (p.top_headings and child.tag in _HEADINGS and page.link_density(child) >= 0.999
+                    and _followed_by_prose(page, child, p))):  # "MIRA: <a>..</a>" is a promo
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:
@@ -196,6 +199,17 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
     keep.extend(own)  # tails of children and u.text
     keep.sort()
     return forest, keep
+
+
+def _followed_by_prose(page: Page, el: Any, p: NCEParams) -> bool:
+    """The next sibling with text is a paragraph-sized block of little link text, not another
+    heading: ``el`` heads a section of the text (a listicle item that links what it reviews)
+    rather than a list of links."""
+    nxt = el.getnext()
+    while nxt is not None and (not isinstance(nxt.tag, str) or not page.has(nxt) or not page.text_len(nxt)):
+        nxt = nxt.getnext()
+    return (nxt is not None and nxt.tag not in _HEADINGS and page.text_len(nxt) >= p.beta3
+            and page.link_density(nxt) <= p.beta1)
 
 
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:

@@ -436,3 +436,13 @@ def test_an_article_continued_in_a_twin_block_after_a_picture_is_taken_whole():
     text = _texts(page, relevant_content(page).nodes)
     assert _LINES[0] in text and _LINES[9] in text and "Section 3" not in text
     assert _LINES[9] not in _texts(page, relevant_content(page, NCEParams(continuation=False)).nodes)
+
+
+def test_a_linked_heading_of_the_separator_over_prose_stays_but_a_labelled_promo_goes():
+    items = "".join(f'<h3><a href="/game{i}">Game number {i} ($20)</a></h3><p>{_LINES[i]}</p>' for i in range(4))
+    promo = f'<h3>SEE ALSO: <a href="/other">Mother detained after asking why her son was arrested</a></h3><p>{_LINES[5]}</p>'
+    page = _page(f'<div class="story">{items}{promo}<p>{_LINES[6]}</p></div>')
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Game number 2 ($20)" in text and _LINES[2] in text
+    assert "Mother detained" not in text and _LINES[5] in text
+    assert "Game number 2" not in _texts(page, relevant_content(page, NCEParams(top_headings=False)).nodes)
