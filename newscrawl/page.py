@@ -79,6 +79,9 @@ BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related,
 )
 
 
+_TEXT = operator.attrgetter("text")
+
+
 def collapse(text: str) -> str:
     """Whitespace-collapsed, stripped text (the form every measure and output uses)."""
     return " ".join(text.split())
@@ -389,8 +392,7 @@ class Page:
         wanted = frozenset(names)
         if wanted.isdisjoint(self.tag_totals()):
             return []
-        elements = self.elements
-        return [elements[i] for i in compress(range(len(elements)), map(wanted.__contains__, self._tags))]
+        return list(compress(self.elements, map(wanted.__contains__, self._tags)))
 
     def depth(self, el: Any) -> int:
         return self._depth[self._index[el]]
@@ -423,7 +425,8 @@ class Page:
         return range(self._first_tn[i], self._end_tn[i])
 
     def text(self, el: Any, sep: str = " ") -> str:
-        return sep.join(self.text_nodes[k].text for k in self.text_range(el))
+        i = self._index[el]
+        return sep.join(map(_TEXT, self.text_nodes[self._first_tn[i]:self._end_tn[i]]))
 
     def is_hidden(self, el: Any) -> bool:
         return self._hidden[self._index[el]]
