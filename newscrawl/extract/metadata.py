@@ -54,6 +54,8 @@ _MODIFIED_META = (
     "dc.date.modified", "dcterms.modified", "last-modified", "lastmod", "revised", "dc.date.updated",
     "article.updated", "parsely-updated",
 )
+# Any other <meta> name that says "published" (alone or with date/time/at/on), after the list above.
+_PUBLISHED_NAME = re.compile(r"(?:^|[^a-z])(?:publish(?:ed)?|publication)(?:[_.-]?(?:date|time|at|on))?$")
 _TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "headline", "title")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "citation_author", "twitter:creator")
@@ -321,6 +323,10 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     for key in _PUBLISHED_META:
         for value in metas.get(key, ()):
             got.offer("published", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
+    for key, values in metas.items():  # publish-named keys the list lacks: "published", "w-published-date"
+        if _PUBLISHED_NAME.search(key) and key not in _MODIFIED_META:
+            for value in values:
+                got.offer("published", parse_machine_date(value), "meta")
     for key in _MODIFIED_META:
         for value in metas.get(key, ()):
             got.offer("modified", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")

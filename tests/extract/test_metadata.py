@@ -115,6 +115,19 @@ def test_named_meta_dates(name: str) -> None:
     assert md.sources["published"] == "meta"
 
 
+@pytest.mark.parametrize("name", ["published", "w-published-date", "published_at", "og:publication_time",
+                                  "article:first_published_time"])
+def test_other_publish_named_meta_dates(name: str) -> None:
+    md = read_metadata(root_of(f'<meta name="{name}" content="July 17, 2025">'))
+    assert md.published == "2025-07-17"
+
+
+def test_publisher_and_listed_names_come_before_other_publish_names() -> None:
+    assert read_metadata(root_of('<meta name="article:publisher" content="2017-09-30">')).published is None
+    md = read_metadata(root_of('<meta name="published" content="2020-01-02"><meta name="pubdate" content="2017-09-30">'))
+    assert md.published == "2017-09-30"
+
+
 def test_meta_date_formats_and_epoch() -> None:
     assert read_metadata(root_of('<meta name="date" content="30.09.2017">')).published == "2017-09-30"
     assert read_metadata(root_of('<meta name="date" content="1506729600">')).published == "2017-09-30T00:00:00+00:00"
