@@ -46,6 +46,7 @@ class NCEParams:
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
     keep_headings: bool = True  # nested headings are not pruned for their link density
+    hidden_names: bool = True  # blocks of screen-reader-only classes (sr-only, ...) prune like <nav>
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
@@ -219,8 +220,8 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag."""
     if not p.prune_boilerplate:
         return False
-    if el.tag in _BOILERPLATE_TAGS:  # whatever its size or links
-        return 2 * page.text_len(el) < page.text_len(u)
+    if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _HIDDEN.search(el.get("class") or "")):
+        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if not page.is_boilerplate(el):
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
         return (p.strong_names and _RELATED.search(el.get("class") or "") is not None
@@ -243,6 +244,10 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
 # HTML5 sectioning that says "not the text itself": menus and pagers, side boxes (related,
 # pull quotes, sidenotes), a section's footer (tags, share bar, author box)
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
+# Framework classes for text only screen readers get (Bootstrap, WordPress, Drupal, HTML5
+# Boilerplate); "hidden"/"hide" are left out: utility CSS shows them on wider screens ("hidden lg:flex")
+_HIDDEN = re.compile(r"(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
+                     r"element-invisible|offscreen)(?:$|\s)", re.I)
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
 # rail with summaries, a comment section's rules and first comments: the half-of-the-separator

@@ -446,3 +446,12 @@ def test_a_linked_heading_of_the_separator_over_prose_stays_but_a_labelled_promo
     assert "Game number 2 ($20)" in text and _LINES[2] in text
     assert "Mother detained" not in text and _LINES[5] in text
     assert "Game number 2" not in _texts(page, relevant_content(page, NCEParams(top_headings=False)).nodes)
+
+
+def test_screen_reader_only_blocks_are_not_body_text():
+    note = '<div class="sr-only">Press the escape key to close this dialog and return to the story page.</div>'
+    tabs = f'<div class="hidden lg:block"><p>{_LINES[7]}</p></div>'  # utility CSS: shown on wide screens
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + note + tabs + "</div>")
+    text = _texts(page, relevant_content(page).nodes)
+    assert _LINES[5] in text and _LINES[7] in text and "escape key" not in text
+    assert "escape key" in _texts(page, relevant_content(page, NCEParams(hidden_names=False)).nodes)
