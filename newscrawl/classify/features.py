@@ -24,7 +24,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from statistics import median
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 from urllib.parse import unquote, urljoin, urlsplit
 
 from newscrawl.classify.coreex import coreex
@@ -133,9 +133,9 @@ class HeadlineLinks:
     self_linked: float
 
 
-@dataclass(frozen=True)
-class Anchor:
-    """One ``<a>`` of the body, resolved once for every feature that reads links."""
+class Anchor(NamedTuple):
+    """One ``<a>`` of the body, resolved once for every feature that reads links (a tuple: a page
+    builds ~100, and a frozen dataclass's constructor cost a third of :func:`page_anchors`)."""
 
     href: str  # as written, stripped
     target: str  # absolute http(s) URL, or "" (no href, fragment, tel:, mailto:, javascript:, ...)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import Any
@@ -38,6 +39,13 @@ ENGLISH_WORDS = frozenset(
 # English pages' 5th percentile 0.11, median 0.26; trafilatura-eval's non-English pages at most 0.10)
 ENGLISH_SHARE = 0.12
 _LETTERS = re.compile(r"[^\W\d_]+")
+# english_share reads the text as code points: whether each is a letter as _LETTERS reads it (1, else
+# 0; 2 not classified yet, filled as code points are first met), and each English word as a number
+# (its ASCII codes, 8 bits each), so the words are counted by array passes, not as strings
+_LETTER = np.full(sys.maxunicode + 1, 2, dtype=np.uint8)
+_LONGEST = max(map(len, ENGLISH_WORDS))
+_ENGLISH_KEYS = np.array(sorted(sum(ord(c) << 8 * k for k, c in enumerate(w)) for w in ENGLISH_WORDS), dtype=np.uint64)
+_CUT = np.array([(1 << 8 * n) - 1 for n in range(_LONGEST + 1)], dtype=np.uint64)  # the first n bytes of a key
 
 
 def page_text(page: Page, headline: str | None) -> str:
@@ -46,10 +54,28 @@ def page_text(page: Page, headline: str | None) -> str:
 
 
 def english_share(text: str) -> float:
-    """Share of the text's words (runs of letters) that are among :data:`ENGLISH_WORDS`: a dependency-free
-    language signal (0 for a text without words)."""
-    words = _LETTERS.findall(text.lower())
-    return sum(map(ENGLISH_WORDS.__contains__, words)) / len(words) if words else 0.0
+    """Share of the text's words (runs of letters, as ``_LETTERS.findall`` finds them in the lower-cased
+    text) that are among :data:`ENGLISH_WORDS`: a dependency-free language signal (0 for a text without
+    words). Every page with a URL pays it, so the runs are found on the code points as arrays: a word per
+    run start, its key from its first characters (findall and a string per word cost 0.35 ms a page)."""
+    data = np.frombuffer(text.lower().encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    letter = _LETTER[data]
+    if (letter == 2).any():
+        for cp in np.unique(data[letter == 2]).tolist():
+            _LETTER[cp] = _LETTERS.fullmatch(chr(cp)) is not None
+        letter = _LETTER[data]
+    edges = np.flatnonzero(np.diff(letter, prepend=0, append=0))  # run starts and ends, alternating
+    if not edges.size:
+        return 0.0
+    starts, lengths = edges[0::2], edges[1::2] - edges[0::2]
+    short = lengths <= _LONGEST
+    # the text as bytes (a non-ASCII code point as 0xFF, in no English word), read 8 at a time from
+    # each short run's start and cut to its length: the run's key
+    ascii = np.concatenate((np.where(data < 128, data, 255).astype(np.uint8), np.zeros(8, dtype=np.uint8)))
+    eight = np.ndarray((len(data) + 1,), dtype="<u8", buffer=ascii, strides=(1,))
+    key = eight[starts[short]] & _CUT[lengths[short]]
+    at = np.minimum(np.searchsorted(_ENGLISH_KEYS, key), len(_ENGLISH_KEYS) - 1)
+    return int((_ENGLISH_KEYS[at] == key).sum()) / len(starts)
 
 
 def headline_text(page: Page, headline: str | None) -> str:

@@ -50,6 +50,28 @@ def _parts(page: Page) -> tuple[list[float], float, float]:
     return row, float(default), float(own)
 
 
+def test_english_share_counts_the_letter_runs_findall_finds():
+    """english_share works on code points as arrays; its share must be that of the words the regex
+    finds in the lower-cased text: non-ASCII letters, digits and "_" inside runs, marks, ligatures,
+    case changes that alter length, astral and unpaired surrogate code points."""
+    import random
+    import re
+
+    from newscrawl.classify.text import ENGLISH_WORDS
+
+    def reference(text: str) -> float:
+        words = re.findall(r"[^\W\d_]+", text.lower())
+        return sum(w in ENGLISH_WORDS for w in words) / len(words) if words else 0.0
+
+    rng = random.Random(4)
+    pool = ["the", "of", "and", "THE", "which", "whichs", "a", "I", "ünd", "ßa", "İi", "ǅ", "²", "½", "7", "_", "é",
+            "e\u0301", "\ud800", "x", "\U0001d400", "ﬁ", "ς", "Σ", "’", "-", "\n", " ", "  ", "theＡ", "an\u00a0"]
+    texts = ["".join(rng.choice(pool) for _ in range(rng.randint(0, 50))) for _ in range(3000)]
+    texts += ["".join(chr(rng.randint(0, 0x2FFFF)) for _ in range(rng.randint(0, 30))) for _ in range(1000)]
+    for text in texts:
+        assert english_share(text) == reference(text), repr(text)
+
+
 @pytest.mark.parametrize("lang", sorted(OTHERS))
 def test_words_model_leaves_pages_in_other_languages_to_the_default(lang):
     page = _page(OTHERS[lang], dated=False)
