@@ -159,11 +159,15 @@ def site_keys(site_name: str | None, url: str | None) -> frozenset[str]:
 
 def names_site(segment: str, keys: frozenset[str]) -> bool:
     """A title segment of at most SITE_SEGMENT_WORDS words that is the site's name, begins with it
-    ("Ruggable US", "REI Co-op", "Zoho People") or is its beginning ("WRAL" of "WRAL.com")."""
+    in whole words ("Ruggable US", "REI Co-op", "Zoho People"; not "Apple's best yet" on apple.com)
+    or is at least the first half of it ("Death Wish" of "Death Wish Coffee"; not "The" of theverge.com)."""
+    words = segment.split()
     key = _key(segment)
-    if not key or not keys or len(segment.split()) > SITE_SEGMENT_WORDS:
+    if len(key) < _MIN_SITE_KEY or not keys or len(words) > SITE_SEGMENT_WORDS:
         return False
-    return any(key.startswith(site) or site.startswith(key) for site in keys)
+    if any(site.startswith(key) and 2 * len(key) >= len(site) for site in keys):
+        return True
+    return any(_key(" ".join(words[:i])) in keys for i in range(1, len(words)))
 
 
 def _type_names(node: dict[str, Any]) -> list[str]:

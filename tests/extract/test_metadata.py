@@ -232,6 +232,9 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     ("Why hike heavy? » LiteAF Custom Ultralight Backpacks Shop", "LiteAF", None,
      "Why hike heavy? » LiteAF Custom Ultralight Backpacks Shop"),  # five words: not a site name
     ("Slashdot", None, "https://slashdot.org/", "Slashdot"),
+    ("Rain in Spain | Daily Planet News", "Daily Planet", None, "Rain in Spain"),  # name + a word
+    ("iPhone review - Apple's best yet", None, "https://www.apple.com/x", "iPhone review - Apple's best yet"),
+    ("Storm season | The", None, "https://www.theverge.com/a", "Storm season | The"),
 ])
 def test_trailing_site_name_in_another_spelling(title: str, site: str | None, url: str | None, expected: str) -> None:
     from newscrawl.extract.metadata import strip_site_suffix
