@@ -15,8 +15,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from newscrawl.extract.body import paragraphs
-from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
+from newscrawl.extract.dates import find_date_in_url
 from newscrawl.extract.metadata import strip_site_suffix
+from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import block_of, detect, evaluated_subset, local_published
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page
@@ -161,14 +162,13 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     # published: structured metadata first, then the visible date, then the URL
     published = meta.published if meta is not None else None
     if published:
-        art.published = local_published(published, td.published)  # the local day of the same instant
+        # the local day of the same instant, when the page or its URL shows it
+        art.published = local_published(published, td.published, find_date_in_url(page.url))
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
         art.published = td.published
         art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
     else:
-        from newscrawl.extract.dates import find_date_in_url
-
         from_url = find_date_in_url(page.url)
         if from_url:
             art.published = from_url

@@ -12,7 +12,7 @@ import functools
 import re
 import unicodedata
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,7 @@ WEAK_DATE_THRESHOLD = 0.25
 # "best" (most probable candidate) rather than the paper's "first detected": grouped CV over
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
-MAX_ZONE_HOURS = 14  # UTC offsets run from -12 to +14 (local_published)
+MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
@@ -244,18 +244,28 @@ def dayfirst_for(language: str | None) -> bool | None:
     return None if primary in ("", "en") else True
 
 
-def local_published(declared: str, visible: str | None) -> str:
-    """The declared (metadata) publication time, or the visible date-time when it shows the same
-    instant on another day: the same minute a whole number of hours (at most MAX_ZONE_HOURS) away.
-    Metadata timestamps are often UTC while the page prints the newsroom's local time, and the
-    story's date is its local day (docs/decisions.md, "Titles and dates, round 7")."""
-    if not visible or "T" not in declared or "T" not in visible or declared[:10] == visible[:10]:
+def local_published(declared: str, visible: str | None, url_day: str | None = None) -> str:
+    """The declared (metadata) publication time, or the local day of that instant when the page
+    shows it: the visible date-time when it is the same instant on another day (the same minute a
+    whole number of hours, at most MAX_ZONE_HOURS, away), else the URL's day when the instant falls
+    on it in some UTC offset. Metadata timestamps are often UTC while the page and its URL carry the
+    newsroom's local day, the story's date (docs/decisions.md, "Titles and dates, round 7")."""
+    if "T" not in declared:
         return declared
     try:
-        gap = datetime.fromisoformat(visible[:16]) - datetime.fromisoformat(declared[:16])
+        moment = datetime.fromisoformat(declared)
     except ValueError:
         return declared
-    minutes = gap.total_seconds() / 60
-    if minutes % 60 == 0 and abs(minutes) <= 60 * MAX_ZONE_HOURS:
-        return visible
+    if visible and "T" in visible and declared[:10] != visible[:10]:
+        try:
+            gap = datetime.fromisoformat(visible[:16]) - datetime.fromisoformat(declared[:16])
+        except ValueError:
+            gap = None
+        if gap is not None and gap.total_seconds() % 3600 == 0 and abs(gap.total_seconds()) <= 3600 * MAX_ZONE_HOURS:
+            return visible
+    if url_day and url_day != declared[:10]:
+        utc = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+        if (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat() <= url_day <= (
+                utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat():
+            return url_day
     return declared

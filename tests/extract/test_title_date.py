@@ -168,3 +168,14 @@ def test_slash_dates_are_day_first_on_pages_not_in_english():
 ])
 def test_a_metadata_timestamp_takes_the_shown_local_day_of_the_same_instant(declared, visible, expected):
     assert titledate.local_published(declared, visible) == expected
+
+
+@pytest.mark.parametrize(("declared", "url_day", "expected"), [
+    ("2025-12-19T02:41:41+00:00", "2025-12-18", "2025-12-18"),  # 02:41 UTC is the 18th west of UTC-3
+    ("2022-05-07T13:43:46-05:00", "2022-05-06", "2022-05-07T13:43:46-05:00"),  # 18:43 UTC: the 7th everywhere
+    ("2024-05-03T08:45:44+00:00", "2024-04-04", "2024-05-03T08:45:44+00:00"),  # another day: not this instant
+    ("2025-12-19", "2025-12-18", "2025-12-19"),  # no time: nothing to place in a zone
+    ("2025-12-19T02:41:41+00:00", None, "2025-12-19T02:41:41+00:00"),
+])
+def test_a_metadata_timestamp_takes_the_urls_day_when_the_instant_falls_on_it(declared, url_day, expected):
+    assert titledate.local_published(declared, None, url_day) == expected
