@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import operator
 import re
+import sys
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from itertools import accumulate, compress
 from statistics import median
 from typing import Any, Iterator, NamedTuple
 from urllib.parse import unquote, urljoin, urlsplit
+
+import numpy as np
 
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
@@ -108,6 +111,7 @@ _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d
 # pattern starts with a literal and the regex engine skips to candidate positions (4x faster scans)
 _DATE_LIKE = re.compile(r"(?:19(?<!\d19)|20(?<!\d20))\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 _WORD = re.compile(r"\w+")
+_WORD_CHAR = np.full(sys.maxunicode + 1, 2, dtype=np.uint8)  # \w by code point: 1, 0, 2 not classified yet
 # a time of day, as forum posts and live pages show: 1-2 digits not preceded by a digit (tested
 # after the first one, as _DATE_LIKE does), ":", 2 digits
 _CLOCK = re.compile(r"\d(?<!\d\d)\d?:\d\d(?!\d)")
@@ -559,7 +563,7 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
     title = getattr(article, "title", None) or ""
     title_words = [w.lower() for w in _WORD.findall(title)]
     out["title_words"] = float(len(title_words))
-    h1 = next(page.body.iter("h1"), None)
+    h1 = next(iter(page.with_tags("h1")), None)  # body.iter("h1") would walk the body for a second one
     h1_text = page.text(h1) if h1 is not None and page.has(h1) else ""
     out["h1_words"] = float(len(_WORD.findall(h1_text)))
     out["h1_title_similarity"] = _jaccard(h1_text, page.title_text)
@@ -599,20 +603,38 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
 
 def _brand_per_k(text: str, meta: Any, site: str) -> float:
     """Words of ``text`` naming the site itself (og:site_name words, the domain's label), per
-    1000 words: service and product pages talk about the company, articles about their subject."""
+    1000 words: service and product pages talk about the company, articles about their subject.
+    The words (runs of \\w) are found on the code points as arrays, and only those that can name the
+    site are read as strings: an ASCII word whose lower-cased first letter starts a brand word or the
+    label, and every word with a non-ASCII character (lower-casing those may change them otherwise)."""
     label = site.split(".")[0] if site else ""
     brand = {w.lower() for w in _WORD.findall(meta.site_name or "") if len(w) >= 4}
     if len(label) >= 4:
         brand.add(label)
     if not brand:
         return 0.0
-    words = Counter(_WORD.findall(text[:200_000]))  # each distinct word tested once
+    text = text[:200_000]
+    data = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    word = _WORD_CHAR[data]
+    if (word == 2).any():
+        for cp in np.unique(data[word == 2]).tolist():
+            _WORD_CHAR[cp] = _WORD.fullmatch(chr(cp)) is not None
+        word = _WORD_CHAR[data]
+    edges = np.flatnonzero(np.diff(word, prepend=0, append=0))  # word starts and ends, alternating
+    if not edges.size:
+        return 0.0
+    starts, ends = edges[0::2], edges[1::2]
+    first = data[starts]
+    first = np.where((first >= 65) & (first <= 90), first + 32, first)  # A-Z lower-cased
+    non_ascii = np.concatenate(([0], np.cumsum(data >= 128)))
+    firsts = [ord(b[0]) for b in brand] + ([ord(label[0])] if label else [])
+    maybe = np.isin(first, firsts) | (non_ascii[ends] > non_ascii[starts])
     hits = 0
-    for word, times in words.items():
-        w = word.lower()
+    for a, b in zip(starts[maybe].tolist(), ends[maybe].tolist()):
+        w = text[a:b].lower()
         if w in brand or (len(w) >= 5 and label.startswith(w)):
-            hits += times
-    return 1000 * hits / max(words.total(), 1)
+            hits += 1
+    return 1000 * hits / len(starts)
 
 
 def feature_vector(page: Page, metadata: Any = None, article: Any = None,

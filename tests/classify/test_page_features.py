@@ -237,3 +237,35 @@ def test_tag_lists_and_counts_match_the_tree():
         assert page.tag_totals()[tag] == sum(1 for _ in body.iter(tag))
     assert list(_metas(page)) == list(page.root.iter("meta"))
     assert [m.get("name") or m.get("property") for m in _metas(page)] == ["h", "a", "b"]
+
+
+def test_brand_share_counts_the_words_a_regex_scan_finds():
+    """_brand_per_k finds words on code points and reads only those that may name the site; it must
+    count what a scan of every \\w+ word counts, with case changes that alter a word's length or
+    letters (İ, the Kelvin sign, long s), digits and "_" inside words."""
+    import random
+    import re
+    from collections import Counter
+    from types import SimpleNamespace
+
+    from newscrawl.classify.features import _brand_per_k
+
+    def reference(text: str, meta, site: str) -> float:
+        label = site.split(".")[0] if site else ""
+        brand = {w.lower() for w in re.findall(r"\w+", meta.site_name or "") if len(w) >= 4}
+        if len(label) >= 4:
+            brand.add(label)
+        if not brand:
+            return 0.0
+        words = Counter(re.findall(r"\w+", text[:200_000]))
+        hits = sum(n for w, n in words.items() if w.lower() in brand or (len(w) >= 5 and label.startswith(w.lower())))
+        return 1000 * hits / max(words.total(), 1)
+
+    rng = random.Random(6)
+    pool = ["Daily", "daily", "DAILY", "dail", "news", "İstanbul", "istanbul", "ǅemal", "\u212aelvin", "kelvin",
+            "straße", "ſtrasse", "_", "1", "dailynews", "Dailyn", "é", "\ud800", "’", " ", ", "]
+    for _ in range(3000):
+        text = "".join(rng.choice(pool) + rng.choice([" ", "", "-"]) for _ in range(rng.randint(0, 30)))
+        site = rng.choice(["dailynews.com", "istanbul.gov.tr", "kelvin.org", "strasse.de", "", "abc.com"])
+        meta = SimpleNamespace(site_name=rng.choice([None, "", "Daily News", "İstanbul Haber", "Kelvin Times", "ǅemal"]))
+        assert _brand_per_k(text, meta, site) == reference(text, meta, site), (text, site, meta.site_name)
