@@ -38,6 +38,7 @@ warning.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections import Counter
@@ -427,6 +428,11 @@ class Page:
     def text(self, el: Any, sep: str = " ") -> str:
         i = self._index[el]
         return sep.join(map(_TEXT, self.text_nodes[self._first_tn[i]:self._end_tn[i]]))
+
+    @functools.cached_property
+    def body_text(self) -> str:
+        """``text(body)``, joined once: the page classifier's features and its language gate both read it."""
+        return self.text(self.body)
 
     def is_hidden(self, el: Any) -> bool:
         return self._hidden[self._index[el]]

@@ -276,7 +276,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     body = page.body
     paragraphs = float(page.tag_count(body, "p"))
     elements = max(page.descendants(body), 1)
-    text = page.text(body)
+    text = page.body_text
     path = urlsplit(page.url or "").path.lower()
     tags = page.tag_totals()  # what body.iter(tag) yields, counted once
     out.update(

@@ -50,7 +50,7 @@ _CUT = np.array([(1 << 8 * n) - 1 for n in range(_LONGEST + 1)], dtype=np.uint64
 
 def page_text(page: Page, headline: str | None) -> str:
     """The text the model reads: the extracted headline, the ``<title>`` and the body's text runs."""
-    return "\n".join((headline or "", page.title_text, page.text(page.body)))[:MAX_CHARS]
+    return "\n".join((headline or "", page.title_text, page.body_text))[:MAX_CHARS]
 
 
 def english_share(text: str) -> float:

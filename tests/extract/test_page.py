@@ -201,3 +201,9 @@ def test_comments_and_processing_instructions_go_and_their_tails_stay():
                           "<div><!--a--><!--b-->four</div></body></html>")
     assert not [n for n in page.root.iter() if not isinstance(n.tag, str)]
     assert [tn.text for tn in page.text_nodes] == ["onetwo", "three", "four"]
+
+
+def test_body_text_is_the_text_of_the_body_joined_once():
+    page = Page.from_html("<html><body><p>One <b>two</b></p> three<div hidden>no</div><p>four</p></body></html>")
+    assert page.body_text == page.text(page.body) == "One two three four"
+    assert page.body_text is page.body_text
