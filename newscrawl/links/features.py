@@ -157,10 +157,11 @@ def _measure(url: str, reserved_words: Iterable[str]) -> tuple[bool, bool, bool,
     """The five flags and length of :func:`link_features`, and the last path segment (the slug's source)."""
     raw = url.strip()
     host, path, query, is_http = _http_parts(raw)
-    path = unquote(path).lower()
-    query = unquote(query).lower()
+    # unquote returns a text without "%" as it is; most paths and queries have none
+    path = (unquote(path) if "%" in path else path).lower()
+    query = (unquote(query) if "%" in query else query).lower()
 
-    segments = [s for s in path.split("/") if s]
+    segments = list(filter(None, path.split("/")))
     ends_with_slash = is_http and (path.endswith("/") or not segments)
     length = len(raw)
     if segments and "." in segments[-1] and _INDEX_RE.match(segments[-1]):
@@ -170,7 +171,7 @@ def _measure(url: str, reserved_words: Iterable[str]) -> tuple[bool, bool, bool,
     reserved = _DEFAULT_RESERVED if reserved_words is RESERVED_WORDS else frozenset(reserved_words)
     # the spider and the page classifier call this for every link: regexes only where they can
     # match (an extension needs a ".", the query tests a query)
-    stems = {_EXT_RE.sub("", s) if "." in s else s for s in segments}
+    stems = {_EXT_RE.sub("", s) if "." in s else s for s in segments} if "." in path else set(segments)
     query_keys = set(_QUERY_KEY_RE.findall(query)) if query else set()
     has_reserved = (
         not reserved.isdisjoint(stems)
