@@ -870,7 +870,10 @@ class StyleResolver:
         self.root = root
         self.viewport = (int(viewport[0]), int(viewport[1]))
         self.quirks = is_quirks_mode(root) if quirks is None else quirks
-        self.base_url = self._base(base_url or getattr(root, "base_url", None))
+        # one walk for <link>, <style> and <base> (each walk of a page costs ~0.05 ms)
+        found = list(root.iter("link", "style", "base"))
+        self.base_url = self._base(base_url or getattr(root, "base_url", None),
+                                   next((el for el in found if el.tag == "base"), None))
         self._registry = NodeRegistry()
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
@@ -879,7 +882,7 @@ class StyleResolver:
         # <link> elements (None), and <style> elements with their text and cache URL (read
         # once: lxml makes a new string at every read, and the URL takes a search of the text)
         elements = [(el, None if el.tag == "link" else self._block(el.text or ""))
-                    for el in root.iter("link", "style")]
+                    for el in found if el.tag != "base"]
         stylesheets = [self._block(s) if isinstance(s, str) else s for s in stylesheets]
         document = _partial_parse_for(
             root, [block for _el, block in elements if block is not None]
@@ -893,12 +896,12 @@ class StyleResolver:
     def _block(self, text: str) -> tuple[str, str | None]:
         return text, _block_url(text, self.base_url)
 
-    def _base(self, url: str | None) -> str | None:
-        for base in self.root.iter("base"):
-            href = base.get("href")
-            if href:
-                return urljoin(url or "", href.strip())
-            break
+    @staticmethod
+    def _base(url: str | None, base: Any) -> str | None:
+        """The document's base URL: the first <base>'s href, if it has one."""
+        href = base.get("href") if base is not None else None
+        if href:
+            return urljoin(url or "", href.strip())
         return url
 
     def _order(self, provided: list[Stylesheet],
@@ -917,6 +920,8 @@ class StyleResolver:
         other_links: list[str] = []  # hrefs of other links, resolved only if needed below
         for el, block in elements:
             if block is None:  # a <link>
+                if not provided:  # no sheet for it to name (resolving its URL is the cost)
+                    continue
                 href = (el.get("href") or "").strip()
                 if not href:
                     continue

@@ -400,7 +400,10 @@ def _rule(raw: RawRule, ordinal: int, media_stack: tuple[str, ...], stats: dict[
     return Rule(tuple(selectors), tuple(declarations), ordinal, media_stack)
 
 
-_SELECTOR_KEYS: dict[str, tuple[frozenset[str], ...] | None] = {}
+# Tuples of strings, not frozensets: the garbage collector stops tracking a tuple of strings at
+# its first pass, a frozenset it walks at every pass (docs/decisions.md, "Extraction speed,
+# round 8 (CSS)").
+_SELECTOR_KEYS: dict[str, tuple[tuple[str, ...], ...] | None] = {}
 SELECTOR_KEYS = 4096  # preludes whose keys are kept (they repeat in @media blocks and on pages)
 
 
@@ -411,14 +414,17 @@ def _missing_keys(prelude: str, present: frozenset[str]) -> list[str] | None:
     if keys is _UNREAD:
         if len(_SELECTOR_KEYS) >= SELECTOR_KEYS:
             _SELECTOR_KEYS.clear()
-        keys = _SELECTOR_KEYS[prelude] = selector_keys(prelude)
+        read = selector_keys(prelude)
+        keys = _SELECTOR_KEYS[prelude] = None if read is None else tuple(
+            [tuple(needed) for needed in read])
     if keys is None:
         return None
     missing: list[str] = []
     for needed in keys:
-        if needed <= present:  # also a selector naming no id or class
+        lacking = [key for key in needed if key not in present]
+        if not lacking:  # also a selector naming no id or class
             return None
-        missing.append(min(needed - present))
+        missing.append(min(lacking))
     return missing
 
 

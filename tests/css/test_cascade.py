@@ -368,6 +368,22 @@ def test_base_element_resolves_links() -> None:
     assert one('<p id="t">x</p>', head=head, sheets=(sheet,)).color == "#ff0000"
 
 
+def test_only_the_first_base_element_counts_and_links_need_a_sheet() -> None:
+    # the sheet at the page-relative URL: linked (before the <style>) unless a <base> moves the
+    # link elsewhere, and then unlinked (after the document)
+    sheet = parse_stylesheet("p { color: red }", url="http://example.test/site.css")
+    rest = '<link rel="stylesheet" href="site.css"><style>p { color: blue }</style>'
+    elsewhere = '<base href="http://cdn.test/assets/">'
+    assert one('<p id="t">x</p>', head=rest, sheets=(sheet,)).color == "#0000ff"
+    # the document's first <base>, even after the link, resolves it
+    assert one('<p id="t">x</p>', head=rest + elsewhere, sheets=(sheet,)).color == "#ff0000"
+    # a first <base> without href leaves the page URL; a later <base> is ignored
+    head = '<base target="_top">' + rest + elsewhere
+    assert one('<p id="t">x</p>', head=head, sheets=(sheet,)).color == "#0000ff"
+    # no sheet given: links name nothing, <style> still applies
+    assert one('<p id="t">x</p>', head=rest).color == "#0000ff"
+
+
 # --- structure -----------------------------------------------------------------------------------
 def deep_tree(depth: int, tag: str, leaf: str, **attrs: str) -> lxml.html.HtmlElement:
     """A document nested ``depth`` levels (built directly: libxml2's parser caps nesting)."""

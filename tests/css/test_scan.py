@@ -51,3 +51,17 @@ def _rule(rng: random.Random) -> str:
         return "".join(rng.choice(PIECES) if rng.random() < 0.1 else rng.choice(FLAT)
                        for _ in range(rng.randint(0, 6)))
     return piece() + "{" + piece() + "}"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_relevant_equals_the_case_insensitive_search(seed: int) -> None:
+    """relevant() lower-cases ASCII text and searches words; other text keeps the regex."""
+    rng = random.Random(seed)
+    words = ["font", "FoNt", "colo", "COLOR", "display", "visib", "VISIBILITY", "floa", "float",
+             "posit", "Position", "-", "--", "-x-", "viſib", "\u212a", "İ", "é", " ", ";", ":",
+             "margin", "o", "r", "s", "i"]
+    texts = ["".join(rng.choice(words) for _ in range(rng.randint(0, 8))) for _ in range(20000)]
+    assert [scan.relevant(text) for text in texts] == \
+        [scan._RELEVANT.search(text) is not None for text in texts]
+    assert scan.relevant("viſibility: hidden")  # the regex's case folding, kept off ASCII
+    assert sum(map(scan.relevant, texts)) > 5000 and not all(map(scan.relevant, texts))

@@ -161,3 +161,36 @@ def test_top_level_parts_cut_outside_blocks_strings_and_comments() -> None:
     assert selectors._top_level_parts(":not(a, b") is None
     assert selectors._top_level_parts("[a)]") is None
     assert selectors._top_level_parts('a, "b') is None
+
+
+def test_compounds_compiled_by_shape_match_like_cssselect2() -> None:
+    """Compounds whose cssselect2 sources differ only in string literals share one compiled
+    shape, and each predicate matches what cssselect2's own CompiledSelector matches."""
+    from types import SimpleNamespace
+
+    from cssselect2 import parser as css_parser
+    from cssselect2.compiler import CompiledSelector
+
+    root = lxml.html.fromstring(
+        '<div><a id="x" class="a b" href="/p" type="submit">1</a><input type="hidden" class="c">'
+        '<span lang="en-GB" data-k="v w" class="a">2</span><p>3</p><ul><li>4</li></ul></div>')
+    registry = NodeRegistry()
+    nodes = [registry.node(el) for el in root.iter()]
+    texts = ["[type=submit]", "[type=hidden]", "input[type='hidden']", ".a[href]", ".b[href]",
+             "a:first-child", "li:last-child", "[data-k~=w]", "[data-k~=v]", "[lang|=en]",
+             "[href^='/']", "[href$=p]", "[class*=b]", ":not(.a)", ":not(.c)", "a:link",
+             "span:lang(en)", "p:empty", "li:nth-child(2n+1)", "[title=\"it's\"]", "[x='a\\\"b']"]
+    selectors._SHAPES.clear()
+    matched = 0
+    for text in texts:
+        compound = next(css_parser.parse(text)).parsed_tree
+        ours = selectors._compile_compound(compound)
+        theirs = CompiledSelector(SimpleNamespace(parsed_tree=compound, specificity=(0, 0, 0),
+                                                  pseudo_element=None))
+        assert (ours is None) == theirs.never_matches, text
+        if ours is not None:
+            outcomes = [ours(node) for node in nodes]
+            assert outcomes == [theirs.test(node) for node in nodes], text
+            matched += sum(map(bool, outcomes))
+    assert matched > 15
+    assert len(selectors._SHAPES) < len(texts) - 5  # [type=submit] and [type=hidden]: one shape
