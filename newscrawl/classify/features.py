@@ -335,9 +335,10 @@ def date_nodes(page: Page) -> DateNodes:
     lookarounds see a non-digit there as at a lone text's ends): a search per node and regex
     cost ~3 calls a node."""
     texts = list(map(_TEXT, page.text_nodes))
-    near = list(compress(range(len(texts)), map(DATE_LINE.__ge__, map(len, texts))))  # node indices
-    texts = [texts[k] for k in near]
-    starts = list(accumulate(map(len, texts), _NEXT_START, initial=0))  # offset of each text in joined
+    short = list(map(DATE_LINE.__ge__, map(len, texts)))
+    near = list(compress(range(len(texts)), short))  # node indices
+    texts = list(compress(texts, short))
+    starts = list(accumulate(map((1).__add__, map(len, texts)), initial=0))  # offset of each text in joined (+1: NUL)
     joined = "\x00".join(texts)
 
     def hits(regex: re.Pattern[str]) -> list[int]:
@@ -354,10 +355,7 @@ def date_nodes(page: Page) -> DateNodes:
 
 
 _TEXT = operator.attrgetter("text")
-
-
-def _NEXT_START(start: int, length: int) -> int:
-    return start + length + 1  # the NUL after each text
+_HREF, _TARGET, _EXTERNAL = operator.attrgetter("href"), operator.attrgetter("target"), operator.attrgetter("external")
 
 
 def _jaccard(a: str | None, b: str | None) -> float:
@@ -474,7 +472,7 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     total = max(text_len, 1)
     out: dict[str, float] = {}
     lengths = list(map(len, map(_TEXT, page.text_nodes)))
-    long_chars = sum(n for n in lengths if n >= LONG_NODE)
+    long_chars = sum(compress(lengths, map(LONG_NODE.__le__, lengths)))
     prefix = list(accumulate(lengths, initial=0))  # characters of text nodes before index i
     flags = [0] * len(lengths)
     for k in short_dates:
@@ -501,10 +499,11 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     out["date_like_per_k"] = 1000 * date_like[-1] / total
 
     # links: contact links (service pages), how much leaves the site, the site naming itself
-    tel = sum(1 for a in anchors.values() if a.href.startswith("tel:"))
-    mail = sum(1 for a in anchors.values() if a.href.startswith("mailto:"))
-    web = sum(1 for a in anchors.values() if a.target)
-    external = sum(1 for a in anchors.values() if a.external)
+    hrefs = list(map(_HREF, anchors.values()))
+    tel = sum(map(operator.methodcaller("startswith", "tel:"), hrefs))
+    mail = sum(map(operator.methodcaller("startswith", "mailto:"), hrefs))
+    web = sum(map(bool, map(_TARGET, anchors.values())))
+    external = sum(map(_EXTERNAL, anchors.values()))
     out["tel_links"], out["mailto_links"] = float(tel), float(mail)
     out["external_share"] = external / web if web else 0.0
     out["brand_per_k"] = _brand_per_k(body_text, meta, _site(page.url))
