@@ -76,7 +76,7 @@ class Evidence:
     handed to the page classifier so its features reuse the extraction instead of redoing it."""
 
     relevant: tuple[int, ...]  # NCE's relevant content
-    comment_cut: int | None  # first text node of a comment section NCE removed, if any
+    comment_cut: int | None  # first text node of a comment section NCE found (removed when named), if any
     title_node: int | None
     title_score: float
     date_nodes: tuple[int, ...]
