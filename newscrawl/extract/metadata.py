@@ -69,6 +69,7 @@ _SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " 
 # separator, at most SITE_SEGMENT_WORDS words, starting with (or being the start of) a site key of
 # at least _MIN_SITE_KEY characters. Measured in docs/decisions.md ("Titles and dates, round 7").
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*")
+SEP_CHARS = " \t\n|\u2013\u2014-\u00b7\u2022\u00bb/:"
 _NON_WORD = re.compile(r"[\W_]+")
 _DOMAIN_LIKE = re.compile(r"[\w.-]+\.[a-z]{2,}", re.IGNORECASE)
 _MIN_SITE_KEY = 3
@@ -131,7 +132,7 @@ def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str
     for last in _SITE_SEP.finditer(title):
         pass
     if last is not None and last.start() > 0 and names_site(title[last.end():], site_keys(site_name, url)):
-        return title[: last.start()].strip() or title
+        return title[: last.start()].rstrip(SEP_CHARS) or title  # "site.de // » Name": no "//" left
     return title
 
 

@@ -20,7 +20,8 @@ import numpy as np
 from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES, FEATURES, columns, node_features, with_title_distance)
-from newscrawl.extract.metadata import strip_site_suffix
+from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
+from newscrawl.extract.metadata import SEP_CHARS, strip_site_suffix
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
 from newscrawl.page import Page, collapse
@@ -90,6 +91,16 @@ def strip_site_name(title: str) -> str:
     return max(parts, key=len)
 
 
+def title_tag_title(title_text: str, site_name: str | None, url: str | None) -> str:
+    """``<title>`` as a fallback headline: without the part that names the site (declared, or in
+    another spelling) when one does, else its longest part between separators."""
+    raw = title_text.strip()
+    named = strip_site_suffix(meta_strip_site_name(raw, site_name) or raw, site_name, url)
+    if named != raw:
+        return named.rstrip(SEP_CHARS) or named
+    return strip_site_suffix(strip_site_name(raw), site_name, url)
+
+
 @dataclass
 class TitleDate:
     title: str | None
@@ -155,7 +166,7 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
     the site (``site_name`` as declared, or the URL's domain) leaves the title; ``language``
     (declared) decides how slash dates read (:func:`dayfirst_for`)."""
     if not nodes:
-        fallback = strip_site_suffix(strip_site_name(page.title_text), site_name, page.url) or None
+        fallback = title_tag_title(page.title_text, site_name, page.url) or None
         return TitleDate(fallback, None, 0.0, None, None, [], 0.0)
     X = node_features(page, nodes, meta_title)
     title_model = load("title_model")
@@ -174,7 +185,7 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
         title = strip_site_suffix(node_title_text(page, title_node, meta_title), site_name, page.url)
         title_score = float(p_title[row])
     if not title:
-        title = strip_site_suffix(strip_site_name(page.title_text), site_name, page.url) or None
+        title = title_tag_title(page.title_text, site_name, page.url) or None
 
     date_rows = date_candidates(X)
     Xd = columns(with_title_distance(X[date_rows], [nodes[r] for r in date_rows], title_node), DATE_FEATURES)

@@ -43,7 +43,7 @@ from newscrawl.extract.metadata import read_metadata, strip_site_suffix
 from newscrawl.extract.nce import relevant_content
 from newscrawl.extract.titledate import (
     MAX_DATE_LEN, date_candidates, dayfirst_for, evaluated_subset, node_title_text, pick_date, pick_title,
-    strip_site_name, title_candidates)
+    title_candidates, title_tag_title)
 from newscrawl.modelio import export_trees, save_model
 from newscrawl.page import Page
 from newscrawl.paths import datasets_dir, models_dir
@@ -184,7 +184,7 @@ def _date_set(pages: list[PageRows]) -> tuple[np.ndarray, np.ndarray]:
 def _page_title(p: PageRows, proba: np.ndarray, rule: str) -> tuple[str | None, int | None]:
     row = pick_title(proba, rule)
     if row is None:
-        return strip_site_suffix(strip_site_name(p.title), p.site_name, p.url) or None, None
+        return title_tag_title(p.title, p.site_name, p.url) or None, None
     text = p.title_texts.get(row, p.page.text_nodes[p.nodes[row]].text)
     return strip_site_suffix(text, p.site_name, p.url), p.nodes[row]
 

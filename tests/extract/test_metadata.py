@@ -235,6 +235,7 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     ("Rain in Spain | Daily Planet News", "Daily Planet", None, "Rain in Spain"),  # name + a word
     ("iPhone review - Apple's best yet", None, "https://www.apple.com/x", "iPhone review - Apple's best yet"),
     ("Storm season | The", None, "https://www.theverge.com/a", "Storm season | The"),
+    ("Storm season // » Daily Planet", "Daily Planet", None, "Storm season"),  # no separator left behind
 ])
 def test_trailing_site_name_in_another_spelling(title: str, site: str | None, url: str | None, expected: str) -> None:
     from newscrawl.extract.metadata import strip_site_suffix

@@ -179,3 +179,9 @@ def test_a_metadata_timestamp_takes_the_shown_local_day_of_the_same_instant(decl
 ])
 def test_a_metadata_timestamp_takes_the_urls_day_when_the_instant_falls_on_it(declared, url_day, expected):
     assert titledate.local_published(declared, None, url_day) == expected
+
+
+def test_title_tag_fallback_drops_the_part_naming_the_site_else_keeps_the_longest_part():
+    assert titledate.title_tag_title("Charges | Stripe API Reference", None, "https://docs.stripe.com/api") == "Charges"
+    assert titledate.title_tag_title("Dental Care | ONE Health Ohio", "ONE Health Ohio", None) == "Dental Care"
+    assert titledate.title_tag_title("Home | Storm hits the whole coast", None, None) == "Storm hits the whole coast"
