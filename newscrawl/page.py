@@ -95,14 +95,9 @@ class TextNode(NamedTuple):
     text: str
     is_tail: bool
     index: int
-
-    @property
-    def container(self) -> Any:
-        """The element whose style applies: the owner for ``.text``, its parent for ``.tail``."""
-        if self.is_tail:
-            parent = self.element.getparent()
-            return parent if parent is not None else self.element
-        return self.element
+    # the element whose style applies: the owner for ``.text``, its parent for ``.tail`` (a field, not a
+    # property calling getparent: the title/date and page features read it ~500 times a page)
+    container: Any
 
 
 def _decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
@@ -302,7 +297,7 @@ class Page:
                     text = el.text
                     t = " ".join(text.split()) if text else ""  # collapse(), inlined
                     if t:
-                        add_tn(new_tn(TextNode, (el, t, False, n_tn)))
+                        add_tn(new_tn(TextNode, (el, t, False, n_tn, el)))
                         add_owner(i)
                     add_len(len(t))
                 add_link(0)
@@ -326,7 +321,7 @@ class Page:
                         t = " ".join(tail.split())
                         if t:
                             n_tn = len(text_nodes)
-                            add_tn(new_tn(TextNode, (el, t, True, n_tn)))
+                            add_tn(new_tn(TextNode, (el, t, True, n_tn, elements[p])))
                             add_owner(i)
                             text_len[p] += len(t)
         if flattened:

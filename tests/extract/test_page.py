@@ -207,3 +207,10 @@ def test_body_text_is_the_text_of_the_body_joined_once():
     page = Page.from_html("<html><body><p>One <b>two</b></p> three<div hidden>no</div><p>four</p></body></html>")
     assert page.body_text == page.text(page.body) == "One two three four"
     assert page.body_text is page.body_text
+
+
+def test_text_node_container_is_the_owner_or_the_parent_of_a_tail():
+    page = Page.from_html("<html><body>lead<div><p>One <b>two</b> three</p>tail<span>x</span>end</div> after</body></html>")
+    assert len(page.text_nodes) == 8
+    for tn in page.text_nodes:
+        assert tn.container is (tn.element.getparent() if tn.is_tail else tn.element)
