@@ -192,7 +192,8 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
             continue
         if (page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u))
                 or (p.top_headings and child.tag in _HEADINGS and page.link_density(child) >= 0.999
-                    and _followed_by_prose(page, child, p))):  # "MIRA: <a>..</a>" is a promo
+                    and _followed_by_prose(page, child, p))  # "MIRA: <a>..</a>" is a promo
+                or (p.link_sentences and _link_sentence(page, child, p))):
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:

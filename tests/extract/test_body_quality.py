@@ -417,12 +417,15 @@ def test_a_list_item_whose_own_words_make_a_sentence_is_not_pruned_for_its_link(
              "<li>Work on the first lanes starts in the spring and takes about two years across the whole "
              "northern area, the transport department said.</li>")
     more = '<p>Read more: <a href="/c">Council publishes the full list of new bicycle lanes</a></p>'
-    page = _page(_story(f"<ul>{items}</ul>{more}"))
+    said = ('<p>According to the mayor\'s office, the plan <a href="/d">will be reviewed by the independent '
+            "transport board early next year</a></p>")  # a paragraph of the separator itself
+    page = _page(_story(f"<ul>{items}</ul>{more}{said}"))
     text = _texts(page, relevant_content(page).nodes)
     assert "Thanks to a volunteer" in text and "report broken signals" in text
+    assert "According to the mayor" in text and "independent transport board" in text
     assert "Read the full council report" not in text and "Council publishes" not in text
     old = _texts(page, relevant_content(page, NCEParams(link_sentences=0)).nodes)
-    assert "Thanks to a volunteer" not in old and PARAS[-1] in old
+    assert "Thanks to a volunteer" not in old and "According to the mayor" not in old and PARAS[-1] in old
 
 
 def test_an_article_continued_in_a_twin_block_after_a_picture_is_taken_whole():
