@@ -273,6 +273,10 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
         except ValueError:
             gap = None
         if gap is not None and gap.total_seconds() % 3600 == 0 and abs(gap.total_seconds()) <= 3600 * MAX_ZONE_HOURS:
+            offset = moment.utcoffset()
+            if offset is not None and -MIN_ZONE_HOURS * 3600 <= (offset + gap).total_seconds() <= MAX_ZONE_HOURS * 3600:
+                # the declared instant in the page's own offset: the local day, seconds and zone kept
+                return moment.astimezone(timezone(offset + gap)).isoformat(timespec="seconds")
             return visible
     if url_day and url_day != declared[:10]:
         utc = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment

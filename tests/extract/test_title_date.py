@@ -156,8 +156,9 @@ def test_slash_dates_are_day_first_on_pages_not_in_english():
 
 @pytest.mark.parametrize(("declared", "visible", "expected"), [
     # the same instant, the page printing local time (UTC-4): the story's day is the local one
-    ("2022-05-04T03:37:37+00:00", "2022-05-03T23:37:00", "2022-05-03T23:37:00"),
-    ("2022-05-05T21:00:00-05:00", "2022-05-06T02:00:00", "2022-05-06T02:00:00"),
+    ("2022-05-04T03:37:37+00:00", "2022-05-03T23:37:00", "2022-05-03T23:37:37-04:00"),
+    ("2022-05-05T21:00:00-05:00", "2022-05-06T02:00:00", "2022-05-06T02:00:00+00:00"),
+    ("2022-05-04T02:41:00", "2022-05-03T22:41:00", "2022-05-03T22:41:00"),  # no declared offset: as shown
     # not the same minute, a visible day without time, the same day, or more than 14 hours apart
     ("2022-05-04T03:37:37+00:00", "2022-05-03T23:12:00", "2022-05-04T03:37:37+00:00"),
     ("2022-05-04T03:37:37+00:00", "2022-05-03", "2022-05-04T03:37:37+00:00"),
