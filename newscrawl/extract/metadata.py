@@ -56,6 +56,7 @@ _MODIFIED_META = (
 )
 # Any other <meta> name that says "published" (alone or with date/time/at/on), after the list above.
 _PUBLISHED_NAME = re.compile(r"(?:^|[^a-z])(?:publish(?:ed)?|publication)(?:[_.-]?(?:date|time|at|on))?$")
+_NOT_FIRST = re.compile(r"last|modif|updat|revis|expir|next")  # "cdc:last_published" is a modification
 _TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "headline", "title")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
                 "byl", "citation_author", "twitter:creator")
@@ -329,7 +330,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         for value in metas.get(key, ()):
             got.offer("published", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
     for key, values in metas.items():  # publish-named keys the list lacks: "published", "w-published-date"
-        if _PUBLISHED_NAME.search(key) and key not in _MODIFIED_META:
+        if _PUBLISHED_NAME.search(key) and not _NOT_FIRST.search(key) and key not in _MODIFIED_META:
             for value in values:
                 got.offer("published", parse_machine_date(value), "meta")
     for key in _MODIFIED_META:

@@ -124,6 +124,7 @@ def test_other_publish_named_meta_dates(name: str) -> None:
 
 def test_publisher_and_listed_names_come_before_other_publish_names() -> None:
     assert read_metadata(root_of('<meta name="article:publisher" content="2017-09-30">')).published is None
+    assert read_metadata(root_of('<meta name="cdc:last_published" content="2017-09-30">')).published is None
     md = read_metadata(root_of('<meta name="published" content="2020-01-02"><meta name="pubdate" content="2017-09-30">'))
     assert md.published == "2017-09-30"
 
