@@ -54,6 +54,7 @@ class NCEParams:
     top_headings: bool = True  # a heading child of the separator that is one link over prose stays
     keep_data: bool = True  # tables and <cite> reference lists are not pruned for their link density
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
+    skip_links: bool = True  # an in-page link to the element right after its own box is not text
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -467,6 +468,32 @@ def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] 
     return None
 
 
+def _skip_link_nodes(page: Page, u: Any) -> set[int]:
+    """Text of skip links below ``u``: an ``<a href="#x">`` that opens a box (its parent's first
+    content, more text after it) and whose target ``x`` is the element right after that box (or its
+    first descendant) jumps over the box ("Continue reading the main story" before a side box):
+    navigation for readers who cannot see the box, not text. A cross-reference inside a sentence
+    ("see <a>Table 6-1</a>") has text before it."""
+    out: set[int] = set()
+    for a in u.iter("a"):
+        href = a.get("href")
+        box = a.getparent()
+        if (not href or len(href) < 2 or href[0] != "#" or box is None or box is u or not page.has(a)
+                or (box.text and not box.text.isspace()) or a.getprevious() is not None
+                or page.text_len(box) <= page.text_len(a)):
+            continue
+        nxt = box.getnext()
+        while nxt is not None and not isinstance(nxt.tag, str):
+            nxt = nxt.getnext()
+        if nxt is None:
+            continue
+        target = href[1:]
+        first = next((d for d in nxt.iterdescendants() if isinstance(d.tag, str)), None)
+        if any(el is not None and target in (el.get("id"), el.get("name")) for el in (nxt, first)):
+            out.update(page.text_range(a))
+    return out
+
+
 def _lca(nodes: list[Any]) -> Any:
     first = nodes[0]
     chain = [first] + list(first.iterancestors())
@@ -491,6 +518,10 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
     if u is None:
         return Relevant(None, [page.body], list(range(len(page.text_nodes))), notes=["no separator node"])
     forest, keep = _kept_ranges(page, u, p)
+    if p.skip_links:
+        skipped = _skip_link_nodes(page, u)
+        if skipped:
+            keep = [k for k in keep if k not in skipped]
     result = Relevant(u, forest, keep)
     component = _comment_component(page, _comment_candidates(page, forest, p), p)
     if component:

@@ -458,3 +458,13 @@ def test_screen_reader_only_blocks_are_not_body_text():
     text = _texts(page, relevant_content(page).nodes)
     assert _LINES[5] in text and _LINES[7] in text and "escape key" not in text
     assert "escape key" in _texts(page, relevant_content(page, NCEParams(hidden_names=False)).nodes)
+
+
+def test_a_link_that_skips_its_own_box_is_not_body_text_but_a_cross_reference_is():
+    skip = ('<div class="box"><a href="#after-box">Jump past this box now</a><h2>Timeline</h2>'
+            f'<p>{_LINES[6]}</p></div><p id="after-box">{_LINES[7]}</p>')
+    xref = f'<p>As shown in <a href="#t1">Table one</a> below, {_LINES[8]}</p><table id="t1"><tr><td>x</td></tr></table>'
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + skip + xref + "</div>")
+    text = _texts(page, relevant_content(page).nodes)
+    assert "Jump past" not in text and _LINES[6] in text and _LINES[7] in text and "Table one" in text
+    assert "Jump past" in _texts(page, relevant_content(page, NCEParams(skip_links=False)).nodes)
