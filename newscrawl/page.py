@@ -55,10 +55,11 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 
 # Removed from the tree before anything is measured: they never carry visible article text.
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
-# counts as hidden, so it yields no text nodes.
+# counts as hidden, so it yields no text nodes. <object> stays: browsers show its children when
+# they cannot display it (every Flash/ActiveX player today), and pages put captions there.
 _DROP_TAGS = (
     "script", "template", "svg", "select", "option", "textarea",
-    "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
+    "button", "iframe", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
     # MathML is rendered text (formulas are part of the article), except the source annotations
     # (TeX) that a browser never shows
     "annotation", "annotation-xml",

@@ -468,3 +468,11 @@ def test_a_link_that_skips_its_own_box_is_not_body_text_but_a_cross_reference_is
     text = _texts(page, relevant_content(page).nodes)
     assert "Jump past" not in text and _LINES[6] in text and _LINES[7] in text and "Table one" in text
     assert "Jump past" in _texts(page, relevant_content(page, NCEParams(skip_links=False)).nodes)
+
+
+def test_the_fallback_content_of_a_plugin_object_is_page_text():
+    player = ('<object classid="clsid:D27CDB6E"><param name="movie" value="v.swf"/>'
+              '<object type="application/x-shockwave-flash" data="v.swf">'
+              f'<div class="caption-box"><p>{_LINES[7]}</p></div></object></object>')
+    page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + player + "</div>")
+    assert _LINES[7] in _texts(page, relevant_content(page).nodes)
