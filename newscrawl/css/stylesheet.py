@@ -95,32 +95,7 @@ _STAT_NAMES = ("declarations_total", "declarations_kept", "declarations_invalid"
                "custom_properties", "nested_rules_ignored")
 
 
-# Whole blocks repeat across rules and sites (39% of the block texts of 200 wcxb-dev pages):
-# their kept declarations and statistics counts, so a repeat skips the split and the per-piece
-# lookups (docs/decisions.md, "Extraction speed, round 9").
-_DECL_BLOCKS: dict[str, tuple[tuple[Declaration, ...], tuple[int, ...]]] = {}
-CACHED_BLOCKS = 8192
-MAX_CACHED_BLOCK = 2048
-
-
-def _declarations(content: list[Any] | str, stats: dict[str, int]) -> tuple[Declaration, ...]:
-    """Kept declarations of a block; text blocks up to MAX_CACHED_BLOCK are cached."""
-    if type(content) is not str or len(content) > MAX_CACHED_BLOCK:
-        return tuple(_block_declarations(content, stats))
-    found = _DECL_BLOCKS.get(content)
-    if found is None:
-        counts = dict.fromkeys(_STAT_NAMES, 0)
-        kept = tuple(_block_declarations(content, counts))
-        if len(_DECL_BLOCKS) >= CACHED_BLOCKS:
-            _DECL_BLOCKS.clear()
-        found = _DECL_BLOCKS[content] = kept, tuple([counts[name] for name in _STAT_NAMES])
-    for stat, count in zip(_STAT_NAMES, found[1]):
-        if count:
-            stats[stat] += count
-    return found[0]
-
-
-def _block_declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
+def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
     """Kept declarations of a block. Text blocks are split first: only the declarations of
     kept properties are tokenised (each parsed once per process, see _parsed_piece)."""
     pieces = split_declarations(content) if isinstance(content, str) else None
@@ -237,7 +212,7 @@ def parse_declarations(text: str) -> tuple[Declaration, ...]:
     stats: dict[str, int] = {"declarations_total": 0, "declarations_kept": 0,
                              "declarations_invalid": 0, "custom_properties": 0,
                              "nested_rules_ignored": 0}
-    return _declarations(text, stats)
+    return tuple(_declarations(text, stats))
 
 
 def _import(prelude: list[Any], base: str | None) -> Import | None:
