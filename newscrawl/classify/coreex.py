@@ -11,7 +11,6 @@ reproducible (the original breaks sibling ties at random).
 from __future__ import annotations
 
 import operator
-import sys
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ import numpy as np
 from lxml import etree
 
 from newscrawl.classify import BodyResult
+from newscrawl.classify.codepoints import WORD_CLASSES, code_points
 from newscrawl.page import Page
 
 THRESHOLD = 0.9
@@ -68,9 +68,8 @@ def _folded_counts(texts: list[str]) -> np.ndarray:
     of CoreEx's time): the NUL-joined texts in NFKD (NUL is a starter: no mark moves across it)
     as code points. The reference folds accents by dropping combining marks, so a word is a run
     of \\w characters and marks that holds a \\w, credited to its text."""
-    data = np.frombuffer(unicodedata.normalize("NFKD", "\x00".join(texts)).encode("utf-32-le", "surrogatepass"),
-                         dtype=np.uint32)
-    classes = _char_classes(data)
+    data = code_points(unicodedata.normalize("NFKD", "\x00".join(texts)))
+    classes = WORD_CLASSES(data)
     in_run = classes > 0
     starts = in_run.copy()
     starts[1:] &= ~in_run[:-1]
@@ -80,24 +79,6 @@ def _folded_counts(texts: list[str]) -> np.ndarray:
     first[1:] = run[word_at[1:]] != run[word_at[:-1]]
     owner = np.cumsum(data == 0)[word_at[first]]  # NULs before it: its text
     return np.bincount(owner, minlength=len(texts))
-
-
-# class of each code point for _folded_counts, filled as code points are first met (classifying
-# all 1.1 M up front cost 0.12 s a process): 1 a \w character (alphanumeric or "_", as ``re``
-# reads \w), 2 a combining mark (non-zero combining class), 0 any other, 3 not classified yet
-_CLASSES = np.full(sys.maxunicode + 1, 3, dtype=np.uint8)
-
-
-def _char_classes(data: np.ndarray) -> np.ndarray:
-    """The class of each code point in ``data``, classifying those met for the first time."""
-    classes = _CLASSES[data]
-    new = data[classes == 3]
-    if new.size:
-        for cp in np.unique(new).tolist():
-            ch = chr(cp)
-            _CLASSES[cp] = 1 if ch.isalnum() or ch == "_" else 2 if unicodedata.combining(ch) else 0
-        classes = _CLASSES[data]
-    return classes
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import operator
 import re
-import sys
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
 
+from newscrawl.classify.codepoints import WORD_CLASSES, code_points
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
@@ -111,7 +111,6 @@ _SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d
 # pattern starts with a literal and the regex engine skips to candidate positions (4x faster scans)
 _DATE_LIKE = re.compile(r"(?:19(?<!\d19)|20(?<!\d20))\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 _WORD = re.compile(r"\w+")
-_WORD_CHAR = np.full(sys.maxunicode + 1, 2, dtype=np.uint8)  # \w by code point: 1, 0, 2 not classified yet
 # a time of day, as forum posts and live pages show: 1-2 digits not preceded by a digit (tested
 # after the first one, as _DATE_LIKE does), ":", 2 digits
 _CLOCK = re.compile(r"\d(?<!\d\d)\d?:\d\d(?!\d)")
@@ -613,12 +612,8 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
     if not brand:
         return 0.0
     text = text[:200_000]
-    data = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    word = _WORD_CHAR[data]
-    if (word == 2).any():
-        for cp in np.unique(data[word == 2]).tolist():
-            _WORD_CHAR[cp] = _WORD.fullmatch(chr(cp)) is not None
-        word = _WORD_CHAR[data]
+    data = code_points(text)
+    word = (WORD_CLASSES(data) == 1).view(np.uint8)
     edges = np.flatnonzero(np.diff(word, prepend=0, append=0))  # word starts and ends, alternating
     if not edges.size:
         return 0.0

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 from collections.abc import Callable, Mapping
 from itertools import repeat
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from newscrawl import modelio
+from newscrawl.classify.codepoints import CodePointClasses, code_points
 from newscrawl.page import Page
 
 MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a page says what it is
@@ -39,10 +39,9 @@ ENGLISH_WORDS = frozenset(
 # English pages' 5th percentile 0.11, median 0.26; trafilatura-eval's non-English pages at most 0.10)
 ENGLISH_SHARE = 0.12
 _LETTERS = re.compile(r"[^\W\d_]+")
-# english_share reads the text as code points: whether each is a letter as _LETTERS reads it (1, else
-# 0; 2 not classified yet, filled as code points are first met), and each English word as a number
-# (its ASCII codes, 8 bits each), so the words are counted by array passes, not as strings
-_LETTER = np.full(sys.maxunicode + 1, 2, dtype=np.uint8)
+# english_share reads the text as code points, each a letter as _LETTERS reads it (1) or not (0), and
+# each English word as a number (its ASCII codes, 8 bits each), so words are counted by array passes
+_LETTER_CLASSES = CodePointClasses(lambda char: int(_LETTERS.fullmatch(char) is not None))
 _LONGEST = max(map(len, ENGLISH_WORDS))
 _ENGLISH_KEYS = np.array(sorted(sum(ord(c) << 8 * k for k, c in enumerate(w)) for w in ENGLISH_WORDS), dtype=np.uint64)
 _CUT = np.array([(1 << 8 * n) - 1 for n in range(_LONGEST + 1)], dtype=np.uint64)  # the first n bytes of a key
@@ -58,12 +57,8 @@ def english_share(text: str) -> float:
     text) that are among :data:`ENGLISH_WORDS`: a dependency-free language signal (0 for a text without
     words). Every page with a URL pays it, so the runs are found on the code points as arrays: a word per
     run start, its key from its first characters (findall and a string per word cost 0.35 ms a page)."""
-    data = np.frombuffer(text.lower().encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    letter = _LETTER[data]
-    if (letter == 2).any():
-        for cp in np.unique(data[letter == 2]).tolist():
-            _LETTER[cp] = _LETTERS.fullmatch(chr(cp)) is not None
-        letter = _LETTER[data]
+    data = code_points(text.lower())
+    letter = _LETTER_CLASSES(data)
     edges = np.flatnonzero(np.diff(letter, prepend=0, append=0))  # run starts and ends, alternating
     if not edges.size:
         return 0.0
