@@ -8,7 +8,9 @@ this ledger: a worker killed after 25 requests, then a second worker, exported 2
 How (plain Redis, no Scrapy): each worker has an id and three keys under the crawl's prefix:
 
 * ``<prefix>:inflight:<id>`` — hash, request fingerprint -> the queue's encoding of the request,
-  written when the worker takes the request, deleted when the page is done (its callback's
+  written in the same Redis step that pops the request from the frontier (:meth:`InflightLedger.take`,
+  a Lua script: a worker killed between a plain pop and the write lost that request, and every page
+  linked only from it), deleted when the page is done (its callback's
   requests are queued and its items exported: :class:`~newscrawl.journal.PageLedger`);
 * ``<prefix>:claims:<id>`` — hash of the canonical URLs the worker has claimed for hand-off and
   not yet exported (the shared hand-off set would otherwise keep a killed worker's claim forever);
@@ -37,6 +39,17 @@ from newscrawl.journal import PageLedger
 
 logger = logging.getLogger(__name__)
 
+TAKING = "taking"  # the in-flight field of the request popped and not yet filed under its fingerprint
+# pop the frontier's next request and note it in flight in one step, by queue kind (scrapy-redis's
+# PriorityQueue: a sorted set, lowest score first; FifoQueue: RPOP; LifoQueue: LPOP)
+TAKE_SCRIPTS = {
+    "zset": "local r = redis.call('ZRANGE', KEYS[1], 0, 0)[1] "
+            "if r then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0) redis.call('HSET', KEYS[2], ARGV[1], r) end "
+            "return r",
+    "rpop": "local r = redis.call('RPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
+    "lpop": "local r = redis.call('LPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
+}
+
 
 def worker_id() -> str:
     """Unique per process and readable in Redis: host, pid and a random suffix."""
@@ -51,6 +64,7 @@ class InflightLedger(PageLedger):
         self.claims_key = f"{prefix}:claims:{worker}"
         self.alive_key = f"{prefix}:alive:{worker}"
         self._beaten = self._checked = float("-inf")
+        self._scripts: dict[str, Any] = {}
 
     # --- this worker ----------------------------------------------------------------------------
     def beat(self) -> None:
@@ -62,6 +76,21 @@ class InflightLedger(PageLedger):
 
     def taken(self, jid: str, payload: str | bytes) -> None:
         self.client.hset(self.inflight_key, jid, payload)
+
+    def take(self, queue_key: str, pop: str) -> bytes | None:
+        """Pop the frontier's next request (``pop``: a key of :data:`TAKE_SCRIPTS`, the queue's kind)
+        and note it in flight, as one Redis step; :meth:`named` then files it under its fingerprint."""
+        script = self._scripts.get(pop)
+        if script is None:
+            script = self._scripts[pop] = self.client.register_script(TAKE_SCRIPTS[pop])
+        return script(keys=[queue_key, self.inflight_key], args=[TAKING])
+
+    def named(self, jid: str, payload: bytes) -> None:
+        """File the request :meth:`take` noted under its fingerprint (one MULTI: never absent)."""
+        pipe = self.client.pipeline(transaction=True)
+        pipe.hset(self.inflight_key, jid, payload)
+        pipe.hdel(self.inflight_key, TAKING)
+        pipe.execute()
 
     def done(self, jid: str) -> None:
         self.client.hdel(self.inflight_key, jid)

@@ -19,6 +19,7 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.utils.misc import load_object
+from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
 from newscrawl.distributed import key_prefix
@@ -32,6 +33,7 @@ class Scheduler(RedisScheduler):
     crawler: Any = None
     ledger: InflightLedger | None = None
     handed_key: str | None = None
+    pop_kind: str | None = None  # the queue's pop as InflightLedger.take does it in one step, if it can
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Scheduler:
@@ -61,6 +63,13 @@ class Scheduler(RedisScheduler):
                                      timeout=settings.getfloat("NEWSCRAWL_WORKER_TIMEOUT", 60.0))
         self.handed_key = f"{prefix}:handed"
         register_ledger(self.crawler, self.ledger)
+        kind = {PriorityQueue: "zset", FifoQueue: "rpop", LifoQueue: "lpop"}.get(type(self.queue))
+        if kind == "zset" or (kind and not self.idle_before_close):  # a Lua script cannot block
+            self.pop_kind = kind
+        else:
+            logger.warning("Queue %s%s: requests are popped, then noted in flight; a worker killed "
+                           "between the two loses that request", type(self.queue).__name__,
+                           " with SCHEDULER_IDLE_BEFORE_CLOSE" if kind else "")
         connect = self.crawler.signals.connect  # after the feed exporter's: it writes first
         connect(self._item_settled, signal=signals.item_scraped)
         connect(self._item_settled, signal=signals.item_dropped)
@@ -101,13 +110,21 @@ class Scheduler(RedisScheduler):
         if self.ledger is not None:
             self.ledger.beat()
             self._recover(every=self.ledger.timeout / 4)
-        request = self.queue.pop(self.idle_before_close)
+        payload = None
+        if self.ledger is not None and self.pop_kind:
+            payload = self.ledger.take(self.queue.key, self.pop_kind)
+            request = self.queue._decode_request(payload) if payload else None
+        else:
+            request = self.queue.pop(self.idle_before_close)
         if request and self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         if request is not None and self.ledger is not None:
             jid = self.crawler.request_fingerprinter.fingerprint(request).hex()
             request.meta[JID] = jid
-            self.ledger.taken(jid, self.queue._encode_request(request))
+            if payload is None:
+                self.ledger.taken(jid, self.queue._encode_request(request))
+            else:
+                self.ledger.named(jid, payload)
         return request
 
     def _item_settled(self, item: Any, response: Any = None, *args: Any, **kwargs: Any) -> None:

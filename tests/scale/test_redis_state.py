@@ -49,6 +49,9 @@ def test_scheduler_adapter_shares_queue_and_seen_set_without_deprecations(redis_
     assert got.url == request.url and got.priority == 7 and got.callback.__func__ is Probe.parse
     assert got.meta["url_probability"] == 0.75 and got.headers[b"X-Test"] == b"1"
     assert first.next_request() is None
+    # in flight under its fingerprint from the moment it left the frontier (popped and noted in one step)
+    assert second.pop_kind == "zset"
+    assert list(second.server.hgetall(second.ledger.inflight_key)) == [got.meta["newscrawl_jid"].encode()]
     assert first.stats.get_value("scheduler/enqueued/redis") == 1
     assert second.stats.get_value("scheduler/dequeued/redis") == 1
 
@@ -142,6 +145,29 @@ def test_one_workers_stylesheet_downloads_serve_the_next(redis_url, tools):
     assert second["stats"]["newscrawl/css/source_cache/hits"] == 3
     assert second["rules"] == first["rules"] and len(second["rules"]) == 3
     assert len(redis.Redis.from_url(redis_url).keys("newscrawl:css:*")) == 3
+
+
+@pytest.mark.parametrize(("kind", "first_out"), [("zset", b"a"), ("rpop", b"b"), ("lpop", b"a")])
+def test_a_taken_request_is_in_flight_before_it_is_filed(redis_url, kind, first_out):
+    """take() pops and notes in one Redis step: a worker killed before it files the request under
+    its fingerprint still gives it back (with a pop, then a write, that request was lost)."""
+    from newscrawl.distributed.inflight import TAKING, InflightLedger
+
+    client = redis.Redis.from_url(redis_url)
+    if kind == "zset":
+        client.zadd("k:requests", {"a": 0, "b": 1})
+    else:
+        client.rpush("k:requests", "a", "b")
+    dead = InflightLedger(client, "k", "dead")  # never beats: its heartbeat is expired
+    assert dead.take("k:requests", kind) == first_out
+    assert client.hgetall("k:inflight:dead") == {TAKING.encode(): first_out}
+    pushed: list[bytes] = []
+    assert InflightLedger(client, "k", "live").recover(pushed.append, None) == 1 and pushed == [first_out]
+    worker = InflightLedger(client, "k", "w")
+    second = worker.take("k:requests", kind)
+    worker.named("fp", second)
+    assert client.hgetall("k:inflight:w") == {b"fp": second} and {first_out, second} == {b"a", b"b"}
+    assert worker.take("k:requests", kind) is None and client.hgetall("k:inflight:w") == {b"fp": second}
 
 
 def test_inflight_ledger_gives_a_dead_workers_requests_back_once(redis_url):
