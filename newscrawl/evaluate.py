@@ -28,12 +28,13 @@ from __future__ import annotations
 import gzip
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from newscrawl.page import fold
 
 __all__ = [
     "shingles", "shingle_counts", "page_precision", "page_recall", "body_scores",
@@ -138,7 +139,7 @@ def snippet_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, flo
 
 # --- title, date, class ---------------------------------------------------------------------------
 def normalize_title(text: str | None) -> str:
-    return _norm_ws(unicodedata.normalize("NFKC", text or "").casefold())
+    return fold(text)
 
 
 def title_match(gold: str | None, prediction: str | None) -> bool:

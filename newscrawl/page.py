@@ -41,6 +41,7 @@ from __future__ import annotations
 import functools
 import operator
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -94,6 +95,12 @@ def _boilerplate_names(names: str) -> bool:
 def collapse(text: str) -> str:
     """Whitespace-collapsed, stripped text (the form every measure and output uses)."""
     return " ".join(text.split())
+
+
+def fold(text: str | None) -> str:
+    """NFKC, casefolded, whitespace-collapsed: the form in which titles are compared (the title metric,
+    gold titles matched to text nodes in training, a headline run against the structured headline)."""
+    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
 class TextNode(NamedTuple):

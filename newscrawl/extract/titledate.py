@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -24,7 +23,7 @@ from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
 from newscrawl.extract.metadata import SEP_CHARS, strip_site_suffix
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
-from newscrawl.page import Page, collapse
+from newscrawl.page import Page, collapse, fold
 from newscrawl.paths import models_dir
 
 THRESHOLD = 0.5  # class probability for "is title" / "is date"
@@ -72,15 +71,10 @@ def node_title_text(page: Page, k: int, meta_title: str | None = None) -> str:
     tn = page.text_nodes[k]
     block = block_of(tn.container)
     if page.has(block) and page.text_len(block) <= 2 * len(tn.text) + 10 and not page.link_text_len(block):
-        if meta_title and _fold(tn.text) == _fold(meta_title):
+        if meta_title and fold(tn.text) == fold(meta_title):
             return tn.text
         return page.text(block)
     return tn.text
-
-
-def _fold(text: str) -> str:
-    """Text as the title comparison sees it: NFKC, casefold, collapsed whitespace."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def strip_site_name(title: str) -> str:

@@ -26,7 +26,6 @@ import json
 import shlex
 import sys
 import time
-import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -45,7 +44,7 @@ from newscrawl.extract.titledate import (
     MAX_DATE_LEN, date_candidates, dayfirst_for, evaluated_subset, node_title_text, pick_date, pick_title,
     title_candidates, title_tag_title)
 from newscrawl.modelio import export_trees, save_model
-from newscrawl.page import Page
+from newscrawl.page import Page, fold
 from newscrawl.paths import datasets_dir, models_dir
 
 HELP = "train the title and date classifiers from gold titles/dates in ../shared/datasets"
@@ -55,10 +54,6 @@ SEED = 20110919
 FOLDS = 5
 RULES = ("first", "best")
 FOREST = {"n_estimators": 40, "min_samples_leaf": 3, "max_depth": 12, "max_features": "sqrt"}
-
-
-def norm(text: str | None) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
 @dataclass
@@ -82,11 +77,11 @@ class PageRows:
 
 
 def _title_rows(page: Page, nodes: list[int], gold: str) -> list[int]:
-    target = norm(gold)
+    target = fold(gold)
     exact, fuzzy = [], []
     for row, k in enumerate(nodes):
-        own = norm(page.text_nodes[k].text)
-        if own == target or norm(node_title_text(page, k)) == target:
+        own = fold(page.text_nodes[k].text)
+        if own == target or fold(node_title_text(page, k)) == target:
             exact.append(row)
         elif abs(len(own) - len(target)) <= 0.1 * len(target) + 2 and fuzz.ratio(own, target) >= 95:
             fuzzy.append(row)
@@ -198,7 +193,7 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
     variants = {"paper": PAPER_TITLE_FEATURES, "meta": TITLE_FEATURES}
     counts = {f"title_{v}_{rule}": 0 for v in variants for rule in RULES}
     counts.update({"title_n": 0, "date": 0, "date_n": 0, "date_matched": 0, "date_matched_n": 0})
-    for fold, (train_idx, test_idx) in enumerate(GroupKFold(n_splits=FOLDS).split(pages, groups=sites)):
+    for k_fold, (train_idx, test_idx) in enumerate(GroupKFold(n_splits=FOLDS).split(pages, groups=sites)):
         train = [pages[i] for i in train_idx]
         title_models = {v: _forest().fit(*_title_set(train, f)) for v, f in variants.items()}
         date_model = _forest().fit(*_date_set(train))
@@ -213,7 +208,7 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
                 for rule in RULES:
                     title, node = _page_title(p, pt, rule)
                     if p.gold_title:
-                        counts[f"title_{v}_{rule}"] += norm(title) == norm(p.gold_title)
+                        counts[f"title_{v}_{rule}"] += fold(title) == fold(p.gold_title)
                     if v == "meta" and rule == "best":
                         title_node = node
             counts["title_n"] += bool(p.gold_title)
@@ -229,7 +224,7 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
                 if p.date_rows:
                     counts["date_matched_n"] += 1
                     counts["date_matched"] += ok
-        log(f"fold {fold + 1}/{FOLDS} done")
+        log(f"fold {k_fold + 1}/{FOLDS} done")
     n = max(counts["title_n"], 1)
     out: dict[str, Any] = {f"title_accuracy_{v}_{rule}": round(counts[f"title_{v}_{rule}"] / n, 4)
                            for v in variants for rule in RULES}

@@ -17,14 +17,13 @@ import json
 import re
 import sys
 import time
-import unicodedata
 from pathlib import Path
 
 import numpy as np
 
 from newscrawl.classify import body_extractor
 from newscrawl.classify import wang
-from newscrawl.page import Page
+from newscrawl.page import Page, fold
 from newscrawl.paths import datasets_dir, models_dir
 
 HELP = "train Wang et al.'s SVMs (models/wang_svm.json); needs the optional browser extra"
@@ -35,10 +34,6 @@ SVM_PARAMS = {"kernel": "rbf", "C": 1.0, "gamma": "scale", "class_weight": "bala
 
 def _tokens(text: str | None) -> list[str]:
     return _TOKEN.findall((text or "").lower())
-
-
-def _norm(text: str | None) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
 def shingle_prf(predicted: str | None, gold: str | None) -> tuple[float, float]:
@@ -87,9 +82,9 @@ def label_body(nodes: list[wang.Node], cands: list[wang.Node], gold: str) -> int
 
 
 def label_title(cands: list[wang.Node], gold: str) -> int | None:
-    target = _norm(gold)
+    target = fold(gold)
     for i, n in enumerate(cands):
-        if _norm(n.own_text) == target:
+        if fold(n.own_text) == target:
             return i
     gold_words = set(_tokens(gold))
     best, best_f1 = None, 0.8
@@ -169,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         result = wang.wang(page, loaded)
         seconds["wang"] += time.perf_counter() - started
         scores["wang"].append(shingle_prf(result.body, row["body"]))
-        titles += _norm(result.title) == _norm(row["title"])
+        titles += fold(result.title) == fold(row["title"])
         for name, fn in ours.items():
             started = time.perf_counter()
             found = fn(page)
