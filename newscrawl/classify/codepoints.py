@@ -40,6 +40,13 @@ def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
+def runs(member: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Starts and (exclusive) ends of the runs of 1 in ``member``, a 0/1 uint8 array: a text's words
+    when ``member`` says which code points are word characters."""
+    edges = np.flatnonzero(np.diff(member, prepend=0, append=0))  # starts and ends, alternating
+    return edges[0::2], edges[1::2]
+
+
 def word_class(char: str) -> int:
     """1 for a \\w character as ``re`` reads it (alphanumeric or "_"), 2 for a combining mark, 0 else."""
     return 1 if char.isalnum() or char == "_" else 2 if unicodedata.combining(char) else 0

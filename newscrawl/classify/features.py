@@ -29,7 +29,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import numpy as np
 
-from newscrawl.classify.codepoints import WORD_CLASSES, code_points
+from newscrawl.classify.codepoints import WORD_CLASSES, code_points, runs
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
@@ -613,11 +613,9 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
         return 0.0
     text = text[:200_000]
     data = code_points(text)
-    word = (WORD_CLASSES(data) == 1).view(np.uint8)
-    edges = np.flatnonzero(np.diff(word, prepend=0, append=0))  # word starts and ends, alternating
-    if not edges.size:
+    starts, ends = runs((WORD_CLASSES(data) == 1).view(np.uint8))
+    if not starts.size:
         return 0.0
-    starts, ends = edges[0::2], edges[1::2]
     first = data[starts]
     first = np.where((first >= 65) & (first <= 90), first + 32, first)  # A-Z lower-cased
     non_ascii = np.concatenate(([0], np.cumsum(data >= 128)))

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from newscrawl import modelio
-from newscrawl.classify.codepoints import CodePointClasses, code_points
+from newscrawl.classify.codepoints import CodePointClasses, code_points, runs
 from newscrawl.page import Page
 
 MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a page says what it is
@@ -58,11 +58,10 @@ def english_share(text: str) -> float:
     words). Every page with a URL pays it, so the runs are found on the code points as arrays: a word per
     run start, its key from its first characters (findall and a string per word cost 0.35 ms a page)."""
     data = code_points(text.lower())
-    letter = _LETTER_CLASSES(data)
-    edges = np.flatnonzero(np.diff(letter, prepend=0, append=0))  # run starts and ends, alternating
-    if not edges.size:
+    starts, ends = runs(_LETTER_CLASSES(data))
+    if not starts.size:
         return 0.0
-    starts, lengths = edges[0::2], edges[1::2] - edges[0::2]
+    lengths = ends - starts
     short = lengths <= _LONGEST
     # the text as bytes (a non-ASCII code point as 0xFF, in no English word), read 8 at a time from
     # each short run's start and cut to its length: the run's key

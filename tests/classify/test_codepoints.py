@@ -7,7 +7,7 @@ import unicodedata
 
 import numpy as np
 
-from newscrawl.classify.codepoints import WORD_CLASSES, CodePointClasses, code_points
+from newscrawl.classify.codepoints import WORD_CLASSES, CodePointClasses, code_points, runs
 
 
 def test_classes_follow_the_classifier_and_are_kept():
@@ -34,3 +34,13 @@ def test_word_classes_are_re_word_characters_and_combining_marks():
     want = [1 if re.fullmatch(r"\w", chr(cp)) else 2 if unicodedata.combining(chr(cp)) else 0
             for cp in sample.tolist()]
     assert got == want
+
+
+def test_runs_are_the_starts_and_ends_of_each_run_of_ones():
+    member = np.array([1, 1, 0, 0, 1, 0, 1, 1, 1], dtype=np.uint8)
+    starts, ends = runs(member)
+    assert starts.tolist() == [0, 4, 6] and ends.tolist() == [2, 5, 9]
+    assert [len(r) for r in runs(np.zeros(3, dtype=np.uint8))] == [0, 0]
+    text = "Hi, wörld_1 ok"
+    starts, ends = runs((WORD_CLASSES(code_points(text)) == 1).view(np.uint8))
+    assert [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())] == re.findall(r"\w+", text)
