@@ -12,9 +12,10 @@ import functools
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
+from lxml import etree
 
 from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
@@ -63,18 +64,81 @@ def block_of(el: Any) -> Any:
     return node if node is not None else el
 
 
+def _enclosing_link(el: Any, block: Any) -> Any | None:
+    """The ``<a>`` that ``el`` sits in, below ``block`` (None when the run is not link text)."""
+    node = el
+    while node is not None and node is not block:
+        if node.tag == "a":
+            return node
+        node = node.getparent()
+    return None
+
+
+def _word_links(page: Page, block: Any) -> tuple[int, list[Any]]:
+    """(text length of the links in ``block`` that hold a letter or digit, the other links): a
+    link of symbols only ("¶", "#", "🔗") is a permalink anchor beside a heading, not a
+    breadcrumb, and no part of the headline."""
+    words, symbols = 0, []
+    for a in block.iter("a"):
+        if not page.has(a) or not page.text_len(a):
+            continue
+        if any(ch.isalnum() for ch in page.text(a)):
+            words += page.text_len(a)
+        else:
+            symbols.append(a)
+    return words, symbols
+
+
+def joined_text(page: Page, el: Any, skip: Sequence[Any] = ()) -> str:
+    """``el``'s shown text (without the ``skip`` elements) spaced as the page spaces it: whitespace
+    only where the source has some (``&nbsp;`` included), a line break or a block boundary, so
+    inline markup inside a word or before punctuation ("Staubsaugerzub<wbr>ehö",
+    "Category<span>:</span>", "<em>Metroid</em>, One") adds none. Page.text joins every run with a
+    space instead."""
+    parts: list[str] = []
+    hidden = page.hidden_flags()
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, node in walker:
+        tag = node.tag
+        shown = isinstance(tag, str) and page.has(node) and not hidden[page.index(node)] and node not in skip
+        if event == "start":
+            if not shown:
+                walker.skip_subtree()
+                continue
+            if tag == "br" or tag not in INLINE:
+                parts.append(" ")
+            parts.append(node.text or "")
+        else:
+            if shown and (tag == "br" or tag not in INLINE):
+                parts.append(" ")
+            if node is not el:
+                parts.append(node.tail or "")
+    return collapse("".join(parts))
+
+
 def node_title_text(page: Page, k: int, meta_title: str | None = None) -> str:
-    """A title node's full text: its block's text when inline markup split the headline (a short
-    block without links; breadcrumbs are links), else the text run alone. A run that is the
-    structured headline ``meta_title`` by itself stays alone: the rest of its block is a label or
-    kicker ("Headline:", "SELECTED:", a section name) that the page declares no part of the title."""
+    """A title node's full text when inline markup split the headline: the link it sits in when
+    markup split a linked headline ("<a>The Story Of <em>Metroid</em>, One Of ...</a>"), else its
+    short block when that holds no word links (breadcrumbs are links; permalink symbols such as
+    "¶" are left out), else the text run alone. A run that is the structured headline
+    ``meta_title`` by itself stays alone: the rest of its block is a label or kicker
+    ("Headline:", "SELECTED:", a section name) that the page declares no part of the title."""
     tn = page.text_nodes[k]
+    limit = 2 * len(tn.text) + 10
     block = block_of(tn.container)
-    if page.has(block) and page.text_len(block) <= 2 * len(tn.text) + 10 and not page.link_text_len(block):
-        if meta_title and fold(tn.text) == fold(meta_title):
+    link = _enclosing_link(tn.container, block)
+    if link is not None and page.has(link) and len(tn.text) < page.text_len(link) <= limit:
+        unit, skip = link, []
+    elif page.has(block) and page.text_len(block) <= limit:
+        words, skip = _word_links(page, block)
+        if words:
             return tn.text
-        return page.text(block)
-    return tn.text
+        unit = block
+    else:
+        return tn.text
+    if meta_title and fold(tn.text) == fold(meta_title):
+        return tn.text
+    return joined_text(page, unit, skip) or tn.text
 
 
 def strip_site_name(title: str) -> str:

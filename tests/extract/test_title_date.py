@@ -186,3 +186,43 @@ def test_title_tag_fallback_drops_the_part_naming_the_site_else_keeps_the_longes
     assert titledate.title_tag_title("Charges | Stripe API Reference", None, "https://docs.stripe.com/api") == "Charges"
     assert titledate.title_tag_title("Dental Care | ONE Health Ohio", "ONE Health Ohio", None) == "Dental Care"
     assert titledate.title_tag_title("Home | Storm hits the whole coast", None, None) == "Storm hits the whole coast"
+
+
+def _title_text(body: str, run: str, meta_title: str | None = None) -> str:
+    """node_title_text of the text run ``run`` in a page whose body starts with ``body``."""
+    page = Page.from_html(f"<html><body>{body}<p>{'Some body text of the story. ' * 20}</p></body></html>")
+    k = next(i for i, tn in enumerate(page.text_nodes) if tn.text == run)
+    return titledate.node_title_text(page, k, meta_title)
+
+
+def test_a_linked_headline_split_by_inline_markup_is_the_whole_link():
+    h1 = '<h1><a href="/story">The Story Of <em>Metroid</em>, One Of Gaming\'s Universes</a></h1>'
+    assert _title_text(h1, ", One Of Gaming's Universes") == "The Story Of Metroid, One Of Gaming's Universes"
+    # a short run of a long link (a teaser card) stays alone: at most twice the run, plus 10
+    assert _title_text(h1, "The Story Of") == "The Story Of"
+    # a date link beside a linked headline stays out: the run is the whole link
+    dated = '<h1><a href="/day">Dec 18 2025</a> <a href="/s">Preparing a transition</a></h1>'
+    assert _title_text(dated, "Preparing a transition") == "Preparing a transition"
+
+
+def test_breadcrumb_links_keep_the_run_alone_but_permalink_symbols_do_not():
+    crumbs = '<p><a href="/">Home</a> » <a href="/blog">Blog</a> » Renting a Car: Key Words</p>'
+    assert _title_text(crumbs, "» Renting a Car: Key Words") == "» Renting a Car: Key Words"
+    sphinx = '<h1><code>functools</code> — Higher-order functions<a class="headerlink" href="#f">¶</a></h1>'
+    assert _title_text(sphinx, "— Higher-order functions") == "functools — Higher-order functions"
+
+
+def test_runs_are_joined_with_the_page_spacing():
+    wiki = "<h1><span>Category</span><span>:</span><span>Programming languages</span></h1>"
+    assert _title_text(wiki, "Programming languages") == "Category:Programming languages"
+    assert _title_text("<h1><span>Vacuum clean<wbr>er parts set</span></h1>", "er parts set") == "Vacuum cleaner parts set"
+    assert _title_text('<h1><span>Info</span><span>&nbsp;</span>Graphics card guide</h1>',
+                       "Graphics card guide") == "Info Graphics card guide"
+    assert _title_text("<h1>Line one<br>Line two of it</h1>", "Line two of it") == "Line one Line two of it"
+    assert _title_text('<h1><b>Big</b> <span style="display:none">x</span>news today</h1>', "news today") == "Big news today"
+
+
+def test_a_run_that_is_the_structured_headline_drops_its_kicker():
+    h1 = "<h1><b>SELECTED:</b> The best coats of the year</h1>"
+    assert _title_text(h1, "The best coats of the year") == "SELECTED: The best coats of the year"
+    assert _title_text(h1, "The best coats of the year", "The best coats of the year") == "The best coats of the year"
