@@ -248,6 +248,11 @@ def print_dataset(name: str, result: dict[str, Any], out: Any = sys.stdout) -> N
             f"{_cell(s['published'], 'accuracy'):>6} {_cell(s['is_article'], 'f1'):>6} "
             f"{s['pages_per_second'] or 0:>8.1f} {s['cpu_pages_per_second'] or 0:>8.1f} {s['errors']:>4}\n"
         )
+    kinds = next((s["by_page_type"] for s in result["systems"].values() if s.get("by_page_type")), {})
+    for kind in kinds:  # labelled page types (wcxb-dev): body F1 of each system on that type alone
+        cells = ", ".join(f"{system} {_cell(s['by_page_type'][kind]['body'], 'f1')}"
+                          for system, s in result["systems"].items())
+        out.write(f"  body F1 on {kind} pages ({kinds[kind]['pages']}): {cells}\n")
     if result["lxml_parse_pages_per_second"]:
         out.write(f"{'lxml parse':<12} {'':>7} {'':>7} {'':>7} {'':>7} {'':>6} {'':>6} {'':>6} "
                   f"{result['lxml_parse_pages_per_second']:>8.1f} {result['lxml_parse_cpu_pages_per_second'] or 0:>8.1f}\n")

@@ -2,7 +2,7 @@
 when a score drops below its floor in ``benchmarks/quality_floors.json``.
 
 Floors are per dataset and metric (``body_f1``, ``snippet_f1``, ``title``, ``published``,
-``is_article_f1``; ``max_errors`` pages whose extraction reported a failure, default 0), set a little under values measured on the same pages (see the floors
+``is_article_f1``, or one of them on a labelled page type, e.g. ``body_f1@article``; ``max_errors`` pages whose extraction reported a failure, default 0), set a little under values measured on the same pages (see the floors
 file's ``_measured`` block for what was measured and when). All pages of each dataset are used
 unless the floors file gives a ``sample`` (every k-th page, deterministic), so the gate is
 reproducible; pages are spread over ``--workers`` processes (default 2).
@@ -63,8 +63,17 @@ def measure(folder: Path, every: int, pool: ProcessPoolExecutor | None) -> tuple
     return score(records, predictions), time.perf_counter() - start
 
 
+def metrics(scores: dict[str, Any]) -> list[str]:
+    """The floor names ``scores`` can be gated on: each of METRICS, and for a dataset labelling page
+    types each of them on one type alone (``body_f1@article``: news articles inside wcxb-dev's mix)."""
+    return list(METRICS) + [f"{metric}@{kind}" for kind in scores.get("by_page_type", {}) for metric in METRICS]
+
+
 def value(scores: dict[str, Any], metric: str) -> float | None:
-    block, key = METRICS[metric]
+    name, _, kind = metric.partition("@")
+    if kind:
+        scores = scores.get("by_page_type", {}).get(kind) or {}
+    block, key = METRICS[name]
     return scores[block][key] if scores.get(block) else None
 
 
@@ -98,18 +107,30 @@ def main(argv: list[str] | None = None) -> int:
             allowed = int(floors.get(name, {}).get("max_errors", 0))
             if scores["errors"] > allowed:
                 failures.append(f"{name}: {scores['errors']} pages failed to extract (allowed {allowed})")
-            for metric in METRICS:
-                measured = value(scores, metric)
-                if measured is None:
+            gated = metrics(scores)
+            gated += [k for k in floors.get(name, {}) if k not in gated and k not in ("sample", "max_errors")]
+            for metric in gated:
+                if metric.partition("@")[0] not in METRICS:
+                    failures.append(f"{name}: unknown metric {metric!r} in {args.floors.name}")
                     continue
-                recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
+                measured = value(scores, metric)
                 floor = floors.get(name, {}).get(metric)
+                if measured is None:
+                    if floor is not None:
+                        failures.append(f"{name}: {metric} has a floor but could not be measured")
+                    continue
+                if "@" not in metric or floor is not None:  # per-type floors are recorded where one is set
+                    recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
                 if floor is not None and measured < floor:
                     failures.append(f"{name}: {metric} {measured:.3f} < floor {floor:.3f}")
     finally:
         if pool:
             pool.shutdown()
-    print(format_table(table))
+    rows: dict[str, dict[str, Any]] = {}
+    for label, scores in table.items():
+        rows[label] = scores
+        rows.update({f"  {kind}": by_kind for kind, by_kind in scores.get("by_page_type", {}).items()})
+    print(format_table(rows))
     if args.record:
         print(json.dumps(recorded, indent=2))
         return 0

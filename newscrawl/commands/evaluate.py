@@ -109,7 +109,9 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     if args.json:
         stdout.write(json.dumps(result, indent=2) + "\n")
         return 0
-    stdout.write(format_table({f"{folder.name} ({result['method'] or 'predictions'})": result}) + "\n")
+    rows = {f"{folder.name} ({result['method'] or 'predictions'})": result}
+    rows.update({f"  {kind}": scores for kind, scores in result.get("by_page_type", {}).items()})
+    stdout.write(format_table(rows) + "\n")
     if result["snippets"]:
         s = result["snippets"]
         stdout.write(f"snippets: precision {s['precision']:.3f} recall {s['recall']:.3f} accuracy {s['accuracy']:.3f} "

@@ -180,3 +180,32 @@ def test_page_details(tmp_path: Path) -> None:
     assert rows[0]["snippets"] == (1, 0, 0, 1)
     assert rows[1]["published_ok"] is True and rows[1]["body_precision"] is None  # nothing on either side
     assert rows[2]["title_ok"] is False and "body_precision" not in rows[2]
+
+
+def test_score_by_page_type(tmp_path: Path) -> None:
+    rows = [{"id": f"p{i}", "path": None, "url": None, "page_type": kind, "body": body}
+            for i, (kind, body) in enumerate([("article", "one two three four five"), ("article", "six seven"),
+                                              ("listing", "eight nine ten eleven")])]
+    (tmp_path / "truth.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    predictions = {"p0": {"body": "one two three four five"}, "p1": {"body": "six seven"}, "p2": {"body": "menu"}}
+    result = score(tmp_path, predictions)
+    assert sorted(result["by_page_type"]) == ["article", "listing"]
+    assert result["by_page_type"]["article"]["pages"] == 2
+    assert result["by_page_type"]["article"]["body"]["f1"] == pytest.approx(1.0)
+    assert result["by_page_type"]["listing"]["body"]["f1"] == pytest.approx(0.0)
+    assert 0.0 < result["body"]["f1"] < 1.0
+    (tmp_path / "plain").mkdir()
+    assert "by_page_type" not in score(make_dataset(tmp_path / "plain"), {})  # no page_type labels, no breakdown
+
+
+def test_table_leaves_article_f1_blank_without_gold_articles() -> None:
+    from newscrawl.evaluate import format_table
+
+    def row(pairs: list[tuple[bool, bool]]) -> dict[str, object]:
+        return {"pages": len(pairs), "body": None, "snippets": None, "title": None, "published": None,
+                "is_article": class_scores(pairs), "errors": 0}
+
+    lines = format_table({"listing": row([(False, False), (False, True)]),
+                          "article": row([(True, True), (True, False)])}).splitlines()
+    assert lines[2].split()[-2] == "-"  # no gold article in the group: F1 undefined, not 0.000
+    assert lines[3].split()[-2] == "0.667"
