@@ -274,6 +274,24 @@ def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
     return None, 0.0
 
 
+def closing_date(page: Page, relevant: list[int], comment_cut: int | None,
+                 dayfirst: bool | None = None) -> str | None:
+    """The date of a byline that closes the article: the first shown text node after the relevant
+    content when it is a date ("Posted on April 13, 2023", "Published On: 15 August 2025"). The
+    evaluated subset (§3.4.1) ends with the relevant content, so the date model never sees it;
+    a comment section's first node is a comment's date, not the story's."""
+    if not relevant:
+        return None
+    tns = page.text_nodes
+    for k in range(relevant[-1] + 1, len(tns)):
+        if not getattr(page.style(tns[k].container), "visible", True):
+            continue
+        if (comment_cut is not None and k >= comment_cut) or len(tns[k].text) > MAX_DATE_LEN:
+            return None
+        return parse_date(tns[k].text, dayfirst=dayfirst)
+    return None
+
+
 def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
     if not found:
         return []

@@ -226,3 +226,15 @@ def test_a_run_that_is_the_structured_headline_drops_its_kicker():
     h1 = "<h1><b>SELECTED:</b> The best coats of the year</h1>"
     assert _title_text(h1, "The best coats of the year") == "SELECTED: The best coats of the year"
     assert _title_text(h1, "The best coats of the year", "The best coats of the year") == "The best coats of the year"
+
+
+def test_a_byline_date_right_after_the_relevant_content_closes_the_article():
+    page = Page.from_html("<html><body><p>First paragraph of the story.</p><p>Second paragraph.</p>"
+                          '<p style="display:none">hidden</p><p>Posted on April 13, 2023</p>'
+                          "<p>Related: March 2, 2021</p></body></html>")
+    shown = [k for k, tn in enumerate(page.text_nodes) if tn.text != "hidden"]
+    assert titledate.closing_date(page, [0, 1], None) == "2023-04-13"
+    assert titledate.closing_date(page, [0], None) is None  # the next node is story text, not a date
+    assert titledate.closing_date(page, [0, 1], comment_cut=shown[2]) is None  # a comment's date
+    assert titledate.closing_date(page, [], None) is None
+    assert titledate.closing_date(page, [0, 1, shown[2]], None) == "2021-03-02"
