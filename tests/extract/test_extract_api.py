@@ -85,6 +85,23 @@ def test_no_convincing_content_gives_no_body():
     assert not art.is_article
 
 
+@pytest.mark.parametrize("is_article", [True, False])
+def test_an_article_where_nce_finds_nothing_gets_coreex_main_node(is_article: bool):
+    from newscrawl.extract.api import extract_page
+    from newscrawl.extract.nce import NCEParams
+    from newscrawl.page import Page
+
+    page = Page.from_html(article_html(comments=False), "https://valley.example/news/water-plan")
+    nothing = NCEParams(beta2=10**9, retry_beta3=0)  # no subtree can be the separator
+    art = extract_page(page, nothing, classifier=lambda *args: (is_article, 0.9 if is_article else 0.1))
+    if not is_article:  # a listing or a video page keeps no body
+        assert art.body is None and art.provenance["body"]["method"] == "nce-whole-page"
+        return
+    assert art.provenance["body"]["method"] == "coreex-fallback"
+    assert all(p in art.body for p in PARAS)
+    assert "Section 3" not in art.body and "Copyright" not in art.body
+
+
 def test_a_tiny_page_without_separator_is_its_own_content():
     art = extract("<html><body><div><p>Lorem ipsum dolor sit amet.</p><p>Second line here.</p></div></body></html>")
     assert art.body == "Lorem ipsum dolor sit amet.\nSecond line here."
