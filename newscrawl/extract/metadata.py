@@ -162,13 +162,16 @@ def site_keys(site_name: str | None, url: str | None) -> frozenset[str]:
 def names_site(segment: str, keys: frozenset[str]) -> bool:
     """A title segment of at most SITE_SEGMENT_WORDS words that is the site's name, begins with it
     in whole words ("Ruggable US", "REI Co-op", "Zoho People"; not "Apple's best yet" on apple.com)
-    or is at least the first half of it ("Death Wish" of "Death Wish Coffee"; not "The" of theverge.com)."""
+    or is, or begins with a word that is, at least the first half of it ("Death Wish" of "Death Wish
+    Coffee", "Rust Blog" of rust-lang.org; not "The" of theverge.com)."""
     words = segment.split()
     key = _key(segment)
     if len(key) < _MIN_SITE_KEY or not keys or len(words) > SITE_SEGMENT_WORDS:
         return False
-    if any(site.startswith(key) and 2 * len(key) >= len(site) for site in keys):
-        return True
+    first = _key(words[0])
+    for start in (key, first):  # the whole segment, or its first word ("Rust Blog" of rust-lang.org)
+        if len(start) >= _MIN_SITE_KEY and any(site.startswith(start) and 2 * len(start) >= len(site) for site in keys):
+            return True
     return any(_key(" ".join(words[:i])) in keys for i in range(1, len(words)))
 
 

@@ -237,6 +237,9 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     ("iPhone review - Apple's best yet", None, "https://www.apple.com/x", "iPhone review - Apple's best yet"),
     ("Storm season | The", None, "https://www.theverge.com/a", "Storm season | The"),
     ("Storm season // » Daily Planet", "Daily Planet", None, "Storm season"),  # no separator left behind
+    ("What do people love about Rust? | Rust Blog", "@rustlang", "https://blog.rust-lang.org/2024/x",
+     "What do people love about Rust?"),  # its first word is the first half of the name
+    ("Rain in Spain | Daily Notes", None, "https://dailyplanet.example/a", "Rain in Spain | Daily Notes"),  # < half
 ])
 def test_trailing_site_name_in_another_spelling(title: str, site: str | None, url: str | None, expected: str) -> None:
     from newscrawl.extract.metadata import strip_site_suffix
