@@ -22,7 +22,8 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   ``link_text_len(el)`` characters inside ``<a>``, ``link_density(el)``,
   ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
-  ``text(el)`` the subtree's text joined from its text nodes; ``tags()``, ``structure()``
+  ``text(el)`` the subtree's text joined from its text nodes; ``text_offsets`` the characters of
+  the text nodes before each index (prefix sums); ``tags()``, ``structure()``
   (parent index, depth, descendant count), ``measures()`` (text and link lengths, text-node
   range) and ``hidden_flags()`` of every element by index, and ``text_owners()`` (element index
   of each text node), for array passes.
@@ -438,6 +439,12 @@ class Page:
     def text(self, el: Any, sep: str = " ") -> str:
         i = self._index[el]
         return sep.join(map(_TEXT, self.text_nodes[self._first_tn[i]:self._end_tn[i]]))
+
+    @functools.cached_property
+    def text_offsets(self) -> list[int]:
+        """Characters of the text nodes before each index (``len(text_nodes) + 1`` entries), summed
+        once: NCE, the body cut and the page classifier's shares read lengths of node runs."""
+        return list(accumulate(map(len, map(_TEXT, self.text_nodes)), initial=0))
 
     @functools.cached_property
     def body_text(self) -> str:

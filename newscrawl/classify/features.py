@@ -381,7 +381,7 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
         while node is not None and steps < MAX_CLIMB and not heading:
             heading = int(node.tag[1]) if node.tag in HEADINGS else 0
             node, steps = node.getparent(), steps + 1
-        out["title_position"] = sum(len(tns[k].text) for k in range(title)) / total
+        out["title_position"] = page.text_offsets[title] / total
     else:
         out["title_position"] = 1.0
     out["title_heading"] = float(heading)
@@ -398,7 +398,8 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
 
     cut = evidence.comment_cut
     out["comment_cut"] = float(cut is not None)
-    out["comment_share"] = sum(len(tn.text) for tn in tns[cut:]) / total if cut is not None else 0.0
+    offsets = page.text_offsets
+    out["comment_share"] = (offsets[-1] - offsets[min(cut, len(tns))]) / total if cut is not None else 0.0
 
     # the relevant region: its headings, links (how many leave the site) and list text
     region_anchors: set[Any] = set()
@@ -470,9 +471,9 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}
-    lengths = list(map(len, map(_TEXT, page.text_nodes)))
+    prefix = page.text_offsets  # characters of text nodes before index i
+    lengths = list(map(operator.sub, prefix[1:], prefix))
     long_chars = sum(compress(lengths, map(LONG_NODE.__le__, lengths)))
-    prefix = list(accumulate(lengths, initial=0))  # characters of text nodes before index i
     flags = [0] * len(lengths)
     for k in short_dates:
         flags[k] = 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -196,9 +197,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         method, found = "nce", True
         start = 0
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
-            tns = page.text_nodes
-            before = sum(len(tns[k].text) for k in nodes if k < td.title_node)
-            total = sum(len(tns[k].text) for k in nodes)
+            offsets = page.text_offsets  # nodes ascend: those before the title are a prefix of them
+            length = [offsets[k + 1] - offsets[k] for k in nodes]
+            before = sum(length[:bisect_left(nodes, td.title_node)])
+            total = sum(length)
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
@@ -307,7 +309,8 @@ def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[i
     """``kept`` minus the text of the container's author boxes (outermost elements named by
     AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
     search = AUTHOR_NAMES.search  # one pass over the descendants: most have neither id nor class
-    named = [el for el in container.iterdescendants()
+    i = page.index(container)  # its descendants are the Page's elements after it: no tree walk
+    named = [el for el in page.elements[i + 1:i + 1 + page.descendants(container)]
              if (el.get("class") or el.get("id")) and search((el.get("id") or "") + " " + (el.get("class") or ""))]
     if not named:
         return kept

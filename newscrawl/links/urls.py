@@ -95,12 +95,22 @@ def canonicalize(url: str) -> str:
     return _default_canonicalizer(url)
 
 
+# an http(s) URL whose host is letters, digits, dots and hyphens up to the path, query, fragment or
+# end: urlsplit's netloc is that host (no user, port, brackets, spaces or characters it removes)
+_PLAIN_HOST = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9.-]+)(?=[/?#]|\Z)")
+
+
 @lru_cache(maxsize=65536)
 def registrable_domain(url_or_host: str) -> str:
     """Registrable domain of a URL or host (``news.bbc.co.uk`` -> ``bbc.co.uk``); the site key.
 
     For hosts without a public suffix (IPs, ``localhost``) this is ``host`` or ``host:port``.
     """
+    plain = _PLAIN_HOST.match(url_or_host)
+    if plain is not None:  # urlsplit's hostname for it, without urlsplit (most page links)
+        domain = _host_domain(plain.group(1).lower().rstrip("."))
+        if domain:
+            return domain
     text = url_or_host if "//" in url_or_host else f"//{url_or_host}"
     parts = urlsplit(text)
     host = (parts.hostname or "").lower().rstrip(".")

@@ -110,3 +110,61 @@ def test_bit_parallel_lcs_matches_dynamic_programming():
         a = "".join(rng.choice("abcde ") for _ in range(rng.randint(0, 40)))
         b = "".join(rng.choice("abcde ") for _ in range(rng.randint(0, 40)))
         assert lcs_len(a, b) == _lcs_dp(a, b)
+
+
+def _pruned_by_tree_walk(page: Page, root, u, p: NCEParams) -> list[int]:
+    """The tree-walk form of ``pruned`` (iterdescendants with lookups per element): the oracle
+    for the array form, which picks the descendants with text from the Page's element list."""
+    from newscrawl.extract.nce import INLINE, _HEADINGS, _boilerplate, _data, _link_sentence, _prose
+
+    r = page.text_range(root)
+    drop, named, dense = [], [], []
+    for el in root.iterdescendants():
+        if not page.has(el) or el.tag in INLINE or not page.text_len(el):
+            continue
+        if _boilerplate(page, el, u, p):
+            named.append(page.text_range(el))
+        elif (p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
+              and not (p.keep_data and _data(page, el, root.getparent(), u))
+              and not (p.link_sentences and _link_sentence(page, el, p))):
+            drop.append(page.text_range(el))
+            dense.append(el)
+    dropped: set[int] = set()
+    for d in drop:
+        dropped.update(d)
+    if p.keep_prose:
+        for el in dense:
+            dropped.difference_update(_prose(page, el, u, p))
+    for d in named:
+        dropped.update(d)
+    return [k for k in r if k not in dropped]
+
+
+def test_pruned_equals_the_tree_walk_on_random_pages():
+    from newscrawl.extract.nce import pruned
+
+    rng = random.Random(11)
+    words = ["alpha", "beta gamma", "a longer sentence of running text here", "x", ""]
+    tags = ["div", "p", "ul", "li", "a", "span", "nav", "aside", "h2", "table", "td", "cite", "em", "section"]
+    names = ["", "nav", "share-bar", "content", "widget", "related-posts", "comments", "sr-only", "story"]
+    checked = 0
+    for _ in range(60):
+        parts, open_tags = ["<html><body>"], []
+        for _ in range(rng.randint(20, 120)):
+            if open_tags and rng.random() < 0.35:
+                parts.append(f"</{open_tags.pop()}>")
+            tag = rng.choice(tags)
+            attrs = f' class="{rng.choice(names)}"' if rng.random() < 0.4 else ""
+            attrs += " hidden" if rng.random() < 0.05 else ""
+            attrs += ' href="/x"' if tag == "a" else ""
+            parts.append(f"<{tag}{attrs}>{rng.choice(words)}")
+            open_tags.append(tag)
+            if rng.random() < 0.3:
+                parts.append(rng.choice(words))
+        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+        for params in (NCEParams(), NCEParams(keep_prose=False, link_sentences=0), NCEParams(prune_boilerplate=False)):
+            for root in page.elements[::3]:
+                u = root.getparent() if page.has(root.getparent()) else root
+                assert pruned(page, root, u, params) == _pruned_by_tree_walk(page, root, u, params)
+                checked += 1
+    assert checked > 1000

@@ -214,3 +214,12 @@ def test_text_node_container_is_the_owner_or_the_parent_of_a_tail():
     assert len(page.text_nodes) == 8
     for tn in page.text_nodes:
         assert tn.container is (tn.element.getparent() if tn.is_tail else tn.element)
+
+
+def test_text_offsets_are_the_prefix_sums_of_the_text_node_lengths():
+    page = Page.from_html("<html><body><p>One <b>two</b> three</p><div hidden>gone</div><ul><li>four five</li>"
+                          "</ul>six</body></html>")
+    lengths = [len(tn.text) for tn in page.text_nodes]
+    assert page.text_offsets == [sum(lengths[:k]) for k in range(len(lengths) + 1)]
+    assert page.text_offsets[-1] == page.text_len(page.body) == len("Onetwothreefour fivesix")
+    assert page.text_offsets is page.text_offsets

@@ -49,3 +49,42 @@ def test_trap_guard_rules():
     verdicts = [guard.check(f"https://e.com/calendar/?month=2025-{m:02d}") for m in range(1, 9)]
     assert verdicts[:5] == [None] * 5 and verdicts[5:] == ["calendar"] * 3
     assert guard.check("https://e.com/2025/03/14/a-story/") is None
+
+
+def _slow_registrable_domain(url: str) -> str:
+    """registrable_domain's urlsplit path alone (what the plain-host fast path must agree with)."""
+    from urllib.parse import urlsplit
+
+    from newscrawl.links.urls import _host_domain
+
+    parts = urlsplit(url if "//" in url else f"//{url}")
+    host = (parts.hostname or "").lower().rstrip(".")
+    domain = _host_domain(host)
+    if domain:
+        return domain
+    port = parts.port
+    if port and (parts.scheme, port) not in {("http", 80), ("https", 443)}:
+        return f"{host}:{port}"
+    return host
+
+
+def test_registrable_domain_plain_host_fast_path_agrees_with_urlsplit():
+    import random
+
+    rng = random.Random(7)
+    pieces = ["http://", "https://", "HTTP://", "HttpS://", "ftp://", "httpſ://", "//", " http://", "http:/"]
+    hosts = ["News.BBC.co.uk", "www.example.com.", "example.com", "a-b.example.org", "127.0.0.1", "localhost",
+             "user@example.com", "example.com:8080", "[::1]", "exa mple.com", "example.com\t", "ex%41.com",
+             "xn--bcher-kva.example", "sub.example.co.jp", "k.com", "co.uk", ""]
+    tails = ["", "/", "/a/b?x=1", "?q=2", "#frag", "/path with space", ":80/x", "@evil.com/", "\\x"]
+    seen = 0
+    for _ in range(3000):
+        url = rng.choice(pieces) + rng.choice(hosts) + rng.choice(tails)
+        try:
+            expected = _slow_registrable_domain(url)
+        except ValueError:
+            continue
+        registrable_domain.cache_clear()
+        assert registrable_domain(url) == expected, url
+        seen += 1
+    assert seen > 2000
