@@ -269,3 +269,19 @@ def test_brand_share_counts_the_words_a_regex_scan_finds():
         site = rng.choice(["dailynews.com", "istanbul.gov.tr", "kelvin.org", "strasse.de", "", "abc.com"])
         meta = SimpleNamespace(site_name=rng.choice([None, "", "Daily News", "İstanbul Haber", "Kelvin Times", "ǅemal"]))
         assert _brand_per_k(text, meta, site) == reference(text, meta, site), (text, site, meta.site_name)
+
+
+def test_sentence_end_and_comma_counts_equal_the_regexes_they_replace():
+    import re
+
+    from newscrawl.classify.features import _COMMAS, _ends_sentence
+
+    sentence_end = re.compile(r"[.!?\u3002\uff01\uff1f\u2026\u061f\u0964:;\"'\u201d\u2019\u00bb)]\s*$")
+    comma = re.compile(r"[,\uff0c\u3001]")
+    rng = random.Random(9)
+    alphabet = list("ab .!?:;\"')(,\t\r\x0b\x0c\x1c\x1f") + ["\u3002", "\uff0c", "\u3001", "\u00a0", "\u2003", "\u2019",
+                                                           "\u00bb", "\u2026", "\u200b", "\u3000", "\x85", "x"]
+    for _ in range(20000):
+        line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+        assert _ends_sentence(line) == (sentence_end.search(line) is not None), repr(line)
+        assert sum(map(line.count, _COMMAS)) == len(comma.findall(line))

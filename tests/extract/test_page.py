@@ -223,3 +223,22 @@ def test_text_offsets_are_the_prefix_sums_of_the_text_node_lengths():
     assert page.text_offsets == [sum(lengths[:k]) for k in range(len(lengths) + 1)]
     assert page.text_offsets[-1] == page.text_len(page.body) == len("Onetwothreefour fivesix")
     assert page.text_offsets is page.text_offsets
+
+
+def test_element_cap_applies_and_the_skipped_count_is_bounded_by_the_tags(monkeypatch):
+    import random
+
+    import newscrawl.page as page_module
+    from newscrawl.page import _parse
+
+    monkeypatch.setattr(page_module, "MAX_ELEMENTS", 60)
+    page = Page.from_html("<html><body>" + "<p>x</p>" * 200 + "</body></html>")
+    assert len(list(page.root.iter())) <= 60 and "document cut after 60 elements" in page.warnings
+    small = Page.from_html("<html><body>" + "<p>x</p>" * 20 + "</body></html>")
+    assert not [w for w in small.warnings if "cut after" in w] and len(small.elements) == 21
+    # what lets _limit_tree skip the tree count: libxml2 makes at most 2 elements per "<" plus 4
+    rng = random.Random(3)
+    pieces = ["<", ">", "/", "p", "a", "td", "tr", "li", "html", "head", "body", "br", " ", "x", "<!--", "-->", "&amp;"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 60)))
+        assert int(_parse(text, []).xpath("count(//*)")) <= 2 * text.count("<") + 4, text
