@@ -47,6 +47,7 @@ LISTING_TYPES = frozenset({"CollectionPage", "ItemList", "SearchResultsPage", "P
 PRODUCT_TYPES = frozenset({"Product", "Offer", "AggregateOffer", "ProductGroup", "Service", "SoftwareApplication"})
 FORUM_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Answer", "Comment"})
 _PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b)", re.IGNORECASE)
+_PRICE_SIGNS, _PRICE_WORDS = "$€£¥₹", ("usd", "eur", "gbp")  # every _PRICE match holds one (see _price_count)
 _PATH_WORDS = {
     "docs": re.compile(r"/(?:docs?|documentation|api|reference|manual|guides?|tutorials?|learn|kb|help|wiki)(?:/|$|[.-])"),
     "shop": re.compile(r"/(?:products?|shop|store|item|p|dp|buy|cart|collections?)(?:/|$|[.-])"),
@@ -310,7 +311,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
         images=float(page.tag_count(body, "img")),
         inputs=float(tags["input"] + tags["form"]),
         code_blocks=float(tags["pre"] + tags["code"]),
-        prices=float(len(_PRICE.findall(text[:200_000]))),
+        prices=float(_price_count(text[:200_000])),
         **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
     )
     out.update(extraction_features(page, article, evidence, text_len, anchors))
@@ -541,6 +542,43 @@ def _metas(page: Page) -> Iterator[Any]:
             yield from child.iter("meta")
         else:
             yield from page.with_tags("meta")
+
+
+def _price_count(text: str) -> int:
+    """``len(_PRICE.findall(text))``, the regex run only around the currency signs and words: every match
+    holds one, with at most a whitespace and a run of digits, dots and commas on either side. The scan
+    of the whole body for digits cost ~0.2 ms a page; str.find of each token is a C search. Windows
+    keep one character of context each side (the final ``\\b``) and merge when they touch, so findall
+    meets each match as the whole-text scan does."""
+    low = text.lower()
+    if len(low) != len(text):  # a character whose lower case is longer: offsets would differ
+        return len(_PRICE.findall(text))
+    if "\u017f" in low:
+        low = low.replace("\u017f", "s")  # the long s matches "s" under IGNORECASE
+    tokens = []
+    for needle, source in [(c, text) for c in _PRICE_SIGNS] + [(w, low) for w in _PRICE_WORDS]:
+        at = source.find(needle)
+        while at >= 0:
+            tokens.append((at, at + len(needle)))
+            at = source.find(needle, at + 1)
+    tokens.sort()
+    n = len(text)
+    spans: list[list[int]] = []
+    for start, end in tokens:
+        if start > 0 and text[start - 1].isspace():
+            start -= 1
+        while start > 0 and (text[start - 1] in ".," or text[start - 1].isdecimal()):
+            start -= 1
+        if end < n and text[end].isspace():
+            end += 1
+        while end < n and (text[end] in ".," or text[end].isdecimal()):
+            end += 1
+        start, end = max(start - 1, 0), min(end + 1, n)
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return sum(len(_PRICE.findall(text, start, end)) for start, end in spans)
 
 
 def _ends_sentence(line: str) -> bool:

@@ -281,7 +281,21 @@ def test_sentence_end_and_comma_counts_equal_the_regexes_they_replace():
     rng = random.Random(9)
     alphabet = list("ab .!?:;\"')(,\t\r\x0b\x0c\x1c\x1f") + ["\u3002", "\uff0c", "\u3001", "\u00a0", "\u2003", "\u2019",
                                                            "\u00bb", "\u2026", "\u200b", "\u3000", "\x85", "x"]
-    for _ in range(20000):
+    for _ in range(10000):
         line = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
         assert _ends_sentence(line) == (sentence_end.search(line) is not None), repr(line)
         assert sum(map(line.count, _COMMAS)) == len(comma.findall(line))
+
+
+def test_price_count_equals_the_regex_over_the_whole_text():
+    from newscrawl.classify.features import _PRICE, _price_count
+
+    rng = random.Random(4)
+    alphabet = list("$€£¥₹0123456789.,  \tabxUuSsDdEeRrGgBbPp_-") + [
+        "\u017f", "\u0660", "\u00a0", "\u0130", "usd", "EUR", "gbp", "u\u017fd", "\u00e9", "\u2003", "\n"]
+    for _ in range(10000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert _price_count(text) == len(_PRICE.findall(text)), repr(text)
+    prose = "Tickets cost $12.50 (or 10 EUR, 9,99€) from 2021; the 2,000 usdollar fund, \u20b9 500 and 3 gbp."
+    # 4 a copy: "9,99€)" has no word boundary after the sign, "usdollar" none after "usd"
+    assert _price_count(prose * 3) == len(_PRICE.findall(prose * 3)) == 12
