@@ -48,6 +48,7 @@ class NCEParams:
     keep_headings: bool = True  # nested headings are not pruned for their link density
     hidden_names: bool = True  # blocks of screen-reader-only classes (sr-only, ...) prune like <nav>
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
+    consent_names: bool = True  # blocks whose id or class holds cookie/consent/gdpr go whatever their size
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
@@ -224,6 +225,8 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         return False
     if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _HIDDEN.search(el.get("class") or "")):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
+    if p.consent_names and el.tag not in _HEADINGS and _CONSENT.search(_names(el)):
+        return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if not page.is_boilerplate(el):
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
         return (p.strong_names and _RELATED.search(el.get("class") or "") is not None
@@ -260,6 +263,11 @@ _STRONG = re.compile(
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
 
 
+# Consent banners and dialogs (cookie bars, consent-management pop-ups) by an id or class holding
+# the word anywhere, glued or camel-cased ("cookie-law-info-bar", "cookiePolicy",
+# "onetrust-consent-sdk", "cmplz-cookiebanner"): ids count here, unlike the other strong names,
+# since no heading slug is a consent banner (headings are judged by class only)
+_CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
 _COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)
 

@@ -169,6 +169,25 @@ def test_a_long_newsletter_box_goes_but_a_section_id_slug_does_not_matter():
     assert "Subscribe to our free daily" in kept  # long and link-free: the size test keeps it
 
 
+def test_a_cookie_bar_named_by_its_id_goes_whatever_its_size():
+    # consent plug-ins name the banner by id, glued or camel-cased; its policy text is long and link-free
+    policy = ("<p>We use cookies on our website to give you the most relevant experience by remembering your "
+              "preferences and repeat visits, and to measure how the site is used by our visitors.</p>"
+              "<p>Necessary cookies are absolutely essential for the website to function properly and are stored "
+              "in your browser; other cookies are stored only with your consent.</p>")
+    for ident in ("cookie-law-info-bar", "cookiePolicy", "onetrust-consent-sdk"):
+        page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6])
+                     + f'<div id="{ident}">{policy}</div></div>')
+        text = _texts(page, relevant_content(page).nodes)
+        assert _LINES[5] in text and "We use cookies" not in text, ident
+        kept = _texts(page, relevant_content(page, NCEParams(consent_names=False)).nodes)
+        assert "We use cookies" in kept  # long and link-free: the size test alone keeps it
+    # a story about cookies, named for it, is the content: the half-of-the-separator test keeps it
+    page = _page('<div class="story"><div class="cookie-recipe">' + "".join(f"<p>{line}</p>" for line in _LINES[:6])
+                 + '</div><p>Serve warm.</p></div>')
+    assert _LINES[3] in _texts(page, relevant_content(page).nodes)
+
+
 def test_related_glued_to_what_it_relates_is_a_strong_name():
     # WordPress/Jetpack "jp-relatedposts", TYPO3 "ce_relatedArticles": the word is glued to the next
     cards = "".join(f"<p>{line}</p>" for line in _LINES[8:10])
