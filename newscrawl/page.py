@@ -44,7 +44,7 @@ import operator
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from typing import Any, NamedTuple
@@ -91,6 +91,14 @@ def _boilerplate_names(names: str) -> bool:
     """BOILERPLATE_NAMES found in an id/class string, remembered: siblings and pages repeat their
     class names, and the regex has no literal to skip to (~1 us a test)."""
     return BOILERPLATE_NAMES.search(names) is not None
+
+
+def name_test(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """``pattern.search(names) is not None`` remembered per string, for the regexes NCE and the body
+    read id/class names with (comments, captions, author boxes, screen-reader classes): siblings and
+    pages repeat their names, and such a regex has no literal to skip to (~1 us a search, ~500 a page).
+    Keyed by the string alone, so an entry holds no object the collector tracks."""
+    return functools.lru_cache(maxsize=4096)(lambda names: pattern.search(names) is not None)
 
 
 def collapse(text: str) -> str:

@@ -22,7 +22,7 @@ from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_co
 from newscrawl.extract.titledate import (
     block_of, closing_date, dayfirst_for, detect, evaluated_subset, local_published)
 from newscrawl.gcpause import gc_paused
-from newscrawl.page import Page
+from newscrawl.page import Page, name_test
 
 logger = logging.getLogger(__name__)
 
@@ -47,6 +47,7 @@ TAIL_MAX_CHARS = 60
 # "Extraction quality against the peers, round 6").
 AUTHOR_NAMES = re.compile(r"(?:^|[\s_-])(?:author|authors|bio|byline)(?:$|[\s_-])", re.I)
 AUTHOR_BOXES_MAX = 2
+_author_named = name_test(AUTHOR_NAMES)
 _CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text is not its lead
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
@@ -299,7 +300,7 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
     """``el`` or an ancestor with under ``small`` characters is named like an author box."""
     node = el
     while node is not None and page.has(node) and page.text_len(node) < small:
-        if AUTHOR_NAMES.search((node.get("id") or "") + " " + (node.get("class") or "")):
+        if _author_named((node.get("id") or "") + " " + (node.get("class") or "")):
             return True
         node = node.getparent()
     return False
@@ -308,7 +309,7 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
 def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[int]:
     """``kept`` minus the text of the container's author boxes (outermost elements named by
     AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
-    search = AUTHOR_NAMES.search  # one pass over the descendants: most have neither id nor class
+    search = _author_named  # one pass over the descendants: most have neither id nor class
     i = page.index(container)  # its descendants are the Page's elements after it: no tree walk
     named = [el for el in page.elements[i + 1:i + 1 + page.descendants(container)]
              if (el.get("class") or el.get("id")) and search((el.get("id") or "") + " " + (el.get("class") or ""))]

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from typing import Any
 
-from newscrawl.page import BOILERPLATE_NAMES, Page
+from newscrawl.page import BOILERPLATE_NAMES, Page, name_test
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
@@ -150,7 +150,7 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         node = u
         named = False  # comments, related teasers, sidebars: long leaves that are not the article
         while node is not None and node is not best and node not in position:
-            named = named or page.is_boilerplate(node) or _COMMENTS.search(_names(node)) is not None
+            named = named or page.is_boilerplate(node) or _comments_named(_names(node))
             node = node.getparent()
         if node is None or named or (node is not u and _teaser(page, u)):  # an ancestor holds every card
             continue
@@ -223,13 +223,13 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag."""
     if not p.prune_boilerplate:
         return False
-    if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _HIDDEN.search(el.get("class") or "")):
+    if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(el.get("class") or "")):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if p.consent_names and el.tag not in _HEADINGS and _CONSENT.search(_names(el)):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if not page.is_boilerplate(el):
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
-        return (p.strong_names and _RELATED.search(el.get("class") or "") is not None
+        return (p.strong_names and _related_named(el.get("class") or "")
                 and 2 * page.text_len(el) < page.text_len(u))
     names = _names(el)
     if el.tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
@@ -241,7 +241,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
-    if p.strong_names and (_STRONG.search(el.get("class") or "") or _comment_id(el)):  # ids are often slugs of headings
+    if p.strong_names and (_strong_named(el.get("class") or "") or _comment_id(el)):  # ids are often slugs of headings
         return True
     return n < p.beta2 or page.link_density(el) > p.beta1
 
@@ -253,6 +253,7 @@ _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Boilerplate); "hidden"/"hide" are left out: utility CSS shows them on wider screens ("hidden lg:flex")
 _HIDDEN = re.compile(r"(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
                      r"element-invisible|offscreen)(?:$|\s)", re.I)
+_hidden_named = name_test(_HIDDEN)
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
 # rail with summaries, a comment section's rules and first comments: the half-of-the-separator
@@ -261,6 +262,7 @@ _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
+_strong_named = name_test(_STRONG)
 
 
 # Consent banners and dialogs (cookie bars, consent-management pop-ups) by an id or class holding
@@ -269,6 +271,7 @@ _STRONG = re.compile(
 # since no heading slug is a consent banner (headings are judged by class only)
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
+_related_named = name_test(_RELATED)
 _COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)
 
 
@@ -403,7 +406,7 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         if not page.has(el):
             continue
         n = page.text_len(el)
-        if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _CAPTION.search(_names(el)))):
+        if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _caption_named(_names(el)))):
             continue
         if (n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
                 and not _has_heading(page, el) and not _repeating_content(page, el, p)):
@@ -419,6 +422,7 @@ _TABULAR = frozenset({"table", "thead", "tbody", "tfoot", "tr", "pre", "code", "
 # Pictures with captions repeat one structure too; CMSs often mark them by class, not <figure>
 # (WordPress "wp-caption")
 _CAPTION = re.compile(r"(?:^|[\s_-])caption(?:$|[\s_-])", re.I)
+_caption_named = name_test(_CAPTION)
 
 
 def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
@@ -426,6 +430,7 @@ def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
 
 
 _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
+_comments_named = name_test(_COMMENTS)
 
 
 def _teaser(page: Page, u: Any) -> bool:
@@ -439,7 +444,7 @@ def _in_comments(el: Any, stop: Any) -> bool:
     article above them."""
     node = el
     while node is not None and node is not stop:
-        if _COMMENTS.search(_names(node)):
+        if _comments_named(_names(node)):
             return True
         node = node.getparent()
     return False
