@@ -101,6 +101,17 @@ def name_test(pattern: re.Pattern[str]) -> Callable[[str], bool]:
     return functools.lru_cache(maxsize=4096)(lambda names: pattern.search(names) is not None)
 
 
+def enclosing(el: Any, tag: str, stop: Any) -> Any | None:
+    """The nearest element with ``tag`` from ``el`` itself up to, not including, ``stop`` (None:
+    there is none below it): the link a title run sits in, the table a link-dense block sits in."""
+    node = el
+    while node is not None and node is not stop:
+        if node.tag == tag:
+            return node
+        node = node.getparent()
+    return None
+
+
 def collapse(text: str) -> str:
     """Whitespace-collapsed, stripped text (the form every measure and output uses)."""
     return " ".join(text.split())

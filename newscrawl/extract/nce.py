@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from typing import Any
 
-from newscrawl.page import BOILERPLATE_NAMES, Page, name_test
+from newscrawl.page import BOILERPLATE_NAMES, Page, enclosing, name_test
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
@@ -332,14 +332,7 @@ def _data(page: Page, el: Any, stop: Any, u: Any) -> bool:
     ``u`` is a table's rows (infoboxes, results, schedules: data whose cells are often all links;
     a separator that is one cell is a layout table's), or ``el`` holds a <cite> (a reference
     list: each item a linked source)."""
-    if u.tag in _TABLE_ROWS or page.tag_count(el, "cite"):
-        return True
-    node = el
-    while node is not None and node is not stop:
-        if node.tag == "table":
-            return True
-        node = node.getparent()
-    return False
+    return u.tag in _TABLE_ROWS or bool(page.tag_count(el, "cite")) or enclosing(el, "table", stop) is not None
 
 
 def _link_sentence(page: Page, el: Any, p: NCEParams) -> bool:

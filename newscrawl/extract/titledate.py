@@ -25,7 +25,7 @@ from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
 from newscrawl.extract.metadata import SEP_CHARS, strip_site_suffix
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
-from newscrawl.page import Page, collapse, fold
+from newscrawl.page import Page, collapse, enclosing, fold
 from newscrawl.paths import models_dir
 
 THRESHOLD = 0.5  # class probability for "is title" / "is date"
@@ -63,16 +63,6 @@ def block_of(el: Any) -> Any:
             break
         node = parent
     return node if node is not None else el
-
-
-def _enclosing_link(el: Any, block: Any) -> Any | None:
-    """The ``<a>`` that ``el`` sits in, below ``block`` (None when the run is not link text)."""
-    node = el
-    while node is not None and node is not block:
-        if node.tag == "a":
-            return node
-        node = node.getparent()
-    return None
 
 
 def _word_links(page: Page, block: Any) -> tuple[int, list[Any]]:
@@ -127,7 +117,7 @@ def node_title_text(page: Page, k: int, meta_title: str | None = None) -> str:
     tn = page.text_nodes[k]
     limit = 2 * len(tn.text) + 10
     block = block_of(tn.container)
-    link = _enclosing_link(tn.container, block)
+    link = enclosing(tn.container, "a", block)  # the run is link text
     if link is not None and page.has(link) and len(tn.text) < page.text_len(link) <= limit:
         unit, skip = link, []
     elif page.has(block) and page.text_len(block) <= limit:
