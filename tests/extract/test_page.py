@@ -242,3 +242,17 @@ def test_element_cap_applies_and_the_skipped_count_is_bounded_by_the_tags(monkey
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 60)))
         assert int(_parse(text, []).xpath("count(//*)")) <= 2 * text.count("<") + 4, text
+
+
+def test_enclosing_finds_the_nearest_tagged_ancestor_below_the_stop():
+    from newscrawl.page import enclosing
+
+    page = Page.from_html("<html><body><div id=d><table><tr><td><a href=/x><b>bold</b></a></td></tr></table></div>"
+                          "</body></html>")
+    bold = page.root.xpath("//b")[0]
+    stop = page.root.xpath("//div")[0]
+    assert enclosing(bold, "a", stop).tag == "a"
+    assert enclosing(bold, "table", stop).tag == "table"
+    assert enclosing(bold, "b", stop) is bold  # the element itself counts
+    assert enclosing(bold, "div", stop) is None  # the stop is not below itself
+    assert enclosing(bold, "table", bold.getparent().getparent()) is None  # the stop cuts the walk
