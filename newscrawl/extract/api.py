@@ -209,8 +209,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     if container is not None and kept:
         kept = _without_author_boxes(page, kept, container)
     if container is not None and kept:
-        if td.title_node is not None and td.title_node < kept[0]:  # standfirsts sit outside the content
-            kept = _lead(page, range(td.title_node + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
+        head = td.title_node if td.title_node is not None else _last_h1(page, kept[0], shown)
+        if head is not None and head < kept[0]:  # standfirsts sit outside the content
+            kept = _lead(page, range(head + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
@@ -256,6 +257,18 @@ def _fallback_body(page: Page, art: Article) -> None:
         art.body = found.text
         art.provenance["body"] = {"method": "coreex-fallback", "score": round(found.score, 4)}
         art.warnings.append("NCE found no content: CoreEx's main content node used")
+
+
+def _last_h1(page: Page, end: int, shown: set[int]) -> int | None:
+    """The last shown ``<h1>`` text before text node ``end``: the visible headline when the title
+    model found none (the title then comes from metadata or ``<title>``, often worded otherwise), so
+    a lead between it and the content is read as on the other pages (docs/decisions.md, "Extraction
+    quality against the peers, round 9")."""
+    tns = page.text_nodes
+    for k in range(end - 1, -1, -1):
+        if k in shown and block_of(tns[k].container).tag == "h1":
+            return k
+    return None
 
 
 def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float) -> list[int]:

@@ -495,3 +495,27 @@ def test_the_fallback_content_of_a_plugin_object_is_page_text():
               f'<div class="caption-box"><p>{_LINES[7]}</p></div></object></object>')
     page = _page('<div class="story">' + "".join(f"<p>{line}</p>" for line in _LINES[:6]) + player + "</div>")
     assert _LINES[7] in _texts(page, relevant_content(page).nodes)
+
+
+# --- round 9: the lead under an <h1> when the title model found no headline ----------------------
+def test_a_lead_under_the_last_h1_joins_the_body_when_the_title_model_found_no_headline(monkeypatch):
+    from dataclasses import replace
+
+    from newscrawl.extract import api
+
+    real = api.detect
+    monkeypatch.setattr(api, "detect", lambda *args, **kwargs: replace(real(*args, **kwargs), title_node=None))
+
+    def body(headline_tag: str) -> str:
+        html = ('<html><head><title>Bike lanes: what the vote means</title></head><body>'
+                '<div class="top"><p>City News</p></div>'
+                f'<div class="hero"><{headline_tag}>Council expands bike lanes</{headline_tag}>'
+                f'<div class="abstract">{LEAD}</div><div class="meta">By Ann Smith</div></div>'
+                '<div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 4) + "</div></body></html>")
+        article = api.extract(html, "https://news.example/bike-lanes")
+        assert article.provenance["body"]["method"] == "nce"
+        return article.body
+
+    lines = body("h1").split("\n")
+    assert lines[0] == LEAD and lines[1] == PARAS[0] and "Ann Smith" not in lines
+    assert LEAD not in body("div")  # no <h1>: nowhere to read a lead from
