@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from typing import Any
 
+from newscrawl.links.urls import registrable_domain
 from newscrawl.page import BOILERPLATE_NAMES, Page, enclosing, name_test
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
@@ -56,6 +57,7 @@ class NCEParams:
     keep_data: bool = True  # tables and <cite> reference lists are not pruned for their link density
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
+    outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -195,7 +197,8 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         if (page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u))
                 or (p.top_headings and child.tag in _HEADINGS and page.link_density(child) >= 0.999
                     and _followed_by_prose(page, child, p))  # "MIRA: <a>..</a>" is a promo
-                or (p.link_sentences and _link_sentence(page, child, p))):
+                or (p.link_sentences and _link_sentence(page, child, p))
+                or (p.outbound and _outbound(page, child, p))):
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:
@@ -311,7 +314,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
             named.append(range(first_tn[j], end_tn[j]))
         elif (p.prune_nested and link_len[j] / text_len[j] > p.beta4 and not (p.keep_headings and tag in _HEADINGS)
               and not (p.keep_data and _data(page, el, root.getparent(), u))
-              and not (p.link_sentences and _link_sentence(page, el, p))):
+              and not (p.link_sentences and _link_sentence(page, el, p))
+              and not (p.outbound and _outbound(page, el, p))):
             drop.append(range(first_tn[j], end_tn[j]))
             dense.append(el)
     if not (drop or named):
@@ -343,6 +347,28 @@ def _link_sentence(page: Page, el: Any, p: NCEParams) -> bool:
 
 
 _SENTENCE_TAGS = frozenset({"p", "li"})
+_LIST_TAGS = frozenset({"ul", "ol", "li"})
+
+
+def _outbound(page: Page, el: Any, p: NCEParams) -> bool:
+    """A link-dense list whose links mostly lead to other sites lists what the text cites (tools,
+    products, sources, patches, resources), where the site's own menus, teasers and related
+    stories link its own pages. Relative links are the site's own."""
+    if el.tag not in _LIST_TAGS or not page.url:
+        return False
+    home = registrable_domain(page.url)
+    out = total = 0
+    for a in el.iter("a"):
+        href = a.get("href")
+        if not href or not page.has(a):
+            continue
+        n = page.text_len(a)
+        total += n
+        if href.startswith("//"):
+            href = "https:" + href
+        if href.startswith(("http://", "https://")) and registrable_domain(href) != home:
+            out += n
+    return total > 0 and out >= p.outbound * total
 _TABLE_ROWS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 

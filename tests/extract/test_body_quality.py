@@ -519,3 +519,16 @@ def test_a_lead_under_the_last_h1_joins_the_body_when_the_title_model_found_no_h
     lines = body("h1").split("\n")
     assert lines[0] == LEAD and lines[1] == PARAS[0] and "Ann Smith" not in lines
     assert LEAD not in body("div")  # no <h1>: nowhere to read a lead from
+
+
+def test_a_link_list_leading_to_other_sites_stays_but_one_of_the_sites_own_pages_does_not():
+    tools = "".join(f'<li><a href="https://shop{i}.example.org/item">Cordless drill model {i}</a></li>' for i in range(5))
+    related = "".join(f'<li><a href="/story/{i}">Another story about the city {i}</a></li>'
+                      + f'<li><a href="https://www.news.example/more/{i}">More from the city {i}</a></li>' for i in range(3))
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+    page = Page.from_html(f'<html><body><div class="story">{story}<ul>{tools}</ul><ul>{related}</ul></div></body></html>',
+                          "https://www.news.example/story/9")
+    text = _texts(page, relevant_content(page).nodes)
+    assert _LINES[5] in text and "Cordless drill model 4" in text
+    assert "Another story" not in text and "More from the city" not in text  # its own site, www. or not
+    assert "Cordless drill" not in _texts(page, relevant_content(page, NCEParams(outbound=0)).nodes)
