@@ -59,6 +59,9 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
 # counts as hidden, so it yields no text nodes. <object> stays: browsers show its children when
 # they cannot display it (every Flash/ActiveX player today), and pages put captions there.
+_NOT_IN_BUTTONS = ("p", "a", "form", "ul", "ol", "table", "article", "section", "main", "h1", "h2", "h3", "h4", "h5", "h6")
+SWALLOWED_CHARS = 1000  # a <button> with this much text under blocks was left open by the parser
+_UNWRAP = "newscrawl-unwrap"  # a temporary tag: elements renamed so are replaced by their content
 _DROP_TAGS = (
     "script", "template", "svg", "select", "option", "textarea",
     "button", "iframe", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
@@ -568,15 +571,25 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
     css_texts: list[str] = []
     # comments and PIs the parser kept (e.g. inside broken markup) are gathered by the same walk
     unseen: list[Any] = []
-    for el in root.iter("script", "style", etree.Comment, etree.ProcessingInstruction):
+    # a <button> holding paragraphs, links or lists was left open by the parser (libxml2 ignores
+    # </button> while an inner <div> is unclosed; browsers close it there) and holds the rest of the page
+    swallowed: list[Any] = []
+    for el in root.iter("script", "style", "button", etree.Comment, etree.ProcessingInstruction):
         tag = el.tag
         if not isinstance(tag, str):
             unseen.append(el)
+        elif tag == "button":
+            if next(el.iter(*_NOT_IN_BUTTONS), None) is not None and len(el.text_content()) >= SWALLOWED_CHARS:
+                swallowed.append(el)
         elif tag == "script":
             if "ld+json" in (el.get("type") or "").lower() and el.text:
                 json_ld.append(el.text)
         elif el.text and (el.get("media") or "all").strip().lower() != "print":
             css_texts.append(el.text)
+    if swallowed:  # their content stays, unwrapped; the other buttons go with _DROP_TAGS
+        for el in swallowed:
+            el.tag = _UNWRAP
+        etree.strip_tags(root, _UNWRAP)
     etree.strip_elements(root, *_DROP_TAGS, with_tail=False)
     if _noscript_is_the_page(root):
         etree.strip_tags(root, "noscript")  # unwrapped: its content is the page's text

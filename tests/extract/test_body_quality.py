@@ -532,3 +532,13 @@ def test_a_link_list_leading_to_other_sites_stays_but_one_of_the_sites_own_pages
     assert _LINES[5] in text and "Cordless drill model 4" in text
     assert "Another story" not in text and "More from the city" not in text  # its own site, www. or not
     assert "Cordless drill" not in _texts(page, relevant_content(page, NCEParams(outbound=0)).nodes)
+
+
+def test_a_button_the_parser_left_open_does_not_take_the_page_with_it():
+    story = "".join(f"<p>{line}</p>" for line in _LINES * 2)
+    # browsers close the button at </button> with its unclosed <div>s; libxml2 ignores that end tag
+    page = _page('<header><button class="menu-button"><span>Menu</span><div class="inner"><div> </button>'
+                 '<button class="search"><span>Search</span></button></header>'
+                 f'<div class="story">{story}</div><button><p>Load more comments</p></button>')
+    text = _texts(page, range(len(page.text_nodes)))
+    assert _LINES[5] in text and "Search" not in text and "Load more" not in text
