@@ -309,17 +309,37 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         tag = tags[j]
         if tag in INLINE:
             continue
-        el = elements[j]
-        if _boilerplate(page, el, u, p):
+        kind = _pruned_as(page, elements[j], tag, link_len[j] / text_len[j], root, u, p)
+        if kind is _NAMED:
             named.append(range(first_tn[j], end_tn[j]))
-        elif (p.prune_nested and link_len[j] / text_len[j] > p.beta4 and not (p.keep_headings and tag in _HEADINGS)
-              and not (p.keep_data and _data(page, el, root.getparent(), u))
-              and not (p.link_sentences and _link_sentence(page, el, p))
-              and not (p.outbound and _outbound(page, el, p))):
+        elif kind is _DENSE:
             drop.append(range(first_tn[j], end_tn[j]))
-            dense.append(el)
+            dense.append(elements[j])
     if not (drop or named):
         return list(r)
+    return _left(page, r, drop, named, dense, u, p)
+
+
+_NAMED, _DENSE = "named", "dense"
+
+
+def _pruned_as(page: Page, el: Any, tag: str, link_density: float, root: Any, u: Any, p: NCEParams) -> str | None:
+    """Why :func:`pruned` drops the block ``el`` under ``root``: boilerplate-named (_NAMED), a link
+    list (_DENSE), or not at all (None)."""
+    if _boilerplate(page, el, u, p):
+        return _NAMED
+    if (p.prune_nested and link_density > p.beta4 and not (p.keep_headings and tag in _HEADINGS)
+            and not (p.keep_data and _data(page, el, root.getparent(), u))
+            and not (p.link_sentences and _link_sentence(page, el, p))
+            and not (p.outbound and _outbound(page, el, p))):
+        return _DENSE
+    return None
+
+
+def _left(page: Page, r: range, drop: list[range], named: list[range], dense: list[Any], u: Any,
+          p: NCEParams) -> list[int]:
+    """The text nodes of ``r`` outside the dropped link lists (their prose paragraphs stay) and the
+    named blocks (nothing inside them stays)."""
     dropped: set[int] = set()
     for d in drop:
         dropped.update(d)

@@ -111,6 +111,12 @@ def registrable_domain(url_or_host: str) -> str:
         domain = _host_domain(plain.group(1).lower().rstrip("."))
         if domain:
             return domain
+    return _split_domain(url_or_host)
+
+
+def _split_domain(url_or_host: str) -> str:
+    """:func:`registrable_domain` read by urlsplit: every URL's way, which the plain-host path
+    above shortens (and must agree with)."""
     text = url_or_host if "//" in url_or_host else f"//{url_or_host}"
     parts = urlsplit(text)
     host = (parts.hostname or "").lower().rstrip(".")

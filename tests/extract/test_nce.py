@@ -115,29 +115,19 @@ def test_bit_parallel_lcs_matches_dynamic_programming():
 def _pruned_by_tree_walk(page: Page, root, u, p: NCEParams) -> list[int]:
     """The tree-walk form of ``pruned`` (iterdescendants with lookups per element): the oracle
     for the array form, which picks the descendants with text from the Page's element list."""
-    from newscrawl.extract.nce import INLINE, _HEADINGS, _boilerplate, _data, _link_sentence, _prose
+    from newscrawl.extract.nce import _DENSE, _NAMED, INLINE, _left, _pruned_as
 
-    r = page.text_range(root)
     drop, named, dense = [], [], []
     for el in root.iterdescendants():
         if not page.has(el) or el.tag in INLINE or not page.text_len(el):
             continue
-        if _boilerplate(page, el, u, p):
+        kind = _pruned_as(page, el, el.tag, page.link_density(el), root, u, p)
+        if kind is _NAMED:
             named.append(page.text_range(el))
-        elif (p.prune_nested and page.link_density(el) > p.beta4 and not (p.keep_headings and el.tag in _HEADINGS)
-              and not (p.keep_data and _data(page, el, root.getparent(), u))
-              and not (p.link_sentences and _link_sentence(page, el, p))):
+        elif kind is _DENSE:
             drop.append(page.text_range(el))
             dense.append(el)
-    dropped: set[int] = set()
-    for d in drop:
-        dropped.update(d)
-    if p.keep_prose:
-        for el in dense:
-            dropped.difference_update(_prose(page, el, u, p))
-    for d in named:
-        dropped.update(d)
-    return [k for k in r if k not in dropped]
+    return _left(page, page.text_range(root), drop, named, dense, u, p)
 
 
 def test_pruned_equals_the_tree_walk_on_random_pages():
