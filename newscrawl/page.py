@@ -89,19 +89,15 @@ BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related,
 _TEXT = operator.attrgetter("text")
 
 
-@functools.lru_cache(maxsize=8192)
-def _boilerplate_names(names: str) -> bool:
-    """BOILERPLATE_NAMES found in an id/class string, remembered: siblings and pages repeat their
-    class names, and the regex has no literal to skip to (~1 us a test)."""
-    return BOILERPLATE_NAMES.search(names) is not None
+def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], bool]:
+    """``pattern.search(names) is not None`` remembered per string, for the regexes the Page, NCE and
+    the body read id/class names with (boilerplate, comments, captions, author boxes, screen-reader
+    classes): siblings and pages repeat their names, and such a regex has no literal to skip to (~1 us
+    a search, ~500 a page). Keyed by the string alone, so an entry holds no object the collector tracks."""
+    return functools.lru_cache(maxsize=maxsize)(lambda names: pattern.search(names) is not None)
 
 
-def name_test(pattern: re.Pattern[str]) -> Callable[[str], bool]:
-    """``pattern.search(names) is not None`` remembered per string, for the regexes NCE and the body
-    read id/class names with (comments, captions, author boxes, screen-reader classes): siblings and
-    pages repeat their names, and such a regex has no literal to skip to (~1 us a search, ~500 a page).
-    Keyed by the string alone, so an entry holds no object the collector tracks."""
-    return functools.lru_cache(maxsize=4096)(lambda names: pattern.search(names) is not None)
+_boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
 def enclosing(el: Any, tag: str, stop: Any) -> Any | None:

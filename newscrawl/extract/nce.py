@@ -228,7 +228,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         return False
     if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(el.get("class") or "")):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
-    if p.consent_names and el.tag not in _HEADINGS and _CONSENT.search(_names(el)):
+    if p.consent_names and el.tag not in _HEADINGS and _consent_named(_names(el)):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if not page.is_boilerplate(el):
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
@@ -273,6 +273,7 @@ _strong_named = name_test(_STRONG)
 # "onetrust-consent-sdk", "cmplz-cookiebanner"): ids count here, unlike the other strong names,
 # since no heading slug is a consent banner (headings are judged by class only)
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
+_consent_named = name_test(_CONSENT)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
 _related_named = name_test(_RELATED)
 _COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)
@@ -389,6 +390,8 @@ def _outbound(page: Page, el: Any, p: NCEParams) -> bool:
         if href.startswith(("http://", "https://")) and registrable_domain(href) != home:
             out += n
     return total > 0 and out >= p.outbound * total
+
+
 _TABLE_ROWS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
