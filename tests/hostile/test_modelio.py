@@ -89,6 +89,56 @@ def test_boosted_walk_follows_missing_values_and_odd_thresholds_node_by_node(tmp
     np.testing.assert_allclose([loaded.positive_proba(row)[0] for row in X], expected, rtol=1e-12, atol=0)
 
 
+def _reference_averaged(model, row) -> float:
+    """P(positive) of an averaged ensemble node by node, as sklearn reads it: the feature as float32,
+    compared in double precision with the double threshold."""
+    with np.errstate(over="ignore"):  # 1e300 is inf as float32
+        x = np.asarray(row, dtype=np.float32).astype(np.float64)
+    leaves = []
+    for tree in model.trees:
+        node = 0
+        while tree.left[node] >= 0:
+            node = tree.left[node] if x[tree.feature[node]] <= tree.threshold[node] else tree.right[node]
+        leaves.append(tree.value[node, 1])
+    return float(np.mean(leaves))  # summed as the walk sums
+
+
+def test_averaged_walk_compares_as_sklearn_at_float32_boundaries(tmp_path):
+    """The walk compares float32 features with thresholds rounded down to float32; the answers must be
+    those of float32 features against the double thresholds, also for thresholds between two adjacent
+    float32 values (sklearn's midpoints), on a float32 value, beyond float32's range, infinite or NaN,
+    and for rows holding those neighbours, NaN and infinities."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(size=4).astype(np.float32)  # few, so rows often meet the thresholds beside them
+    up = np.nextafter(base, np.float32(np.inf))
+    midpoints = (base.astype(np.float64) + up.astype(np.float64)) / 2  # not float32 values
+    specials = [np.nan, np.inf, -np.inf, 1e300, -1e300, 3.5e38, float(np.finfo(np.float32).max)]
+    pool = list(midpoints) + list(base.astype(np.float64)) + specials
+    trees = []
+    for _ in range(15):  # complete trees of depth 3
+        left = [2 * i + 1 if i < 7 else -1 for i in range(15)]
+        right = [2 * i + 2 if i < 7 else -1 for i in range(15)]
+        p = rng.random(15)
+        trees.append({"left": left, "right": right,
+                      "feature": [int(rng.integers(0, len(NAMES))) if i < 7 else -1 for i in range(15)],
+                      "threshold": [float(rng.choice(pool)) for _ in range(15)],
+                      "value": [[1.0 - float(v), float(v)] for v in p]})
+    body = {"format": "newscrawl-trees/1", "kind": "RandomForestClassifier", "features": NAMES,
+            "classes": [False, True], "trees": trees, "meta": {}}
+    path = tmp_path / "boundaries.json"
+    save_model(body, path)
+    loaded = load_model(path)
+    values = np.concatenate([base, up, np.nextafter(base, np.float32(-np.inf))]).astype(np.float64)
+    values = np.concatenate([values, midpoints, [np.nan, np.inf, -np.inf, 1e300, -1e300, 3.5e38]])
+    X = rng.choice(values, size=(400, len(NAMES)))
+    with np.errstate(over="ignore"):
+        predicted = loaded.positive_proba(X)
+        one_by_one = [loaded.positive_proba(row)[0] for row in X[:100]]
+    expected = [_reference_averaged(loaded, row) for row in X]
+    assert np.array_equal(predicted, expected)
+    assert np.array_equal(one_by_one, expected[:100])
+
+
 @pytest.mark.parametrize("damage", ["baseline", "missing_left", "value_columns"])
 def test_malformed_boosted_files_are_refused(tmp_path, damage):
     X, y = _data()
