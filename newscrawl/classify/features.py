@@ -33,7 +33,7 @@ from newscrawl.classify.codepoints import WORD_CLASSES, code_points, runs
 from newscrawl.classify.coreex import coreex
 from newscrawl.extract.api import Article, Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
-from newscrawl.links.features import link_features, link_flags
+from newscrawl.links.features import link_features, link_flags_many
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
 
@@ -248,14 +248,12 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
 
     anchors = page_anchors(page)
     links = page_links(anchors)
-    counts = {"number": 0, "date": 0, "slash": 0, "reserved": 0, "short": 0}
-    for url, times in Counter(links).items():  # each distinct URL measured once
-        number, date, slash, reserved, length = link_flags(url)
-        counts["number"] += times * number
-        counts["date"] += times * date
-        counts["slash"] += times * slash
-        counts["reserved"] += times * reserved
-        counts["short"] += times * (length < SHORT_LINK)
+    repeats = Counter(links)  # each distinct URL measured once, counted as often as it is linked
+    times = list(repeats.values())
+    number, date, slash, reserved, length = zip(*link_flags_many(list(repeats))) if repeats else ((),) * 5
+    counts = {"number": sum(compress(times, number)), "date": sum(compress(times, date)),
+              "slash": sum(compress(times, slash)), "reserved": sum(compress(times, reserved)),
+              "short": sum(compress(times, map(SHORT_LINK.__gt__, length)))}
     out["links"] = float(len(links))
     for key, value in counts.items():
         out[f"links_{key}"] = float(value)

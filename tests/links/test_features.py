@@ -241,3 +241,30 @@ def test_link_flags_are_link_features_without_the_slug():
         f = link_features(url)
         assert link_flags(url) == (bool(f["has_number"]), bool(f["has_date"]), bool(f["ends_with_slash"]),
                                    bool(f["has_reserved_word"]), int(f["url_length"]))
+
+
+def test_link_flags_many_are_link_flags_of_each_url():
+    """The page's links measured together (paths joined, one scan per regex) give each URL's
+    link_flags: reserved segments with and without extensions, page/N, index files, dates and ids,
+    reserved host labels, and the URLs left to link_flags (queries, %, spaces, non-ASCII, brackets,
+    other schemes and cases), in any mix and order."""
+    import random
+
+    from newscrawl.links.features import link_flags, link_flags_many
+
+    rng = random.Random(21)
+    pieces = ["/", "//", "/video", "/Video.MP4", "/videos.tar.gz", "/tag", "/tags/", "/page/2", "/seite/3/",
+              "/pagina/x", "/index.html", "/INDEX.PHP", "/home.aspx/", "/default.jspx12", "/2019/04/15", "/20190415",
+              "/15-04-2019", "/april-15-2019", "/2019", "/123", "/12", "/abc123456", "/x.", "/sign-in",
+              "/contact-us.html", "/live.", "/%2Fvideo", "/%20a", "?id=5", "?page=2", "?q=x&tag=y", "#frag",
+              "#a?b/video", " ", "\t", "é", "/ü/video", "[", "]", "@", ":80", "/a-b_c", "/Ⅷ", "/İ", "\n",
+              "/2019_4_5", "/jan-2020", "/2020/jan", ".html", "/x.video", "/pages", "/topic.x1"]
+    hosts = ["example.com", "video.example.com", "user@live.example.co.uk:8080", "EXAMPLE.com", "[::1]", "a%b.com",
+             "tag.x", "", "news.example.com"]
+    urls = [rng.choice(["http://", "https://", "HTTP://", "ftp://", "", "https:/", " https://"]) + rng.choice(hosts)
+            + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 6))) for _ in range(6000)]
+    for start in range(0, len(urls), 120):
+        page = urls[start:start + 120]
+        assert link_flags_many(page) == [link_flags(u) for u in page]
+    assert link_flags_many([]) == []
+    assert link_flags_many(["mailto:a@b.c", "/x"]) == [link_flags("mailto:a@b.c"), link_flags("/x")]
