@@ -96,13 +96,18 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     X[:, 5] = [r[1] for r in read]
     X[:, 6] = [similar[key] for key in keys]
     folded: list[str] | None = None  # each text casefolded once for both references
+    measured: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}  # a fifth of pages declare <title> as headline
     for col, reference in ((8, page.title_text), (9, meta_title or "")):
         X[:, col] = EDIT_CAP
         if reference:  # texts far longer than the reference are unlike it anyway
-            if folded is None:
-                folded = [t.casefold() for t in texts]
-            near = np.flatnonzero(lengths < 4 * len(reference) + 40)
-            X[near, col] = _edit_distances([folded[r] for r in near], reference.casefold(), len(reference))
+            key = (reference.casefold(), len(reference))  # what the distances depend on
+            if key not in measured:
+                if folded is None:
+                    folded = [t.casefold() for t in texts]
+                near = np.flatnonzero(lengths < 4 * len(reference) + 40)
+                measured[key] = near, _edit_distances([folded[r] for r in near], *key)
+            near, distances = measured[key]
+            X[near, col] = distances
     return X
 
 

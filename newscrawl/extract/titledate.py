@@ -237,13 +237,13 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
         title = title_tag_title(page.title_text, site_name, page.url) or None
 
     date_rows = date_candidates(X)
-    Xd = columns(with_title_distance(X[date_rows], [nodes[r] for r in date_rows], title_node), DATE_FEATURES)
+    Xd = with_title_distance(X[date_rows], [nodes[r] for r in date_rows], title_node)
     date_model = load("date_model")
     p_date = np.zeros(len(nodes))
     if date_model is not None:
-        p_date[date_rows] = date_model.positive_proba(columns(with_title_distance(
-            X[date_rows], [nodes[r] for r in date_rows], title_node), date_model.features))
+        p_date[date_rows] = date_model.positive_proba(columns(Xd, date_model.features))
     else:  # before training: short nodes with digits near the title
+        Xd = columns(Xd, DATE_FEATURES)
         dist = np.abs(Xd[:, DATE_FEATURES.index("title_distance")])
         p_date[date_rows] = np.where((Xd[:, 1] >= 2) & (dist <= 15), 1.0, 0.0)
     dayfirst = dayfirst_for(language)

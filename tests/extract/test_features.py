@@ -72,3 +72,25 @@ def test_repeated_texts_get_the_distance_each_would_get_alone():
                 for t in texts]
     assert title_edit_distances(texts, title).tolist() == expected
     assert title_edit_distances([], title).tolist() == [] and title_edit_distances(texts, "").tolist() == [EDIT_CAP] * 9
+
+
+def test_headline_edit_column_is_measured_as_the_title_column():
+    """A headline spelled as <title> (up to case) reuses the title's distances; any other headline is
+    measured on its own. Either way each column holds the capped distance of every row near the
+    reference's length and EDIT_CAP elsewhere."""
+    page = Page.from_html(HTML.replace("<p>Residents", "<p>" + "Long text. " * 30 + "</p><p>Residents"))
+    nodes = list(range(len(page.text_nodes)))
+    texts = [page.text_nodes[k].text for k in nodes]
+    lengths = np.array([len(t) for t in texts])
+
+    def column(reference: str) -> list[float]:
+        near = lengths < 4 * len(reference) + 40
+        expected = np.full(len(texts), EDIT_CAP)
+        expected[near] = title_edit_distances([t for t, ok in zip(texts, near) if ok], reference)
+        return expected.tolist()
+
+    for meta in (page.title_text, page.title_text.upper(), "Storm hits the coast", "x"):
+        X = node_features(page, nodes, meta)
+        assert X[:, FEATURES.index("title_edit")].tolist() == column(page.title_text)
+        assert X[:, FEATURES.index("meta_title_edit")].tolist() == column(meta)
+    assert not (lengths < 4 * len("x") + 40).all()  # some rows are left at the cap
