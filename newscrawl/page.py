@@ -87,6 +87,7 @@ BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related,
 
 
 _TEXT = operator.attrgetter("text")
+_IS_TAIL = operator.attrgetter("is_tail")
 
 
 def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], bool]:
@@ -444,6 +445,24 @@ class Page:
     def text_owners(self) -> list[int]:
         """Index of the element each text node belongs to (its ``.text``, or its ``.tail``)."""
         return self._owner
+
+    @functools.cached_property
+    def text_containers(self) -> list[int]:
+        """Index of each text node's ``container`` (its owner, or the owner's parent for a tail): climbs
+        from text nodes through the parent indices instead of lxml's ``getparent``."""
+        parent = self._parent
+        return [parent[o] if tail else o for o, tail in zip(self._owner, map(_IS_TAIL, self.text_nodes))]
+
+    @functools.cached_property
+    def above_body(self) -> list[Any]:
+        """The body's ancestors, nearest first (``<html>``, or none when the body is the root): where a
+        climb by parent index leaves the element list."""
+        out = []
+        node = self.body.getparent()
+        while node is not None:
+            out.append(node)
+            node = node.getparent()
+        return out
 
     def hidden_flags(self) -> list[bool]:
         """:meth:`is_hidden` of every element, by index (its text and tails are no text nodes)."""

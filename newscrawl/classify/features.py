@@ -22,7 +22,7 @@ import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from itertools import accumulate, compress
+from itertools import accumulate, compress, repeat
 from statistics import median
 from typing import Any, Iterator, NamedTuple
 from urllib.parse import unquote, urljoin, urlsplit
@@ -315,7 +315,7 @@ def page_features(page: Page, metadata: Any = None, article: Any = None,
     out.update(extraction_features(page, article, evidence, text_len, anchors))
     dates = date_nodes(page)
     out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors, dates.short))
-    out.update(shape_features(page, article, evidence, anchors, dates))
+    out.update(shape_features(page, article, evidence, dates))
     return out
 
 
@@ -402,24 +402,37 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
     offsets = page.text_offsets
     out["comment_share"] = (offsets[-1] - offsets[min(cut, len(tns))]) / total if cut is not None else 0.0
 
-    # the relevant region: its headings, links (how many leave the site) and list text
-    region_anchors: set[Any] = set()
+    # the relevant region: its headings, links (how many leave the site) and list text; the climb goes
+    # by parent index (the tree's getparent made a proxy a step), then through the body's ancestors
+    region_anchors: set[Any] = set()  # element indices, and elements above the body
     headings: set[Any] = set()
     in_list = region = 0
+    parent, tags, containers = page.structure()[0], page.tags(), page.text_containers
     for k in evidence.relevant:
-        node, steps, listed = tns[k].container, 0, False
-        while node is not None and steps < MAX_CLIMB:
-            tag = node.tag
+        i, steps, listed = containers[k], 0, False
+        while i >= 0 and steps < MAX_CLIMB:
+            tag = tags[i]
             if tag == "a":
-                region_anchors.add(node)
+                region_anchors.add(i)
             elif tag in HEADINGS:
-                headings.add(node)
+                headings.add(i)
             elif tag == "li":
                 listed = True
-            node, steps = node.getparent(), steps + 1
+            i, steps = parent[i], steps + 1
+        if steps < MAX_CLIMB and i < 0:
+            for node in page.above_body[:MAX_CLIMB - steps]:
+                tag = node.tag
+                if tag == "a":
+                    region_anchors.add(node)
+                elif tag in HEADINGS:
+                    headings.add(node)
+                elif tag == "li":
+                    listed = True
         region += len(tns[k].text)
         in_list += len(tns[k].text) if listed else 0
-    external = sum(1 for a in region_anchors if a in anchors and anchors[a].external)
+    elements = page.elements
+    external = sum(1 for a in region_anchors
+                   if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
     per_k = 1000 / max(region, 1)
     out["region_headings"] = len(headings) * per_k
     out["region_external"] = external * per_k
@@ -596,8 +609,7 @@ def _slug_words(url: str | None) -> list[str]:
     return [w for w in _WORD.findall(slug.replace("_", " ")) if not w.isdigit()]
 
 
-def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[Any, Anchor],
-                   dates: DateNodes) -> dict[str, float]:
+def shape_features(page: Page, article: Any, evidence: Evidence, dates: DateNodes) -> dict[str, float]:
     """The headline and the body as text: an article has a headline of several words that its
     URL slug repeats, paragraphs of prose (long lines, commas, sentence ends, links inside the
     sentences); a forum thread shows a short "name · date time" line before every post and keeps
@@ -633,13 +645,14 @@ def shape_features(page: Page, article: Any, evidence: Evidence, anchors: dict[A
 
     relevant = set(evidence.relevant)
     inline = 0
-    for a in anchors:
-        parent = a.getparent()
-        if parent is not None and parent.tag == "p" and page.text_len(parent) >= INLINE_P:
-            span = page.text_range(parent)
-            inline += span.start in relevant or (span.stop - 1) in relevant
+    parents, tags = page.structure()[0], page.tags()
+    text_len, _, first_tn, end_tn = page.measures()
+    for i in compress(range(len(tags)), map(operator.eq, tags, repeat("a"))):  # the body's links, by index
+        p = parents[i]  # -1 for the body: its parent is no element of the page
+        if p >= 0 and tags[p] == "p" and text_len[p] >= INLINE_P:
+            inline += first_tn[p] in relevant or (end_tn[p] - 1) in relevant
     out["inline_links_per_k"] = 1000 * inline / max(len(body), 1)
-    paragraphs = [n for n in (page.text_len(p) for p in page.with_tags("p")) if n > 0]
+    paragraphs = [n for n in compress(text_len, map(operator.eq, tags, repeat("p"))) if n > 0]
     out["p_mean_len"] = sum(paragraphs) / len(paragraphs) if paragraphs else 0.0
     out["p_long"] = float(sum(1 for n in paragraphs if n >= LONG_P))
     return out

@@ -299,3 +299,80 @@ def test_price_count_equals_the_regex_over_the_whole_text():
     prose = "Tickets cost $12.50 (or 10 EUR, 9,99€) from 2021; the 2,000 usdollar fund, \u20b9 500 and 3 gbp."
     # 4 a copy: "9,99€)" has no word boundary after the sign, "usdollar" none after "usd"
     assert _price_count(prose * 3) == len(_PRICE.findall(prose * 3)) == 12
+
+
+def _region_by_tree_walk(page: Page, relevant, anchors) -> tuple[int, int, int, int, int]:
+    """The relevant region's (headings, external links, links, list text, text) climbing with getparent,
+    the form the parent-index climb of extraction_features replaces."""
+    from newscrawl.classify.features import HEADINGS, MAX_CLIMB
+
+    links, headings, in_list, region = set(), set(), 0, 0
+    for k in relevant:
+        node, steps, listed = page.text_nodes[k].container, 0, False
+        while node is not None and steps < MAX_CLIMB:
+            if node.tag == "a":
+                links.add(node)
+            elif node.tag in HEADINGS:
+                headings.add(node)
+            elif node.tag == "li":
+                listed = True
+            node, steps = node.getparent(), steps + 1
+        region += len(page.text_nodes[k].text)
+        in_list += len(page.text_nodes[k].text) if listed else 0
+    external = sum(1 for a in links if a in anchors and anchors[a].external)
+    return len(headings), external, len(links), in_list, region
+
+
+def test_region_and_inline_links_by_index_equal_the_tree_walks():
+    """extraction_features' region measures and shape_features' inline links and paragraph lengths, read
+    through parent indices and the Page's arrays, equal the getparent walks they replace on random pages
+    (nested links, lists, headings, hidden subtrees, tails) and random relevant runs; the text nodes'
+    containers by index are their container elements."""
+    import dataclasses
+
+    from newscrawl.classify.features import (
+        INLINE_P, LONG_P, date_nodes, extraction_features, shape_features)
+
+    rng = random.Random(5)
+    tags = ["div", "p", "ul", "li", "a", "span", "h2", "h3", "em", "section", "p", "a"]
+    checked = 0
+    for n in range(40):
+        parts, open_tags = ["<html><head><title>T</title></head><body>"], []
+        for _ in range(rng.randint(20, 120)):
+            if open_tags and rng.random() < 0.35:
+                parts.append(f"</{open_tags.pop()}>")
+            tag = rng.choice(tags)
+            attrs = " hidden" if rng.random() < 0.04 else ""
+            attrs += f' href="{rng.choice(["/x", "https://other.example/y", "#z"])}"' if tag == "a" else ""
+            parts.append(f"<{tag}{attrs}>{_sentence(rng, rng.choice([1, 3, 30]))}")
+            open_tags.append(tag)
+            if rng.random() < 0.3:
+                parts.append(_sentence(rng, 2))
+        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+        assert [page.elements[i] for i in page.text_containers] == [t.container for t in page.text_nodes]
+        assert page.above_body == [page.root]
+        anchors = page_anchors(page)
+        art, evidence = extraction_evidence(page)
+        count = len(page.text_nodes)
+        for _ in range(5 if count else 0):
+            start = rng.randrange(count)
+            relevant = tuple(range(start, min(count, start + rng.randint(1, 60))))
+            ev = dataclasses.replace(evidence, relevant=relevant)
+            got = extraction_features(page, art, ev, page.text_len(page.body), anchors)
+            headings, external, links, in_list, region = _region_by_tree_walk(page, relevant, anchors)
+            per_k = 1000 / max(region, 1)
+            assert (got["region_headings"], got["region_external"], got["region_links"], got["region_list_share"]) == (
+                headings * per_k, external * per_k, links * per_k, in_list / max(region, 1))
+            shape = shape_features(page, art, ev, date_nodes(page))
+            inline = 0
+            for a in anchors:
+                parent = a.getparent()
+                if parent is not None and parent.tag == "p" and page.text_len(parent) >= INLINE_P:
+                    span = page.text_range(parent)
+                    inline += span.start in relevant or (span.stop - 1) in relevant
+            assert shape["inline_links_per_k"] == 1000 * inline / max(len(art.body or ""), 1)
+            lengths = [m for m in (page.text_len(p) for p in page.body.iter("p")) if m > 0]
+            assert shape["p_long"] == sum(1 for m in lengths if m >= LONG_P)
+            assert shape["p_mean_len"] == (sum(lengths) / len(lengths) if lengths else 0.0)
+            checked += bool(links) + bool(inline)
+    assert checked > 50
