@@ -53,3 +53,19 @@ def word_class(char: str) -> int:
 
 
 WORD_CLASSES = CodePointClasses(word_class)  # shared by CoreEx's word counts and the brand-word count
+UNFOLDED = 3  # a FOLDED_CLASSES class: the code point's NFKD splits or joins words differently
+
+
+def folded_class(char: str) -> int:
+    """:func:`word_class` of ``char`` when its NFKD (what CoreEx counts words in) takes the same part in
+    words: a non-word character decomposing into non-word ones, a word character into word characters and
+    marks, a mark into marks; UNFOLDED otherwise ("½" is one word, its NFKD "1⁄2" two). NFKD decomposes
+    character by character and reorders only marks among marks, so a text of such characters has the
+    words of its NFKD."""
+    own = word_class(char)
+    parts = {word_class(c) for c in unicodedata.normalize("NFKD", char)}
+    same = parts == {0} if own == 0 else (1 in parts and 0 not in parts) if own == 1 else parts == {2}
+    return own if same else UNFOLDED
+
+
+FOLDED_CLASSES = CodePointClasses(folded_class)  # CoreEx: texts whose words NFKD leaves alone skip it

@@ -451,12 +451,16 @@ def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
     text_len, link_len, first_tn, end_tn = page.measures()
     tags = page.tags()
     elements = page.elements
-    children = Counter(parent)  # parent index -> number of children (-1: the body's parent)
+    # elements with text, by (parent, tag): a group of MIN_REPEAT siblings of one class needs that many
+    # of one tag, so only those read their class (an lxml call each); the rest is done by map in C
+    texted = list(compress(range(len(tags)), map((20).__le__, text_len)))
+    pairs = list(zip(map(parent.__getitem__, texted), map(tags.__getitem__, texted)))
+    siblings = Counter(pairs)
+    repeated = list(map(MIN_REPEAT.__le__, map(siblings.__getitem__, pairs)))
     groups: dict[tuple[int, str, str], list[int]] = defaultdict(list)
-    for j in [j for j, n in enumerate(text_len) if n >= 20]:
-        p = parent[j]
-        if p >= 0 and children[p] >= MIN_REPEAT and isinstance(tags[j], str):
-            groups[(p, tags[j], (elements[j].get("class") or "").strip())].append(j)
+    for j, (p, tag) in zip(compress(texted, repeated), compress(pairs, repeated)):
+        if p >= 0 and isinstance(tag, str):
+            groups[(p, tag, (elements[j].get("class") or "").strip())].append(j)
     headings = None  # teaser headings before index i, built when a group needs it
     for members in groups.values():
         if len(members) < MIN_REPEAT:

@@ -229,10 +229,28 @@ def test_word_counts_equal_words_text_by_text():
     standing alone, and words() of one text the same."""
     rng = random.Random(7)
     pieces = ["river", "Ünïcode", "e\u0301t\u00e9", "snake_case", "42", " ", "\n\t", "--", "’", "\u00a0",
-              "日本語", "x\u0308", "\U0001d400bc", ".", "", "\u0301", "\u0345a", "ﬁ", "½", "\u094d"]
+              "日本語", "x\u0308", "\U0001d400bc", ".", "", "\u0301", "\u0345a", "ﬁ", "½", "\u094d", "…", "™",
+              "²", "㎏", "\u2044", "Ⅻ"]
     for _ in range(300):
         texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 8))) for _ in range(rng.randint(0, 12))]
         assert word_counts(texts).tolist() == [_reference_words(t) for t in texts] == [words(t) for t in texts]
+
+
+def test_word_counts_skip_nfkd_only_where_it_keeps_the_words():
+    """Texts are counted without NFKD when each character has the words of its own NFKD: every code
+    point of the Latin, Greek, Cyrillic, punctuation, symbol, letterlike, number-form, CJK-compatibility
+    and presentation-form blocks, alone, between letters and next to a letter or a mark, counts as the
+    NFKD regex counts (fractions, ligatures, superscripts, squared units, spacing marks)."""
+    ranges = [(0x80, 0x600), (0x1E00, 0x2200), (0x2460, 0x2500), (0x3300, 0x3400), (0xFB00, 0xFB50),
+              (0xFE30, 0xFF00), (0xFF00, 0xFFF0)]
+    texts = []
+    for lo, hi in ranges:
+        for cp in range(lo, hi):
+            c = chr(cp)
+            texts += [c, f"a{c}b", f"{c}x", f"x {c}", f"\u0301{c}", f"{c}\u0301"]
+    for start in range(0, len(texts), 600):
+        batch = texts[start:start + 600]
+        assert word_counts(batch).tolist() == [_reference_words(t) for t in batch]
 
 
 def test_coreex_counts_hidden_text_and_tails_under_hidden_parents():

@@ -376,3 +376,73 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks():
             assert shape["p_mean_len"] == (sum(lengths) / len(lengths) if lengths else 0.0)
             checked += bool(links) + bool(inline)
     assert checked > 50
+
+
+def _repeated_blocks_by_children(page: Page, date_like: list[int]) -> tuple[int, int, int]:
+    """_repeated_blocks as it grouped before: every element with text under a parent of MIN_REPEAT+
+    children read its class."""
+    from collections import Counter, defaultdict
+    from itertools import accumulate
+
+    from newscrawl.classify.features import MIN_REPEAT, POST_MIN, TEASER_MAX, _TEASER_SET
+
+    teasers = posts = largest = 0
+    parent, _depth, desc = page.structure()
+    text_len, link_len, first_tn, end_tn = page.measures()
+    tags, elements = page.tags(), page.elements
+    children = Counter(parent)
+    groups = defaultdict(list)
+    for j in [j for j, n in enumerate(text_len) if n >= 20]:
+        p = parent[j]
+        if p >= 0 and children[p] >= MIN_REPEAT and isinstance(tags[j], str):
+            groups[(p, tags[j], (elements[j].get("class") or "").strip())].append(j)
+    headings = list(accumulate(map(_TEASER_SET.__contains__, tags), initial=0))
+    for members in groups.values():
+        if len(members) < MIN_REPEAT:
+            continue
+        largest = max(largest, len(members))
+        for j in members:
+            text, linked, tag = text_len[j], link_len[j], tags[j]
+            headed = tag in _TEASER_SET or headings[j + 1 + desc[j]] > headings[j + 1]
+            if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
+                                      or (linked >= 20 and linked > 0.3 * text)):
+                teasers += 1
+            if text >= POST_MIN and linked < 0.3 * text and (
+                    tag == "time" or page.tag_count(elements[j], "time")
+                    or date_like[end_tn[j]] > date_like[first_tn[j]]):
+                posts += 1
+    return teasers, posts, largest
+
+
+def test_repeated_blocks_group_as_the_children_count_did():
+    """Grouping the texted elements by (parent, tag) first and reading classes only in groups of
+    MIN_REPEAT+ finds the teasers, posts and largest group the per-element grouping found, on random
+    pages of repeated siblings (shared and mixed classes and tags, links, dates, short texts)."""
+    from itertools import accumulate
+
+    from newscrawl.classify.features import _repeated_blocks, date_nodes
+
+    rng = random.Random(9)
+    found = 0
+    for _ in range(60):
+        blocks = []
+        for _ in range(rng.randint(1, 6)):
+            tag = rng.choice(["div", "li", "article", "section"])
+            items = []
+            for i in range(rng.randint(1, 8)):
+                cls = rng.choice(["teaser", "teaser ", "post", "", "card x"])
+                inner = rng.choice([f"<h3><a href='/s/{i}'>{_sentence(rng, 6)}</a></h3>",
+                                    f"<span>2025-03-{i + 1:02d}</span> {_sentence(rng, 20)}",
+                                    _sentence(rng, 2), f"<a href='/x'>{_sentence(rng, 5)}</a> {_sentence(rng, 3)}"])
+                item_tag = tag if rng.random() < 0.8 else "p"
+                items.append(f"<{item_tag} class='{cls}'>{inner}</{item_tag}>")
+            blocks.append(f"<{tag}>{''.join(items)}</{tag}>")
+        page = _page("".join(blocks), "https://example.org/")
+        flags = [0] * len(page.text_nodes)
+        for k in date_nodes(page).short:
+            flags[k] = 1
+        date_like = list(accumulate(flags, initial=0))
+        expected = _repeated_blocks_by_children(page, date_like)
+        assert _repeated_blocks(page, date_like) == expected
+        found += expected[0] > 0 and expected[1] > 0
+    assert found > 5
