@@ -101,6 +101,12 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
 _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
+def boilerplate_named(names: str) -> bool:
+    """:meth:`Page.is_boilerplate` of an element whose id and class are ``names`` ("id class"), for
+    callers that have read them already."""
+    return len(names) > 1 and _boilerplate_names(names)
+
+
 def enclosing(el: Any, tag: str, stop: Any) -> Any | None:
     """The nearest element with ``tag`` from ``el`` itself up to, not including, ``stop`` (None:
     there is none below it): the link a title run sits in, the table a link-dense block sits in."""
@@ -494,8 +500,7 @@ class Page:
     def is_boilerplate(self, el: Any) -> bool:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
         attrib = el.attrib
-        names = (attrib.get("id") or "") + " " + (attrib.get("class") or "")
-        return len(names) > 1 and _boilerplate_names(names)
+        return boilerplate_named((attrib.get("id") or "") + " " + (attrib.get("class") or ""))
 
     # --- styles (on demand) -----------------------------------------------------------------------
     def style(self, el: Any) -> Any:

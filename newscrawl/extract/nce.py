@@ -14,7 +14,7 @@ from itertools import chain, compress
 from typing import Any
 
 from newscrawl.links.urls import registrable_domain
-from newscrawl.page import BOILERPLATE_NAMES, Page, enclosing, name_test
+from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing, name_test
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
@@ -226,17 +226,18 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag."""
     if not p.prune_boilerplate:
         return False
-    if el.tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(el.get("class") or "")):
+    tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
+    if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
-    if p.consent_names and el.tag not in _HEADINGS and _consent_named(_names(el)):
+    names = (el.get("id") or "") + " " + cls  # _names(el)
+    if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
-    if not page.is_boilerplate(el):
+    if not boilerplate_named(names):  # page.is_boilerplate(el)
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
-        return (p.strong_names and _related_named(el.get("class") or "")
+        return (p.strong_names and _related_named(cls)
                 and 2 * page.text_len(el) < page.text_len(u))
-    names = _names(el)
-    if el.tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
-        names = el.get("class") or ""
+    if tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
+        names = cls
     if BOILERPLATE_NAMES.search(_WIDGET.sub(" ", names)) is None:
         # page builders call every layout cell "widget": such a cell goes only when link-heavy
         if not _WIDGET.search(names) or page.link_density(el) <= p.beta1:
@@ -244,7 +245,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
-    if p.strong_names and (_strong_named(el.get("class") or "") or _comment_id(el)):  # ids are often slugs of headings
+    if p.strong_names and (_strong_named(cls) or _comment_id(el)):  # ids are often slugs of headings
         return True
     return n < p.beta2 or page.link_density(el) > p.beta1
 
@@ -425,18 +426,37 @@ def lcs_len(a: str, b: str) -> int:
         a, b = b, a
     if not b:
         return 0
+    return _lcs(_bit_masks(a), len(a), b)
+
+
+def _bit_masks(text: str) -> dict[str, int]:
+    """Each character's positions in ``text`` as the bits of an int (the LCS's match masks)."""
     masks: dict[str, int] = {}
-    for i, ch in enumerate(a):
+    for i, ch in enumerate(text):
         masks[ch] = masks.get(ch, 0) | (1 << i)
-    full = (1 << len(a)) - 1
+    return masks
+
+
+_LCS_CHECK = 16  # characters of b between the early-exit tests of _lcs
+
+
+def _lcs(masks: dict[str, int], n: int, b: str, at_least: float | None = None) -> int:
+    """LCS of ``b`` and the first ``n`` (>= len(b)) characters of the text ``masks`` was made from (bits
+    beyond n never enter: the state starts as n ones). With ``at_least``, the scan stops as soon as the
+    answer to "LCS >= at_least?" is known, returning a value on the same side of ``at_least``: the LCS of
+    a prefix of b bounds the whole one from below, that plus the characters left from above."""
+    full = (1 << n) - 1
     v = full
-    for ch in b:
+    for t, ch in enumerate(b, 1):
         m = masks.get(ch)
-        if m is None:
-            continue
-        u = v & m
-        v = ((v + u) | (v - u)) & full
-    return len(a) - bin(v).count("1")
+        if m is not None:
+            u = v & m
+            v = ((v + u) | (v - u)) & full
+        if at_least is not None and not t % _LCS_CHECK:
+            found = n - v.bit_count()
+            if found >= at_least or found + len(b) - t < at_least:
+                return found if found >= at_least else found + len(b) - t
+    return n - v.bit_count()
 
 
 def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any]:
@@ -503,6 +523,7 @@ def _has_heading(page: Page, el: Any) -> bool:
 
 def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] | None:
     texts = [_DIGITS.sub("0", page.text(el).lower())[: p.head] for el in cands]
+    masks = [_bit_masks(t) for t in texts]  # a text is compared with up to 2 * beta5 others
     parent = list(range(len(cands)))
     size = [1] * len(cands)
 
@@ -516,7 +537,7 @@ def _comment_component(page: Page, cands: list[Any], p: NCEParams) -> list[Any] 
         for j in range(i + 1, min(len(cands), i + p.beta5 + 1)):
             # equal-length heads: a short text is a subsequence of almost any long one
             shorter = min(len(texts[i]), len(texts[j]))
-            if not shorter or lcs_len(texts[i][:shorter], texts[j][:shorter]) < p.beta6 * shorter:
+            if not shorter or _lcs(masks[i], shorter, texts[j][:shorter], p.beta6 * shorter) < p.beta6 * shorter:
                 continue
             a, b = find(i), find(j)
             if a != b:

@@ -112,6 +112,23 @@ def test_bit_parallel_lcs_matches_dynamic_programming():
         assert lcs_len(a, b) == _lcs_dp(a, b)
 
 
+def test_lcs_decision_with_early_exit_and_longer_masks_matches_dynamic_programming():
+    """_lcs on masks of a longer text cut to n characters, asked "at least k?", answers on the same side
+    of k as the full LCS (it may stop early), and without k gives the LCS itself."""
+    from newscrawl.extract.nce import _bit_masks, _lcs
+
+    rng = random.Random(13)
+    for _ in range(3000):
+        alphabet = rng.choice(["ab", "abcde ", "abcdefghijklmnop"])
+        n = rng.randint(1, 70)
+        a = "".join(rng.choice(alphabet) for _ in range(n + rng.randint(0, 20)))
+        b = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, n)))
+        exact = _lcs_dp(a[:n], b)
+        assert _lcs(_bit_masks(a), n, b) == exact
+        for k in (0, 0.7 * len(b), 0.7 * n, exact, exact + 0.5, exact + 1, rng.uniform(0, n)):
+            assert (_lcs(_bit_masks(a), n, b, k) >= k) == (exact >= k)
+
+
 def _pruned_by_tree_walk(page: Page, root, u, p: NCEParams) -> list[int]:
     """The tree-walk form of ``pruned`` (iterdescendants with lookups per element): the oracle
     for the array form, which picks the descendants with text from the Page's element list."""
@@ -156,5 +173,61 @@ def test_pruned_equals_the_tree_walk_on_random_pages():
             for root in page.elements[::3]:
                 u = root.getparent() if page.has(root.getparent()) else root
                 assert pruned(page, root, u, params) == _pruned_by_tree_walk(page, root, u, params)
+                checked += 1
+    assert checked > 1000
+
+
+def _boilerplate_reading_each_name(page: Page, el, u, p: NCEParams) -> bool:
+    """nce._boilerplate as it read the names (each test its own attribute reads), the reference for the
+    version that reads tag, class and id once."""
+    from newscrawl.extract import nce
+
+    if not p.prune_boilerplate:
+        return False
+    if el.tag in nce._BOILERPLATE_TAGS or (p.hidden_names and nce._hidden_named(el.get("class") or "")):
+        return 2 * page.text_len(el) < page.text_len(u)
+    if p.consent_names and el.tag not in nce._HEADINGS and nce._consent_named(nce._names(el)):
+        return 2 * page.text_len(el) < page.text_len(u)
+    if not page.is_boilerplate(el):
+        return (p.strong_names and nce._related_named(el.get("class") or "")
+                and 2 * page.text_len(el) < page.text_len(u))
+    names = nce._names(el)
+    if el.tag in nce._HEADINGS:
+        names = el.get("class") or ""
+    if nce.BOILERPLATE_NAMES.search(nce._WIDGET.sub(" ", names)) is None:
+        if not nce._WIDGET.search(names) or page.link_density(el) <= p.beta1:
+            return False
+    n = page.text_len(el)
+    if 2 * n >= page.text_len(u):
+        return False
+    if p.strong_names and (nce._strong_named(el.get("class") or "") or nce._comment_id(el)):
+        return True
+    return n < p.beta2 or page.link_density(el) > p.beta1
+
+
+def test_boilerplate_reads_names_once_as_it_read_them_each_time():
+    from newscrawl.extract.nce import _boilerplate
+
+    rng = random.Random(17)
+    tags = ["div", "p", "nav", "aside", "h2", "section", "ul", "a", "footer", "span"]
+    names = ["", "nav", "widget", "widget menu", "sr-only", "cookie-bar", "jp-relatedposts", "share-bar",
+             "comments", "content has-sidebar", "story", "Sidebar Widget", "promo"]
+    checked = 0
+    for _ in range(40):
+        parts, open_tags = ["<html><body>"], []
+        for _ in range(rng.randint(20, 80)):
+            if open_tags and rng.random() < 0.35:
+                parts.append(f"</{open_tags.pop()}>")
+            tag = rng.choice(tags)
+            attrs = f' class="{rng.choice(names)}"' if rng.random() < 0.6 else ""
+            attrs += f' id="{rng.choice(names)}"' if rng.random() < 0.3 else ""
+            attrs += ' href="/x"' if tag == "a" else ""
+            parts.append(f"<{tag}{attrs}>" + " ".join(rng.choice(["word", "more text here", "x"]) for _ in range(rng.randint(0, 30))))
+            open_tags.append(tag)
+        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+        for params in (NCEParams(), NCEParams(strong_names=False, hidden_names=False, consent_names=False)):
+            for el in page.elements[1:]:
+                u = page.elements[0]
+                assert _boilerplate(page, el, u, params) == _boilerplate_reading_each_name(page, el, u, params)
                 checked += 1
     assert checked > 1000
