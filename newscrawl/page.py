@@ -247,6 +247,7 @@ class Page:
         self._stylesheets = list(stylesheets)
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
+        self._names: dict[Any, str] = {}
         body = _first(root, "body", with_root=True)  # root.xpath("//body")[0]
         self.body = body if body is not None else root
         title = _first(root, "title", with_root=False)  # root.find(".//title")
@@ -499,8 +500,15 @@ class Page:
 
     def is_boilerplate(self, el: Any) -> bool:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
-        attrib = el.attrib
-        return boilerplate_named((attrib.get("id") or "") + " " + (attrib.get("class") or ""))
+        return boilerplate_named(self.names(el))
+
+    def names(self, el: Any) -> str:
+        """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors
+        again from every candidate (~250 reads a page)."""
+        names = self._names.get(el)
+        if names is None:
+            names = self._names[el] = (el.get("id") or "") + " " + (el.get("class") or "")
+        return names
 
     # --- styles (on demand) -----------------------------------------------------------------------
     def style(self, el: Any) -> Any:

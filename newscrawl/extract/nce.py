@@ -121,7 +121,7 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
     if p.comment_votes < 1:
         # a long comment thread below a short article outvotes it; threads before the strongest
         # other block (forums, reviews above a cookie text) keep their weight
-        named = {u for u in votes if _in_comments(u, body)}
+        named = {u for u in votes if _in_comments(page, u, body)}
         plain = [u for u in votes if u not in named]
         if named and plain:
             first = page.index(max(plain, key=lambda u: (votes[u], -page.index(u))))
@@ -152,7 +152,7 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         node = u
         named = False  # comments, related teasers, sidebars: long leaves that are not the article
         while node is not None and node is not best and node not in position:
-            named = named or page.is_boilerplate(node) or _comments_named(_names(node))
+            named = named or page.is_boilerplate(node) or _comments_named(page.names(node))
             node = node.getparent()
         if node is None or named or (node is not u and _teaser(page, u)):  # an ancestor holds every card
             continue
@@ -229,7 +229,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
     if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
-    names = (el.get("id") or "") + " " + cls  # _names(el)
+    names = page.names(el)
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if not boilerplate_named(names):  # page.is_boilerplate(el)
@@ -468,7 +468,7 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         if not page.has(el):
             continue
         n = page.text_len(el)
-        if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _caption_named(_names(el)))):
+        if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _caption_named(page.names(el)))):
             continue
         if (n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
                 and not _has_heading(page, el) and not _repeating_content(page, el, p)):
@@ -500,20 +500,16 @@ def _teaser(page: Page, u: Any) -> bool:
     return any(page.has(h) and page.link_density(h) > 0.5 for h in u.iter("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
-def _in_comments(el: Any, stop: Any) -> bool:
+def _in_comments(page: Page, el: Any, stop: Any) -> bool:
     """``el`` or an ancestor below ``stop`` (the body, or the separator) is named like comments;
     below the separator such similar subtrees are a comment section even when they outweigh the
     article above them."""
     node = el
     while node is not None and node is not stop:
-        if _comments_named(_names(node)):
+        if _comments_named(page.names(node)):
             return True
         node = node.getparent()
     return False
-
-
-def _names(el: Any) -> str:
-    return (el.get("id") or "") + " " + (el.get("class") or "")
 
 
 def _has_heading(page: Page, el: Any) -> bool:
@@ -612,7 +608,7 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = page.text_range(z).start
         before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
         total = sum(len(page.text_nodes[k].text) for k in keep)
-        named = p.named_comments and _in_comments(component[0], u)
+        named = p.named_comments and _in_comments(page, component[0], u)
         if before >= p.min_before * total or named:
             # the page classifier reads the section found either way; the body loses it only
             # when it is named like comments: unnamed runs of similar subtrees were as often

@@ -177,6 +177,10 @@ def test_pruned_equals_the_tree_walk_on_random_pages():
     assert checked > 1000
 
 
+def _id_class(el) -> str:
+    return (el.get("id") or "") + " " + (el.get("class") or "")
+
+
 def _boilerplate_reading_each_name(page: Page, el, u, p: NCEParams) -> bool:
     """nce._boilerplate as it read the names (each test its own attribute reads), the reference for the
     version that reads tag, class and id once."""
@@ -186,12 +190,12 @@ def _boilerplate_reading_each_name(page: Page, el, u, p: NCEParams) -> bool:
         return False
     if el.tag in nce._BOILERPLATE_TAGS or (p.hidden_names and nce._hidden_named(el.get("class") or "")):
         return 2 * page.text_len(el) < page.text_len(u)
-    if p.consent_names and el.tag not in nce._HEADINGS and nce._consent_named(nce._names(el)):
+    if p.consent_names and el.tag not in nce._HEADINGS and nce._consent_named(_id_class(el)):
         return 2 * page.text_len(el) < page.text_len(u)
     if not page.is_boilerplate(el):
         return (p.strong_names and nce._related_named(el.get("class") or "")
                 and 2 * page.text_len(el) < page.text_len(u))
-    names = nce._names(el)
+    names = _id_class(el)
     if el.tag in nce._HEADINGS:
         names = el.get("class") or ""
     if nce.BOILERPLATE_NAMES.search(nce._WIDGET.sub(" ", names)) is None:

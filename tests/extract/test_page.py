@@ -256,3 +256,14 @@ def test_enclosing_finds_the_nearest_tagged_ancestor_below_the_stop():
     assert enclosing(bold, "b", stop) is bold  # the element itself counts
     assert enclosing(bold, "div", stop) is None  # the stop is not below itself
     assert enclosing(bold, "table", bold.getparent().getparent()) is None  # the stop cuts the walk
+
+
+def test_names_are_id_and_class_read_once():
+    """Page.names gives "id class" of any element (body or above), the same on every call, and
+    is_boilerplate reads it."""
+    page = Page.from_html("<html class='root'><body id='b'><div id='x' class='nav bar'>a</div><p>b</p>"
+                          "<section class='content'>c</section></body></html>")
+    for el in list(page.root.iter()):
+        assert page.names(el) == (el.get("id") or "") + " " + (el.get("class") or "")
+        assert page.names(el) is page.names(el)
+    assert [page.is_boilerplate(el) for el in page.elements] == [False, True, False, False]
