@@ -447,15 +447,17 @@ def _lcs(masks: dict[str, int], n: int, b: str, at_least: float | None = None) -
     a prefix of b bounds the whole one from below, that plus the characters left from above."""
     full = (1 << n) - 1
     v = full
-    for t, ch in enumerate(b, 1):
-        m = masks.get(ch)
-        if m is not None:
-            u = v & m
-            v = ((v + u) | (v - u)) & full
-        if at_least is not None and not t % _LCS_CHECK:
-            found = n - v.bit_count()
-            if found >= at_least or found + len(b) - t < at_least:
-                return found if found >= at_least else found + len(b) - t
+    step = (len(b) or 1) if at_least is None else _LCS_CHECK
+    for start in range(0, len(b), step):
+        for ch in b[start:start + step]:
+            m = masks.get(ch)
+            if m is not None:
+                u = v & m
+                v = ((v + u) | (v - u)) & full
+        if at_least is not None:
+            found, left = n - v.bit_count(), len(b) - start - step
+            if found >= at_least or found + left < at_least:
+                return found if found >= at_least else found + max(left, 0)
     return n - v.bit_count()
 
 
