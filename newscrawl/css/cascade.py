@@ -1145,26 +1145,30 @@ class StyleResolver:
         # keys are unique, so sorting never compares rules
         matched = sorted((key >= _AUTHOR, spec, key, rule) for key, (spec, rule) in best.items())
         # Elements of any signature and index matching the same rules in the same order (and
-        # origins) get one layers object, so they share computed states too.
-        merged_key = (self.quirks, tuple([(id(m[3]), m[0]) for m in matched]))
+        # origins) get one layers object, so they share computed states too. What is merged is
+        # the rules' declarations (and origins): the key names those tuples by id and the entry
+        # pins them, not the rules, whose selectors (compiled tests, key sets: ~14 tracked
+        # objects a rule) would otherwise stay for every garbage collection to walk long after
+        # their sheets left the caches; declarations hold strings and numbers (untracked).
+        declarations = tuple([m[3].declarations for m in matched])
+        merged_key = (self.quirks, tuple([(id(d), m[0]) for d, m in zip(declarations, matched)]))
         found = _SHARED.merged.get(merged_key)
         if found is None:
             if len(_SHARED.merged) >= _SHARED.MAX:
                 _SHARED.merged.clear()
-            # the entry pins the rules its key names by id (one tuple: fewer tracked objects)
-            found = _SHARED.merged[merged_key] = (self._merge(matched),
-                                                  tuple([m[3] for m in matched]))
+            found = _SHARED.merged[merged_key] = (self._merge(matched, declarations),
+                                                  declarations)
         return found[0]
 
-    def _merge(self, matched: list[tuple]) -> tuple:
+    def _merge(self, matched: list[tuple], declarations: tuple[tuple, ...]) -> tuple:
         layers: list[dict] = []
         for important in (False, True):
             declared: dict[str, Any] = {}
             customs: dict[str, str] = {}
-            for author, _spec, _order, rule in matched:
+            for (author, _spec, _order, _rule), rule_declarations in zip(matched, declarations):
                 if important and not author:
                     continue
-                for declaration in rule.declarations:
+                for declaration in rule_declarations:
                     if declaration[2] == important:
                         self._put(declared, customs, declaration)
             layers += [declared, customs]
