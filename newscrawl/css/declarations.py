@@ -89,11 +89,10 @@ def split_declarations(block: str) -> list[tuple[str | None, str]] | None:
 
 
 def _add(pieces: list[tuple[str | None, str]], text: str) -> None:
-    if not text.strip(" \t\n\r\f"):
-        return
-    match = _NAME.match(text)
+    match = _NAME.match(text)  # most pieces: no need to look for an empty one first
     if match is None:
-        pieces.append((None, text))
+        if text.strip(" \t\n\r\f"):
+            pieces.append((None, text))
         return
     name = match.group(1)
     pieces.append((name if name.startswith("--") else name.lower(), text))

@@ -12,7 +12,6 @@ at an unescaped newline, a stray ``}`` at the top level becomes part of the next
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 # The next character that matters for nesting, at the top level and inside blocks.
 _TOP = re.compile(r"""[{};"'\\]|/\*""")
@@ -28,13 +27,11 @@ _FLAT_RULE = re.compile(r"""([^{};"'\\/@]*(?:/(?!\*)[^{};"'\\/@]*)*)\{"""
 _AT_KEYWORD = re.compile(r"@(-?[A-Za-z_][\w-]*)")
 
 
-@dataclass(slots=True)
-class RawRule:
-    """One rule as text: at-rules have a keyword; ``block`` is None for statements (;)."""
-
-    keyword: str | None
-    prelude: str
-    block: str | None
+# One rule as text: (keyword, prelude, block); at-rules have a keyword, ``block`` is None for
+# statements (;). A plain tuple: a sheet has thousands of rules, and a dataclass instance took
+# as long to make as the regex took to find the rule (docs/decisions.md, "Extraction speed,
+# round 11 (CSS)").
+RawRule = tuple[str | None, str, str | None]
 
 
 def _skip_string(text: str, pos: int, quote: str) -> int:
@@ -113,7 +110,7 @@ def split_rules(text: str) -> list[RawRule]:
         if pos == start:
             found = flat(text, pos)
             if found is not None:
-                rules.append(RawRule(None, found.group(1).strip(), found.group(2)))
+                rules.append((None, found.group(1).strip(), found.group(2)))
                 start = pos = found.end()
                 continue
         match = _TOP.search(text, pos)
@@ -131,7 +128,7 @@ def split_rules(text: str) -> list[RawRule]:
             prelude = text[start:match.start()]
             at = _AT_KEYWORD.match(prelude.lstrip())
             if at is not None:  # a statement at-rule (@import, @charset, @layer a, b;)
-                rules.append(RawRule(at.group(1).lower(), prelude.lstrip()[at.end():], None))
+                rules.append((at.group(1).lower(), prelude.lstrip()[at.end():], None))
                 start = pos = match.end()
             else:  # ';' in a qualified rule's prelude: part of it (the rule fails later)
                 pos = match.end()
@@ -140,10 +137,10 @@ def split_rules(text: str) -> list[RawRule]:
             prelude = text[start:match.start()].strip()
             at = _AT_KEYWORD.match(prelude)
             if at is not None:
-                rules.append(RawRule(at.group(1).lower(), prelude[at.end():],
-                                     text[match.end():content_end]))
+                rules.append((at.group(1).lower(), prelude[at.end():],
+                              text[match.end():content_end]))
             else:
-                rules.append(RawRule(None, prelude, text[match.end():content_end]))
+                rules.append((None, prelude, text[match.end():content_end]))
             start = pos = after
         else:  # a stray '}' at this level: it stays in the next rule's prelude
             pos = match.end()
@@ -201,3 +198,27 @@ def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
     if _GROUP.search(text) is not None:
         return None  # unbalanced
     return tuple(frozenset(_ID_OR_CLASS.findall(part)) for part in text.split(","))
+
+
+# A prelude without escapes, NUL, strings, groups or comments (most of them): its keys are read
+# by one findall, commas separating the selectors, instead of selector_keys' passes.
+_NOT_FLAT = re.compile(r"""[\\\x00"'()\[\]]|/\*""")
+_KEY_OR_COMMA = re.compile(r"[.#](?:[A-Za-z0-9_-]|[^\x00-\x7f])+|,")
+
+
+def selector_key_tuples(prelude: str) -> tuple[tuple[str, ...], ...] | None:
+    """selector_keys with a tuple per selector (a key may repeat): tuples of strings are not
+    tracked by the garbage collector once it has seen them, frozensets always are."""
+    if _NOT_FLAT.search(prelude) is None:
+        selectors: list[tuple[str, ...]] = []
+        keys: list[str] = []
+        for token in _KEY_OR_COMMA.findall(prelude):
+            if token == ",":
+                selectors.append(tuple(keys))
+                keys = []
+            else:
+                keys.append(token)
+        selectors.append(tuple(keys))
+        return tuple(selectors)
+    read = selector_keys(prelude)
+    return None if read is None else tuple([tuple(needed) for needed in read])

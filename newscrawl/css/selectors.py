@@ -616,26 +616,51 @@ def _compile(selector: Any) -> Selector | None:
         return None
     if any(t is None for t in tests):
         return None
+    facts = [_compound_facts(c) for c in compounds]  # (keys, keys only) per compound
     required: set[str] = set()
     for k in range(1, len(compounds)):
         if combinators[k - 1] in (" ", ">"):  # compound k is an ancestor of the subject
-            required.update(compound_keys(compounds[k]))
-    own = compound_keys(compounds[0])
-    parent_own = compound_keys(compounds[1]) if combinators[0] == ">" else set()
-    implied = (_keys_only(compounds[0]) or _is_universal(compounds[0])) and (
-        len(compounds) == 1 or (len(compounds) == 2 and _keys_only(compounds[1]) and (
-            combinators[0] == ">" or (combinators[0] == " "
-                                      and len(compound_keys(compounds[1])) == 1))))
+            required.update(facts[k][0])
+    own = facts[0][0]
+    parent_own = facts[1][0] if combinators[0] == ">" else _NO_KEYS
+    implied = (facts[0][1] or _is_universal(compounds[0])) and (
+        len(compounds) == 1 or (len(compounds) == 2 and facts[1][1] and (
+            combinators[0] == ">" or (combinators[0] == " " and len(facts[1][0]) == 1))))
     presence = _presence(compounds[0])
-    chained = all(_keys_only(c) or _is_universal(c) for c in compounds[1:]) \
+    chained = all(keys_only or _is_universal(c) for (_keys, keys_only), c
+                  in zip(facts[1:], compounds[1:])) \
         and all(c in (" ", ">", None) for c in combinators)
     plain = presence is not None and chained
     residual = _is_empty if chained and _keys_and_empty(compounds[0]) else None
     return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
                     _compound_key(compounds[0]), _keyset(own), _keyset(required), implied,
                     _keyset(parent_own), plain, presence if plain and presence else _NO_KEYS,
-                    tuple(_keyset(compound_keys(c)) for c in compounds)
+                    tuple(_keyset(keys) for keys, _keys_only in facts)
                     if plain or residual else (), _synthetic_tests(compounds), residual)
+
+
+def _compound_facts(compound: Any) -> tuple[set[str], bool]:
+    """compound_keys(compound), and whether the compound is only ids, classes, a tag, ``:root``
+    and synthetic keys (its keys say all about it), in one pass: each simple selector's
+    synthetic key is read once (_compile asked for both several times per compound)."""
+    keys: set[str] = set()
+    keys_only = bool(compound.simple_selectors)
+    for simple in compound.simple_selectors:
+        if isinstance(simple, css_parser.IDSelector):
+            keys.add("#" + simple.ident)
+        elif isinstance(simple, css_parser.ClassSelector):
+            keys.add("." + simple.class_name)
+        elif isinstance(simple, css_parser.LocalNameSelector):
+            keys.add(simple.lower_local_name)
+        elif _is_root(simple):
+            keys.add(ROOT_KEY)
+        else:
+            key = synthetic_key(simple)
+            if key is None:
+                keys_only = False
+            else:
+                keys.add(key)
+    return keys, keys_only
 
 
 def _keys_and_empty(compound: Any) -> bool:
@@ -676,14 +701,6 @@ def _presence(compound: Any) -> frozenset[str] | None:
 def _is_universal(compound: Any) -> bool:
     """``*`` (cssselect2 drops it: an empty compound)."""
     return not compound.simple_selectors
-
-
-def _keys_only(compound: Any) -> bool:
-    """Whether the compound is only ids, classes, a tag, ``:root`` and synthetic keys (its
-    keys say all about it)."""
-    return bool(compound.simple_selectors) and all(
-        isinstance(s, _KEY_SIMPLES) or _is_root(s) or synthetic_key(s) is not None
-        for s in compound.simple_selectors)
 
 
 # --- fast path: lists of plain compounds (tag, #id, .class) and combinators ----------------------
@@ -784,7 +801,11 @@ def _compile_parts(parts: list[str]) -> tuple[tuple[Selector, ...], int] | None:
     selectors: list[Selector] = []
     dropped = 0
     for part in parts:
-        found = _cached_part(part.strip(" \t\n\r\f"))
+        text = part.strip(" \t\n\r\f")
+        found = _cached_part(text)
+        if found is _FULL_PATH and text.startswith("/*"):
+            # a block's first prelude often starts with a comment, which tinycss2 skips
+            found = _cached_part(_after_comments(text))
         if found is _FULL_PATH:
             try:  # the part's own text: the tokens the whole prelude's has between its commas
                 compiled, lost = compile_selector_list(
@@ -800,13 +821,25 @@ def _compile_parts(parts: list[str]) -> tuple[tuple[Selector, ...], int] | None:
     return tuple(selectors), dropped
 
 
+def _after_comments(text: str) -> str:
+    """``text`` without its leading comments and whitespace (unchanged if one is left open)."""
+    rest = text
+    while rest.startswith("/*"):
+        close = rest.find("*/", 2)
+        if close < 0:
+            return text
+        rest = rest[close + 2:].lstrip(" \t\n\r\f")
+    return rest
+
+
 def _simple_part(part: str) -> Selector | None | object:
     """The Selector of one plain selector, None if the full path would drop it, or
     _FULL_PATH."""
     if len(part) > MAX_SELECTOR_TOKENS:
         return _FULL_PATH
     pseudo_element = False
-    trailing = _TRAILING_PSEUDO.search(part)
+    colon = ":" in part  # most parts have no pseudo-class or pseudo-element to look for
+    trailing = _TRAILING_PSEUDO.search(part) if colon else None
     if trailing is not None:
         colons, name = trailing.groups()
         name = name.lower()
@@ -819,7 +852,7 @@ def _simple_part(part: str) -> Selector | None | object:
         return None if pseudo_element else _FULL_PATH  # "::before" alone is dropped
     if _SIMPLE_SELECTOR.fullmatch(part) is None:
         return _FULL_PATH
-    classes = {name.lower() for name in _PSEUDO_CLASS.findall(part)}
+    classes = {name.lower() for name in _PSEUDO_CLASS.findall(part)} if colon else None
     if classes and not classes <= _DYNAMIC_PSEUDO_CLASSES:
         return _FULL_PATH
     compounds: list[str] = []
@@ -900,7 +933,13 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
     # plain compounds are "keys only" unless universal
     implied = len(compounds) == 2 and not compounds[1][4] and (
         combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1))
-    specificity = tuple(sum(c[3][i] for c in compounds) for i in range(3))
+    ids = classes = tags = 0
+    for compound in compounds:
+        compound_ids, compound_classes, compound_tags = compound[3]
+        ids += compound_ids
+        classes += compound_classes
+        tags += compound_tags
+    specificity = (ids, classes, tags)
     plain = all(c in (" ", ">", None) for c in combinators)  # every compound is plain here
     # "A B" / "A > B": the ancestor's keys are its compound's (one shared set)
     required_keys = compounds[1][2] if len(compounds) == 2 and combinators[0] in (" ", ">") \

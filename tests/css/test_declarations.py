@@ -89,3 +89,50 @@ def test_plain_custom_properties_are_kept_as_tinycss2_would_keep_them() -> None:
         same_tokens = tinycss2.serialize(tinycss2.parse_component_value_list(fast[3]))
         assert fast[3] == reference[3] or same_tokens.strip() == reference[3], value
     assert taken > 1000
+
+
+def test_a_piece_parses_like_its_text_without_leading_whitespace() -> None:
+    # _declarations caches a piece by its text without leading whitespace (pieces indented
+    # differently share an entry): tinycss2 must give the same declarations and counts
+    rng = random.Random(11)
+    parts = ["color", ":", "red", ";", " ", "(", ")", '"', "'", "/*", "*/", "url(", "\n",
+             "!important", "font", "font-size", "12px", "var(--x)", "--x", "#fff", "\t",
+             "\r\n", "\f", "é", ",", "display", "none", "\\", "bold"]
+    spaces = [" ", "\n", "\t", "\r\n", "\f", "\r", "  \n\t"]
+    for _ in range(4000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
+        padded = "".join(rng.choice(spaces) for _ in range(rng.randint(1, 3))) + text
+        stripped = padded.lstrip(" \t\n\r\f")
+        plain, short = dict.fromkeys(_STATS, 0), dict.fromkeys(_STATS, 0)
+        assert repr(stylesheet._tinycss2_declarations(padded, plain)) == repr(
+            stylesheet._tinycss2_declarations(stripped, short)), padded
+        assert plain == short
+
+
+def test_hex_colours_read_without_tinycss2_parse_as_tinycss2_parses_them() -> None:
+    # _parsed_piece reads "color: #hex [!important]" itself: same declarations and counts as
+    # tinycss2 and values.parse_color, and every other text still goes to tinycss2
+    rng = random.Random(5)
+    names = ["color", "COLOR", "Color", "colour", "background-color", "co\u212alor", "c"]
+    digits = "0123456789abcdefABCDEFgx\u00e9"
+    tails = ["", " ", "!important", " !important", "! important", "!IMPORTANT ", "!importan",
+             "!important x", " !\u0130mportant", "!\u0131mportant", ";", "\n", " /* c */",
+             "!important!important", "\\9", ")"]
+    spaces = ["", " ", "\t", "\n", "\r\n", "\f", "  "]
+    fast = 0
+    for i in range(6000):
+        valid = i % 2 == 0  # half of them in the shape read here, or nearly
+        text = (rng.choice(names[:3] if valid else names) + rng.choice(spaces)
+                + (":" if valid else rng.choice([":", ";", ""])) + rng.choice(spaces)
+                + ("#" if valid else rng.choice(["#", "", "##"]))
+                + "".join(rng.choice("0123456789abcdefABCDEF" if valid else digits)
+                          for _ in range(rng.choice([3, 4, 6, 8]) if valid
+                                         else rng.randint(0, 9)))
+                + rng.choice(spaces) + rng.choice(tails[:6] if valid else tails))
+        counts = dict.fromkeys(_STATS, 0)
+        expected = tuple(stylesheet._tinycss2_declarations(text, counts))
+        found, found_counts = stylesheet._parsed_piece.__wrapped__(text)
+        assert (repr(found), dict(found_counts)) == (
+            repr(expected), {k: v for k, v in counts.items() if v}), text
+        fast += stylesheet._HEX_COLOR.fullmatch(text) is not None
+    assert fast > 2000  # the hex reading was taken

@@ -9,7 +9,7 @@ import lxml.html
 import pytest
 
 from newscrawl.css import StyleResolver, cascade, parse_style_block, parse_stylesheet
-from newscrawl.css.scan import selector_keys
+from newscrawl.css.scan import selector_key_tuples, selector_keys
 from newscrawl.css.stylesheet import complete_stylesheet
 
 DOCTYPE = "<!DOCTYPE html>"
@@ -31,6 +31,27 @@ def _styles(root: lxml.html.HtmlElement) -> dict:
     resolver = StyleResolver(root)
     return {el.get("id"): (resolver.style(el).color, resolver.style(el).font_size)
             for el in root.iter() if el.get("id")}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_selector_key_tuples_read_what_selector_keys_reads(seed: int) -> None:
+    # the one-findall reading of preludes without escapes, strings, groups or comments, and the
+    # general reader elsewhere, give each selector's keys as selector_keys does
+    rng = random.Random(seed)
+    pieces = [".a", "#b", ".c-1", "p", " ", ",", ">", "+", "~", "*", ":hover", "::before",
+              ".caf\u00e9", "#\u00e9t\u00e9", ".", "#", "\n", ":not(.x)", "[y]", '[z="a,b"]',
+              "/* .c, */", "\\31", "(", ")", "'", "a.b.c", "-", "_x", "\x00", "\t.d"]
+    flat = 0
+    for _ in range(4000):
+        prelude = "".join(rng.choice(pieces if rng.random() < 0.3 else pieces[:15])
+                          for _ in range(rng.randint(0, 10)))
+        expected = selector_keys(prelude)
+        found = selector_key_tuples(prelude)
+        assert (None if found is None else tuple(frozenset(keys) for keys in found)) \
+            == expected, prelude
+        flat += found is not None and not any(c in prelude for c in "\\\x00\"'()[]") \
+            and "/*" not in prelude
+    assert flat > 1000  # the findall reading was taken
 
 
 def test_selector_keys_reads_ids_and_classes_outside_groups_and_strings() -> None:

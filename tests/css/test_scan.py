@@ -22,15 +22,14 @@ def _split_all(text: str) -> list[list[scan.RawRule]]:
     while todo:
         rules = scan.split_rules(todo.pop())
         out.append(rules)
-        todo += [rule.block for rule in rules if rule.block and rule.keyword]
+        todo += [block for keyword, _prelude, block in rules if block and keyword]
     return out
 
 
 def test_flat_rules_are_read_in_one_match() -> None:
     rules = scan.split_rules(" h1 , .a { color: red } \n.b>p{font:x/2 y}@media print{.c{x:y}}")
-    assert rules == [scan.RawRule(None, "h1 , .a", " color: red "),
-                     scan.RawRule(None, ".b>p", "font:x/2 y"),
-                     scan.RawRule("media", " print", ".c{x:y}")]
+    assert rules == [(None, "h1 , .a", " color: red "), (None, ".b>p", "font:x/2 y"),
+                     ("media", " print", ".c{x:y}")]
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -194,3 +194,32 @@ def test_compounds_compiled_by_shape_match_like_cssselect2() -> None:
             matched += sum(map(bool, outcomes))
     assert matched > 15
     assert len(selectors._SHAPES) < len(texts) - 5  # [type=submit] and [type=hidden]: one shape
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_leading_comments_take_the_fast_path_and_compile_like_cssselect2(seed: int) -> None:
+    # a part starting with comments (a block's first prelude) is read without them, as
+    # tinycss2 skips them; what follows is compiled as the full path compiles the whole part
+    import random
+
+    rng = random.Random(seed)
+    comments = ["/* c */", "/**/", "/* a, b */", "/* x *//* y */", "/* open", "/* *", "/* */ /**/"]
+    spaces = ["", " ", "\n", "\t \n"]
+    fast = 0
+    for _ in range(800):
+        head = "".join(rng.choice(comments) + rng.choice(spaces) for _ in range(rng.randint(1, 3)))
+        rest = ", ".join(rng.choice(PLAIN + DROPPED + NOT_PLAIN) for _ in range(rng.randint(1, 3)))
+        prelude = rng.choice(spaces) + head + rest
+        selectors.compile_selector_text.cache_clear()
+        found = selectors.compile_selector_text(prelude)
+        expected = _full_path(prelude)
+        got = None if found is None else (
+            [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
+                              s.residual is not None) for s in found[0]], found[1])
+        assert got == expected, prelude
+        text = prelude.split(",")[0].strip()
+        fast += selectors._after_comments(text) != text \
+            and selectors._cached_part(selectors._after_comments(text)) is not selectors._FULL_PATH
+    assert fast > 100  # the comment-led parts did take the fast path
+    assert selectors._after_comments("/* a */ /* b */\n.x") == ".x"
+    assert selectors._after_comments("/* open .x") == "/* open .x"
