@@ -178,6 +178,24 @@ def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
     return shown
 
 
+def distinct_positive_proba(model: TreeModel, X: np.ndarray) -> np.ndarray:
+    """``model.positive_proba(X)``, each distinct row walked once: half of a page's title rows repeat
+    another (short texts in one style: "Share", bylines, dates), and the walk costs by the row (title
+    model 406 -> 260 us a trafilatura-eval page). Rows are the same when their bytes are."""
+    n = len(X)
+    width = X.shape[1] * X.itemsize if X.ndim == 2 else 0
+    if n < 2 or not width:
+        return model.positive_proba(X)
+    data = np.ascontiguousarray(X).tobytes()
+    keys = [data[i:i + width] for i in range(0, n * width, width)]
+    first = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # each row's bytes -> the first row holding them
+    if len(first) == n:
+        return model.positive_proba(X)
+    rows = sorted(first.values())
+    slot = dict(zip(map(keys.__getitem__, rows), range(len(rows))))
+    return model.positive_proba(X[rows])[list(map(slot.__getitem__, keys))]
+
+
 def title_candidates(X: np.ndarray) -> np.ndarray:
     """Rows that may be the title: non-empty and at most MAX_TITLE_LEN characters."""
     return np.flatnonzero(X[:, 0] <= MAX_TITLE_LEN)
@@ -222,7 +240,7 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
     p_title = np.zeros(len(nodes))
     title_rows = title_candidates(X)
     if title_model is not None:
-        p_title[title_rows] = title_model.positive_proba(columns(X[title_rows], title_model.features))
+        p_title[title_rows] = distinct_positive_proba(title_model, columns(X[title_rows], title_model.features))
         row = pick_title(p_title, TITLE_RULE)
     else:  # before training: the non-trivial node closest to <title>
         edit = np.where(X[:, 0] >= 8, X[:, FEATURES.index("title_edit")], np.inf)

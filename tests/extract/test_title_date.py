@@ -238,3 +238,23 @@ def test_a_byline_date_right_after_the_relevant_content_closes_the_article():
     assert titledate.closing_date(page, [0, 1], comment_cut=shown[2]) is None  # a comment's date
     assert titledate.closing_date(page, [], None) is None
     assert titledate.closing_date(page, [0, 1, shown[2]], None) == "2021-03-02"
+
+
+def test_distinct_rows_are_walked_once_with_the_answers_of_all_rows():
+    """The title model's probabilities over distinct rows, spread back to every row, are those of all
+    rows: repeats in any order, NaN, -0.0 next to 0.0, one row, no repeats, no rows."""
+    from newscrawl.extract.titledate import distinct_positive_proba, load
+
+    model = load("title_model")
+    assert model is not None
+    rng = np.random.default_rng(4)
+    base = rng.normal(size=(30, len(model.features))) * 50
+    base[3, 2] = np.nan
+    base[4, 1] = -0.0
+    for rows in (rng.integers(0, 30, size=200), np.arange(30), np.array([5]), np.array([4, 4, 3, 3]),
+                 np.array([], dtype=int)):
+        X = base[rows]
+        assert np.array_equal(distinct_positive_proba(model, X), model.positive_proba(X), equal_nan=True)
+    zero = base[[4, 4]].copy()
+    zero[1, 1] = 0.0  # 0.0 and -0.0 differ as bytes: both rows are walked
+    assert np.array_equal(distinct_positive_proba(model, zero), model.positive_proba(zero))
