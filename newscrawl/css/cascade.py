@@ -1137,7 +1137,8 @@ class StyleResolver:
         """Declared values (and custom properties) of matching rules, normal and !important
         apart, in cascade order: origin, specificity, source order."""
         best: dict[int, tuple] = {}
-        for selector, rule, sheet_key, *_keys in entries:
+        for entry in entries:  # (selector, rule, cascade key, ...): no starred unpacking
+            selector, rule, sheet_key = entry[0], entry[1], entry[2]
             spec = selector.specificity
             previous = best.get(sheet_key)
             if previous is None or previous[0] < spec:
