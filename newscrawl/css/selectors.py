@@ -713,12 +713,23 @@ def _is_universal(compound: Any) -> bool:
 # takes the full path.
 _WS = "[ \t\n\r\f]"
 _IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
+# An attribute's presence or equality, [name] or [name=value]: a lower-case name (so no
+# html/xml name choice), a value that is an ident or a string of a few safe characters (no
+# escapes, spaces, commas, colons, quotes, brackets or combinator characters). [class...] and
+# [id...] are synthetic keys: they take the full path.
+_ATTRIBUTE_VALUE = r"""[A-Za-z0-9_.#%/=-]*"""
+_ATTRIBUTE = (rf"\[-?[a-z_][a-z0-9_-]*(?:=(?:{_IDENT}|\"{_ATTRIBUTE_VALUE}\""
+              rf"|'{_ATTRIBUTE_VALUE}'))?\]")
 # Compounds are never empty and hold no whitespace, so a combinator can be read only one way
 # (an empty compound would let runs of spaces split in exponentially many ways on failure).
-_COMPOUND = rf"(?:(?:\*|[a-z][a-z0-9_-]*)(?:[.#]{_IDENT}|:{_IDENT})*|(?:[.#]{_IDENT}|:{_IDENT})+)"
+_COMPOUND = (rf"(?:(?:\*|[a-z][a-z0-9_-]*)(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})*"
+             rf"|(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})+)")
 _SIMPLE_SELECTOR = re.compile(rf"{_COMPOUND}(?:(?:{_WS}*[>+~]{_WS}*|{_WS}+){_COMPOUND})*")
 _PIECES = re.compile(rf"({_WS}*[>+~]{_WS}*|{_WS}+)|([^ \t\n\r\f>+~]+)")
-_SIMPLES = re.compile(rf"([.#]?)({_IDENT}|\*)")
+# A compound's simple selectors: an attribute (name, ident value, string value), or a prefix
+# and a name.
+_SIMPLES = re.compile(rf"""\[([^=\]]+)(?:(=)(?:({_IDENT})|"([^"]*)"|'([^']*)'))?\]"""
+                      rf"|([.#]?)({_IDENT}|\*)")
 _PSEUDO_CLASS = re.compile(rf":({_IDENT})")
 _TRAILING_PSEUDO = re.compile(rf"(::?)({_IDENT})$")
 _LEGACY_PSEUDO_ELEMENTS = frozenset({"before", "after", "first-line", "first-letter"})
@@ -869,41 +880,59 @@ def _simple_part(part: str) -> Selector | None | object:
     compounds.reverse()
     combinators.reverse()
     combinators.append(None)
-    return _simple_selector([_simple_compound(c) for c in compounds], combinators)
+    read = [_simple_compound(c) for c in compounds]
+    if None in read:
+        return _FULL_PATH
+    return _simple_selector(read, combinators)
 
 
-def _simple_compound(text: str) -> tuple:
-    """(test, index key, keys, specificity, universal, parts, keys tuple) of a plain compound,
-    cached; the last two are a Selector's of this compound alone, shared by those."""
+def _simple_compound(text: str) -> tuple | None:
+    """(test, index key, keys, specificity, universal, parts, keys tuple, keys only, presence)
+    of a plain compound, cached; parts and keys tuple are a Selector's of this compound alone,
+    shared by those. Keys only: its keys say all about it (no attribute); presence: the names
+    of its [name] attributes, None with an [name=value] (as _presence). None for [class] and
+    [id] attributes (synthetic keys: the full path)."""
     found = _SIMPLE_CACHE.get(text)
     if found is None:
         tag = None
         ids: list[str] = []
         classes: list[str] = []
-        for prefix, name in _SIMPLES.findall(text):
-            if prefix == "#":
-                ids.append(name)
+        attributes: list[tuple[str, str | None]] = []
+        for name, equals, ident, double, single, prefix, simple in _SIMPLES.findall(text):
+            if name:
+                if name in ("class", "id"):
+                    return None
+                attributes.append((name, ident or double or single if equals else None))
+            elif prefix == "#":
+                ids.append(simple)
             elif prefix == ".":
-                classes.append(name)
-            elif name != "*":
-                tag = name
+                classes.append(simple)
+            elif simple != "*":
+                tag = simple
         key: tuple = ("id", ids[0]) if ids else ("class", classes[0]) if classes else \
-            ("tag", tag) if tag else ("*", None)
+            ("tag", tag) if tag else ("attr", attributes[0][0]) if attributes else ("*", None)
         keys = _keyset([*("#" + i for i in ids), *("." + c for c in classes),
                         *((tag,) if tag else ())])
-        specificity = (len(ids), len(classes), 1 if tag else 0)
-        test = _plain_test(tag, tuple(ids), tuple(classes))
-        found = (test, key, keys, specificity, not keys, ((test, None),), (keys,))
+        specificity = (len(ids), len(classes) + len(attributes), 1 if tag else 0)
+        test = _plain_test(tag, tuple(ids), tuple(classes), tuple(attributes))
+        presence = frozenset([name for name, _value in attributes]) \
+            if all(value is None for _name, value in attributes) else None
+        found = (test, key, keys, specificity, not keys and not attributes, ((test, None),),
+                 (keys,), bool(keys) and not attributes, presence)
         if len(_SIMPLE_CACHE) >= COMPOUNDS:
             _SIMPLE_CACHE.clear()
         _SIMPLE_CACHE[text] = found
     return found
 
 
-def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...]) -> Test:
-    """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes). A
-    partial, not a closure: one object for the garbage collector instead of a function, its
-    cells and their tuple (its arguments, strings only, are not tracked)."""
+def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
+                attributes: tuple[tuple[str, str | None], ...] = ()) -> Test:
+    """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes, and
+    ``name in attrib`` / ``attrib.get(name, "") == value``). A partial, not a closure: one
+    object for the garbage collector instead of a function, its cells and their tuple (its
+    arguments, strings only, are not tracked)."""
+    if attributes:
+        return partial(_attribute_match, tag, ids, classes, attributes)
     return partial(_plain_match, tag, ids, classes)
 
 
@@ -919,19 +948,35 @@ def _plain_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...]
     return True
 
 
+def _attribute_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
+                     attributes: tuple[tuple[str, str | None], ...], el: Any) -> bool:
+    if not _plain_match(tag, ids, classes, el):
+        return False
+    attrib = el.etree_element.attrib
+    for name, value in attributes:
+        if name not in attrib or (value is not None and attrib.get(name, "") != value):
+            return False
+    return True
+
+
 def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> Selector:
     """The Selector _compile builds, from plain compounds (subject first)."""
     first = compounds[0]
+    # index 4: universal, 7: keys only, 8: presence (see _simple_compound)
     if len(compounds) == 1:  # most selectors: parts and keys shared through the compound cache
-        return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, True, _NO_KEYS, True,
-                        _NO_KEYS, first[6])
+        if first[7] or first[4]:
+            return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, True, _NO_KEYS,
+                            True, _NO_KEYS, first[6])
+        plain = first[8] is not None  # [name] attributes only: decided by their presence
+        return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, False, _NO_KEYS,
+                        plain, first[8] or _NO_KEYS if plain else _NO_KEYS,
+                        first[6] if plain else ())
     required: set[str] = set()
     for k in range(1, len(compounds)):
         if combinators[k - 1] in (" ", ">"):
             required.update(compounds[k][2])
     parent_own = compounds[1][2] if combinators[0] == ">" else _NO_KEYS
-    # plain compounds are "keys only" unless universal
-    implied = len(compounds) == 2 and not compounds[1][4] and (
+    implied = (first[7] or first[4]) and len(compounds) == 2 and compounds[1][7] and (
         combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1))
     ids = classes = tags = 0
     for compound in compounds:
@@ -940,10 +985,12 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
         classes += compound_classes
         tags += compound_tags
     specificity = (ids, classes, tags)
-    plain = all(c in (" ", ">", None) for c in combinators)  # every compound is plain here
+    plain = first[8] is not None and all(c[7] or c[4] for c in compounds[1:]) \
+        and all(c in (" ", ">", None) for c in combinators)
     # "A B" / "A > B": the ancestor's keys are its compound's (one shared set)
     required_keys = compounds[1][2] if len(compounds) == 2 and combinators[0] in (" ", ">") \
         else _keyset(required)
     return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
-                    first[2], required_keys, implied, parent_own, plain, _NO_KEYS,
+                    first[2], required_keys, implied, parent_own, plain,
+                    first[8] or _NO_KEYS if plain else _NO_KEYS,
                     tuple(c[2] for c in compounds) if plain else ())

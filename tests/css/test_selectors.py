@@ -11,11 +11,15 @@ from newscrawl.css.selectors import NodeRegistry, compile_selector_list
 
 PLAIN = ["div", "*", "*.a", ".a.b", "#main", "div.a#b.c", "a > b c", "ul li + li", "h1 ~ p",
          ".post .entry-title a", "body > *", "p, .lead , #x>span", "nav\n.menu\t>a",
-         "#x #y", ".a > .b.c", "* > p"]
+         "#x #y", ".a > .b.c", "* > p", "[hidden]", "a[href]", ".t[data-v-37cad6f0]",
+         "[x=y]", "input[type=text]", "input[type='text']", '[data-x="a-b"] > .c', ".a[x] .b",
+         "[x] [y]", '[x=""]', "p + [x]", "*[x]", "span[x][data-v-37cad6f0]", "[x] > b", "b[x]",
+         "[x=y] span"]
 # Selectors the full path drops (pseudo-elements, dynamic pseudo-classes), mixed with plain ones.
 DROPPED = ["a:hover", ".a::before", "p:before", ".x:focus .y, .z", "::selection", ".a ::after",
            "a:Hover:AFTER", ".m li:hover > a, .n"]
-NOT_PLAIN = ["[hidden]", "DIV", "a::-webkit-scrollbar", "a:first-child", "a:before .b",
+NOT_PLAIN = ["[class=x]", "[id]", "[X]", "[x=1]", '[x="a b"]', "[x~=y]", "[x=y i]", "[x|y]",
+             '[x="a,b"]', "[x=Y:z]", "DIV", "a::-webkit-scrollbar", "a:first-child", "a:before .b",
              ".a >::before", ".a\\:b", "a,", ", a", "a >", "> a",
              ".1a", "a /* c */ b", "p:not(.x)", "é", "a  >  > b"]
 
@@ -30,21 +34,26 @@ def test_plain_selectors_compile_like_cssselect2() -> None:
     root = lxml.html.fromstring(
         "<html><body><div id=main class='a b c'><h1 class=t>x</h1><p class=lead>y</p>"
         "<ul><li>1</li><li class=a>2</li></ul><nav class=menu><a href=#>z</a></nav>"
-        "<div class='a c' id=b><span id=x><b>q</b></span></div></div><div class=post>"
-        "<h2 class=entry-title><a>t</a></h2></div></body></html>")
+        "<div class='a c' id=b><span id=x x=y data-v-37cad6f0><b x>q</b></span></div></div>"
+        "<div class=post data-x=a-b><h2 class='entry-title c t' data-v-37cad6f0><a>t</a></h2>"
+        "<input type=text hidden><p x=''>e</p><p x=y><span>f</span></p></div></body></html>")
     registry = NodeRegistry()
     nodes = [registry.node(el) for el in root.iter()]
+    attribute_hits = 0
     for text in PLAIN:
         found = selectors._compile_simple_list(text)
         assert found is not None and found[1] == 0, text
         fast = found[0]
         full, dropped = compile_selector_list(tinycss2.parse_component_value_list(text, True))
         assert dropped == 0
-        assert [_signature(s) for s in fast] == [_signature(s) for s in full], text
+        assert [_signature(s) + (s.presence, s.keys) for s in fast] == \
+            [_signature(s) + (s.presence, s.keys) for s in full], text
         for quick, slow in zip(fast, full):
             matched = [bool(quick.matches(n, {})) for n in nodes]
             assert matched == [bool(slow.matches(n, {})) for n in nodes], text
+            attribute_hits += "[" in text and any(matched)
     assert any(selectors._compile_simple_list("div.a#b.c")[0][0].matches(n, {}) for n in nodes)
+    assert attribute_hits >= 12  # attribute selectors were matched, not only rejected
 
 
 def test_dropped_selectors_are_counted_like_cssselect2() -> None:
@@ -118,7 +127,9 @@ def test_synthetic_key_tests_agree_with_cssselect2() -> None:
 MIXED_PIECES = [".a", "#b", "div", " ", ",", " > ", " + ", "~", "*", ":hover", "::before",
                 "[type=\"x,y\"]", "[data-v-1]", "[x='a']", ":not(.c, .d)", ":is(h1,h2)",
                 ":first-child", ":nth-child(2n+1)", "/* c, d */", "/*", "\"", "\\,", "(", ")",
-                "[", "]", "DIV", "\u00e9", ":root", ":empty", "{", "}", "\n"]
+                "[", "]", "DIV", "\u00e9", ":root", ":empty", "{", "}", "\n", "[x]", "[x=y]",
+                "[x=\"\"]", "[x='a-b.c']", "[_ngcontent-c1]", "[x=1]", "[class]", "[id=a]",
+                "[X=y]", "[x=y s]", "[x^=y]", "[-x]", "=", "[x=\"a b\"]", "[x=\"a:b\"]"]
 
 
 def _full_path(prelude: str) -> tuple | None:
