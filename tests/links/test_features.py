@@ -268,3 +268,17 @@ def test_link_flags_many_are_link_flags_of_each_url():
         assert link_flags_many(page) == [link_flags(u) for u in page]
     assert link_flags_many([]) == []
     assert link_flags_many(["mailto:a@b.c", "/x"]) == [link_flags("mailto:a@b.c"), link_flags("/x")]
+
+
+def test_reserved_word_trie_matches_exactly_the_words():
+    """The trie-shaped pattern of the batch scan matches every reserved word and nothing else among their
+    prefixes, extensions and neighbours (sign-in vs sign, archive vs archives, page vs pages)."""
+    import re
+
+    from newscrawl.links.features import _trie_pattern
+
+    words = set(RESERVED_WORDS)
+    pattern = re.compile(_trie_pattern(RESERVED_WORDS))
+    near = words | {w[:i] for w in words for i in range(len(w))} | {w + c for w in words for c in "s-x1"}
+    assert {w for w in near if pattern.fullmatch(w)} == words
+    assert re.compile(_trie_pattern(["ab", "abc", "b"])).pattern.count("|") == 1
