@@ -175,7 +175,7 @@ _INNERMOST_GROUP = re.compile(r"\([^()\[\]]*\)|\[[^()\[\]]*\]")
 _GROUP = re.compile(r"[()\[\]]")
 # An id or class as tinycss2 reads it: "#" or "." and then every name character (ASCII letters,
 # digits, "_", "-" and any non-ASCII character); a shorter match could name another class.
-_ID_OR_CLASS = re.compile(r"[.#](?:[A-Za-z0-9_-]|[^\x00-\x7f])+")
+_ID_OR_CLASS = re.compile(r"[.#][A-Za-z0-9_\-\x80-\U0010ffff]+")  # one class: 2.5x the alternation
 
 
 def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
@@ -202,14 +202,15 @@ def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
 
 # A prelude without escapes, NUL, strings, groups or comments (most of them): its keys are read
 # by one findall, commas separating the selectors, instead of selector_keys' passes.
-_NOT_FLAT = re.compile(r"""[\\\x00"'()\[\]]|/\*""")
-_KEY_OR_COMMA = re.compile(r"[.#](?:[A-Za-z0-9_-]|[^\x00-\x7f])+|,")
+_KEY_OR_COMMA = re.compile(r"[.#][A-Za-z0-9_\-\x80-\U0010ffff]+|,")
 
 
 def selector_key_tuples(prelude: str) -> tuple[tuple[str, ...], ...] | None:
     """selector_keys with a tuple per selector (a key may repeat): tuples of strings are not
     tracked by the garbage collector once it has seen them, frozensets always are."""
-    if _NOT_FLAT.search(prelude) is None:
+    if not ('"' in prelude or "'" in prelude or "(" in prelude or ")" in prelude
+            or "[" in prelude or "]" in prelude or "\\" in prelude or "\x00" in prelude
+            or "/*" in prelude):  # by str searches: half the time of one regex scan
         selectors: list[tuple[str, ...]] = []
         keys: list[str] = []
         for token in _KEY_OR_COMMA.findall(prelude):
