@@ -15,7 +15,9 @@ import re
 
 # The next character that matters for nesting, at the top level and inside blocks.
 _TOP = re.compile(r"""[{};"'\\]|/\*""")
-_INNER = re.compile(r"""[{}"'\\]|/\*""")
+# Inside blocks one character class: a "/" is looked at by the caller (a comment when "*"
+# follows); the alternation with "/\*" cost a quarter more on @media blocks.
+_INNER = re.compile(r"""[{}"'\\/]""")
 _STRING_END = {'"': re.compile(r'"|\\.|\\\n|\n', re.S), "'": re.compile(r"'|\\.|\\\n|\n", re.S)}
 # relevant() searches ASCII text for the same words without the regex
 _RELEVANT = re.compile(r"font|color|display|visib|float|position|--", re.I)
@@ -63,9 +65,10 @@ def _block_end(text: str, start: int) -> tuple[int, int]:
             depth -= 1
             if depth == 0:
                 return match.start(), pos
-        elif token == "/*":
-            close = text.find("*/", pos)
-            pos = len(text) if close < 0 else close + 2
+        elif token == "/":
+            if text.startswith("*", pos):  # a comment
+                close = text.find("*/", pos + 1)
+                pos = len(text) if close < 0 else close + 2
         elif token == "\\":
             pos += 1
         else:

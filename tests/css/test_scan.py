@@ -64,3 +64,42 @@ def test_relevant_equals_the_case_insensitive_search(seed: int) -> None:
         [scan._RELEVANT.search(text) is not None for text in texts]
     assert scan.relevant("viſibility: hidden")  # the regex's case folding, kept off ASCII
     assert sum(map(scan.relevant, texts)) > 5000 and not all(map(scan.relevant, texts))
+
+
+_REFERENCE_INNER = re.compile(r"""[{}"'\\]|/\*""")
+
+
+def _reference_block_end(text: str, start: int) -> tuple[int, int]:
+    """_block_end as it was with "/*" in its regex (the reference for the one-class scan)."""
+    depth, pos = 1, start
+    while True:
+        match = _REFERENCE_INNER.search(text, pos)
+        if match is None:
+            return len(text), len(text)
+        token, pos = match.group(), match.end()
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth == 0:
+                return match.start(), pos
+        elif token == "/*":
+            close = text.find("*/", pos)
+            pos = len(text) if close < 0 else close + 2
+        elif token == "\\":
+            pos += 1
+        else:
+            pos = scan._skip_string(text, match.start(), token)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_block_end_equals_the_regex_with_comments(seed: int) -> None:
+    rng = random.Random(seed)
+    pieces = PIECES + ["/", "*", "//", "/*/", "*/*", "\\/*", "url(/a/b)", "12px/1.5", "/**/"]
+    checked = 0
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        for start in {0, len(text) // 3, len(text) // 2}:
+            assert scan._block_end(text, start) == _reference_block_end(text, start), text
+            checked += 1
+    assert checked > 8000
