@@ -178,7 +178,10 @@ _INNERMOST_GROUP = re.compile(r"\([^()\[\]]*\)|\[[^()\[\]]*\]")
 _GROUP = re.compile(r"[()\[\]]")
 # An id or class as tinycss2 reads it: "#" or "." and then every name character (ASCII letters,
 # digits, "_", "-" and any non-ASCII character); a shorter match could name another class.
-_ID_OR_CLASS = re.compile(r"[.#][A-Za-z0-9_\-\x80-\U0010ffff]+")  # one class: 2.5x the alternation
+# One negated class (the same characters as "[A-Za-z0-9_-]|[^\x00-\x7f]"): 2.5x faster than the
+# alternation, and a class reaching U+10FFFF would take ~3 ms to compile at import.
+_NAME_CHARS = r"[^\x00-\x2c\x2e\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]"
+_ID_OR_CLASS = re.compile(rf"[.#]{_NAME_CHARS}+")
 
 
 def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
@@ -205,7 +208,7 @@ def selector_keys(prelude: str) -> tuple[frozenset[str], ...] | None:
 
 # A prelude without escapes, NUL, strings, groups or comments (most of them): its keys are read
 # by one findall, commas separating the selectors, instead of selector_keys' passes.
-_KEY_OR_COMMA = re.compile(r"[.#][A-Za-z0-9_\-\x80-\U0010ffff]+|,")
+_KEY_OR_COMMA = re.compile(rf"[.#]{_NAME_CHARS}+|,")
 
 
 def selector_key_tuples(prelude: str) -> tuple[tuple[str, ...], ...] | None:

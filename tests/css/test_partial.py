@@ -185,3 +185,17 @@ def test_styles_equal_complete_parses_on_random_documents() -> None:
             parse_style_block(el.text)
         complete.append(all_styles(root))
     assert lazy == complete
+
+
+def test_name_characters_are_those_of_the_alternation() -> None:
+    # scan._NAME_CHARS, one negated class, reads the characters "[A-Za-z0-9_-]|[^\x00-\x7f]" reads
+    import re
+
+    from newscrawl.css import scan
+
+    reference = re.compile(r"(?:[A-Za-z0-9_-]|[^\x00-\x7f])")
+    names = re.compile(scan._NAME_CHARS)
+    points = list(range(0x300)) + [0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF]
+    assert [bool(names.fullmatch(chr(p))) for p in points] == \
+        [bool(reference.fullmatch(chr(p))) for p in points]
+    assert sum(bool(names.fullmatch(chr(p))) for p in range(0x80)) == 64  # letters, digits, _ -
