@@ -16,9 +16,7 @@ import re
 
 # What matters for finding the end of a declaration, in text without braces and backslashes.
 _SPECIAL = re.compile(r"""[;()\[\]"']|/\*|url\(""", re.I)
-_GROUPING = re.compile(r"""[()\[\]"']|/\*""")
 _STRING_END = {'"': re.compile(r'["\n\r\f]'), "'": re.compile(r"['\n\r\f]")}
-_UNSAFE = re.compile(r"[{}\\]")
 # A declaration starting with a plain ASCII ident and a colon; anything else (comments before
 # the colon, escapes, non-ASCII names, at-rules, garbage) goes to tinycss2.
 _NAME = re.compile(r"[ \t\n\r\f]*(-?[A-Za-z_][A-Za-z0-9_-]*|--[A-Za-z0-9_-]+)[ \t\n\r\f]*:")
@@ -34,10 +32,12 @@ def split_declarations(block: str) -> list[tuple[str | None, str]] | None:
     only they) may be something other than a declaration. Empty pieces are left out. Returns
     None when the block needs tinycss2 as a whole.
     """
-    if _UNSAFE.search(block) is not None:
+    # str searches (memchr), a third of the time of a regex scan for these characters
+    if "{" in block or "}" in block or "\\" in block:
         return None
     pieces: list[tuple[str | None, str]] = []
-    if _GROUPING.search(block) is None:  # no strings, comments or groups: every ';' ends one
+    if not ('"' in block or "'" in block or "(" in block or ")" in block or "[" in block
+            or "]" in block or "/*" in block):  # no strings, comments or groups: every ';' ends one
         for text in block.split(";"):
             _add(pieces, text)
         return pieces
