@@ -12,12 +12,12 @@ import logging
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.dates import find_date_in_url
-from newscrawl.extract.metadata import strip_site_suffix
+from newscrawl.extract.metadata import ARTICLE_TYPES, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
     block_of, closing_date, dayfirst_for, detect, evaluated_subset, local_published)
@@ -145,6 +145,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     features on exactly the path extraction takes."""
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
+    if not params.galleries and _declares_article(meta):
+        params = replace(params, galleries=True)
     rel = relevant_content(page, params)
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)
@@ -365,6 +367,11 @@ def _metadata(page: Page, art: Article) -> Any | None:
         art.authors = list(meta.authors)
         art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
+
+
+def _declares_article(meta: Any | None) -> bool:
+    """The page's metadata calls it an article (og:type, JSON-LD/microdata type)."""
+    return meta is not None and ("article" in (meta.og_type or "") or bool(meta.schema_types & ARTICLE_TYPES))
 
 
 def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,

@@ -58,6 +58,7 @@ class NCEParams:
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
+    galleries: bool = False  # the page declares an article: galleries inside its <article> go (set by extract_page)
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -220,12 +221,29 @@ def _followed_by_prose(page: Page, el: Any, p: NCEParams) -> bool:
 
 
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
+    """Named like navigation/share/comments (:func:`_named_boilerplate`), or an image gallery
+    inside a declared article (:func:`_gallery`)."""
+    if not p.prune_boilerplate:
+        return False
+    return _named_boilerplate(page, el, u, p) or (p.galleries and _gallery(page, el, u))
+
+
+def _gallery(page: Page, el: Any, u: Any) -> bool:
+    """A block named gallery/slideshow/carousel/slider/lightbox inside the <article> (or the
+    itemprop=articleBody) of a page whose metadata declares an article: its slides' captions
+    are not the story (a 50-slide "in pictures" strip inside a news text). Not on other pages,
+    and not outside the article element: there carousels are often the content (testimonials,
+    product views; wcxb-dev service and product pages lost when the rule ran everywhere)."""
+    if el.tag in _HEADINGS or not _gallery_named(page.names(el)) or page.text_len(el) >= page.text_len(u):
+        return False
+    return any(a.tag == "article" or a.get("itemprop") == "articleBody" for a in el.iterancestors())
+
+
+def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
     (< β2) or link-heavy (> β1). Headings are judged by class only, a block named only
     "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag."""
-    if not p.prune_boilerplate:
-        return False
     tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
     if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
@@ -275,6 +293,8 @@ _strong_named = name_test(_STRONG)
 # since no heading slug is a consent banner (headings are judged by class only)
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
 _consent_named = name_test(_CONSENT)
+_GALLERY = re.compile(r"(?:^|[\s_-])(?:gallery|slideshow|carousel|slider|lightbox)(?:$|[\s_-])", re.I)
+_gallery_named = name_test(_GALLERY)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
 _related_named = name_test(_RELATED)
 _COMMENT_ID = re.compile(r"(?:^|[\s_-])(?:comment|comments)(?:$|[\s_-])", re.I)

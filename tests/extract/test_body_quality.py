@@ -542,3 +542,38 @@ def test_a_button_the_parser_left_open_does_not_take_the_page_with_it():
                  f'<div class="story">{story}</div><button><p>Load more comments</p></button>')
     text = _texts(page, range(len(page.text_nodes)))
     assert _LINES[5] in text and "Search" not in text and "Load more" not in text
+
+
+# --- galleries inside a declared article ----------------------------------------------------------
+_CAPTIONS = "".join(
+    f'<li><h2><span class="counter">{i}/4</span> Slide {i}</h2><p>Caption {i}: {PARAS[i - 1]}</p></li>'
+    for i in range(1, 5))
+
+
+def _gallery_page(og_type: str | None, wrapper: str = "article") -> str:
+    meta = f'<meta property="og:type" content="{og_type}">' if og_type else ""
+    gallery = f'<div class="inline-gallery"><ul class="legends">{_CAPTIONS}</ul></div>'
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+    return (f"<html><head><title>Council expands bike lanes</title>{meta}</head><body><{wrapper}>"
+            f"<h1>Council expands bike lanes</h1>{story}{gallery}<p>{_LINES[6]}</p></{wrapper}></body></html>")
+
+
+def test_a_gallery_inside_a_declared_article_is_not_its_text():
+    from newscrawl import extract
+
+    body = extract(_gallery_page("article"), url="https://news.example/2024/05/bike-lanes").body
+    assert _LINES[5] in body and _LINES[6] in body  # the text after the gallery stays
+    assert "Caption 2" not in body and "Slide 3" not in body
+    # the same strip on a page that does not declare an article, or outside the <article>, stays:
+    # carousels there are often the content (testimonials, product views)
+    assert "Caption 2" in extract(_gallery_page(None), url="https://news.example/bike-lanes").body
+    page = Page.from_html(_gallery_page("article", wrapper="div"))
+    text = _texts(page, relevant_content(page, NCEParams(galleries=True)).nodes)
+    assert "Caption 2" in text and _LINES[6] in text
+
+
+def test_gallery_pruning_is_a_parameter_of_nce():
+    page = Page.from_html(_gallery_page("article"))
+    assert "Caption 2" in _texts(page, relevant_content(page).nodes)  # off by default
+    text = _texts(page, relevant_content(page, NCEParams(galleries=True)).nodes)
+    assert "Caption 2" not in text and _LINES[6] in text
