@@ -281,6 +281,8 @@ class Page:
         root = _parse(text, warnings)
         if root.find(".//frameset") is not None:
             warnings.append("frames page: frame contents are not fetched")
+        if _STREAMED_MARK in text:
+            _place_streamed(root, text)
         json_ld, css_texts = _strip_unseen(root)
         _limit_tree(root, warnings, text)
         return cls(root, url, list(stylesheets), encoding=encoding, warnings=warnings,
@@ -591,6 +593,50 @@ def _first(root: Any, tag: str, *, with_root: bool) -> Any | None:
         if found is not None:
             return found
     return None
+
+
+# React's streaming server rendering (Next.js and others) sends a Suspense boundary's content
+# after the page shell, as <div hidden id="S:n">, and a script moves it into place: $RC("B:m",
+# "S:n") to the boundary marked by <template id="B:m"> (replacing its fallback), $RS("S:n", "P:n")
+# to the placeholder <template id="P:n">. Without scripts the text stays hidden and at the end:
+# the article of such pages was lost (docs/decisions.md, "React streamed segments"). The moves
+# are done here. The fallback (a loading skeleton) stays: the <!--/$--> comment that ends it is
+# gone with the parser's comments. A segment without a target is shown where it is.
+_STREAMED_MARK = 'id="S:'
+_STREAMED_CALL = re.compile(r'\$RC\(\s*"(B:[0-9A-Za-z_]+)"\s*,\s*"(S:[0-9A-Za-z_]+)"')
+_STREAMED_SEGMENT = re.compile(r"S:[0-9A-Za-z_]+")
+
+
+def _place_streamed(root: Any, text: str) -> None:
+    """Move (or show) React's streamed segments as their scripts would (see above)."""
+    segments = [el for el in root.iter("div")
+                if el.get("hidden") is not None and _STREAMED_SEGMENT.fullmatch(el.get("id") or "")]
+    if not segments:
+        return
+    templates: dict[str, Any] = {}
+    for el in root.iter("template"):
+        templates.setdefault(el.get("id") or "", el)
+    boundary = {segment: bnd for bnd, segment in _STREAMED_CALL.findall(text)}
+    for segment in segments:
+        ident = segment.get("id")
+        del segment.attrib["hidden"]
+        # the completing call names the boundary; saved pages often lack the scripts, and React
+        # numbers a boundary and its content segment alike (B:n, S:n) as they stream
+        target = templates.get("P:" + ident[2:])
+        if target is None:
+            target = templates.get(boundary.get(ident) or "B:" + ident[2:])
+        if target is None or segment in target.iterancestors():
+            continue
+        parent = segment.getparent()
+        if segment.tail:  # the segment's tail text stays where it was
+            prev = segment.getprevious()
+            if prev is not None:
+                prev.tail = (prev.tail or "") + segment.tail
+            else:
+                parent.text = (parent.text or "") + segment.tail
+        segment.tail = target.tail
+        target.tail = None
+        target.getparent().replace(target, segment)
 
 
 def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:

@@ -267,3 +267,45 @@ def test_names_are_id_and_class_read_once():
         assert page.names(el) == (el.get("id") or "") + " " + (el.get("class") or "")
         assert page.names(el) is page.names(el)
     assert [page.is_boilerplate(el) for el in page.elements] == [False, True, False, False]
+
+
+# --- React streaming: segments sent hidden after the shell are moved where their scripts put them ----
+def _streamed(shell: str, tail: str) -> list[str]:
+    page = Page.from_html(f"<html><head><title>T</title></head><body>{shell}{tail}</body></html>")
+    return [tn.text for tn in page.text_nodes]
+
+
+def test_a_completed_boundary_gets_its_segment_at_its_template():
+    # the fallback skeleton stays (the comment that ends it is gone with the parser's comments)
+    shell = ('<h1>Head</h1><!--$?--><template id="B:0"></template><div>Loading...</div><!--/$-->'
+             "<p>Footer</p>")
+    tail = '<div hidden id="S:0"><p>First paragraph</p><p>Second</p></div><script>$RC("B:0","S:0")</script>'
+    assert _streamed(shell, tail) == ["Head", "First paragraph", "Second", "Loading...", "Footer"]
+
+
+def test_the_completing_call_decides_which_boundary_a_segment_fills():
+    shell = ('<!--$?--><template id="B:0"></template><!--/$--><p>Middle</p>'
+             '<!--$?--><template id="B:1"></template><!--/$-->')
+    tail = ('<div hidden id="S:0"><p>Goes last</p></div><div hidden id="S:1"><p>Goes first</p></div>'
+            '<script>$RC("B:1","S:0");$RC("B:0","S:1")</script>')
+    assert _streamed(shell, tail) == ["Goes first", "Middle", "Goes last"]
+
+
+def test_a_segment_fills_its_placeholder_and_one_without_target_is_shown_where_it_is():
+    shell = '<p>Before</p><template id="P:2"></template><p>After</p>'
+    tail = ('<div hidden id="S:2"><p>Placed</p></div>tail text'
+            '<div hidden id="S:7"><p>Orphan</p></div>')
+    assert _streamed(shell, tail) == ["Before", "Placed", "After", "tail text", "Orphan"]
+
+
+def test_saved_pages_without_the_scripts_pair_boundaries_and_segments_by_number():
+    shell = '<template id="B:a"></template><div>Loading paragraph</div><p>Shell end</p>'
+    tail = '<div hidden id="S:a"><p>The paragraph</p></div>'
+    assert _streamed(shell, tail) == ["The paragraph", "Loading paragraph", "Shell end"]
+
+
+def test_other_hidden_divs_and_self_nesting_stay_safe():
+    # an ordinary hidden div stays hidden; a segment whose placeholder sits inside itself is just shown
+    shell = '<div hidden id="S-note"><p>Secret</p></div>'
+    tail = '<div hidden id="S:3"><p>Own</p><template id="P:3"></template></div>'
+    assert _streamed(shell, tail) == ["Own"]
