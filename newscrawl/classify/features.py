@@ -444,11 +444,15 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
 def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
     """(teasers, posts, largest group): siblings sharing tag and class, MIN_REPEAT+ of them with
     text. Teasers are short blocks led by links (listings); posts carry a date and unlinked text
-    (forum threads, comment sections). ``date_like[k]``: short date-like text nodes before node k.
-    Works on the Page's arrays (parents, lengths, a prefix count of teaser headings), not the tree."""
-    teasers = posts = largest = 0
-    parent, _depth, desc = page.structure()
-    text_len, link_len, first_tn, end_tn = page.measures()
+    (forum threads, comment sections). ``date_like[k]``: short date-like text nodes before node k."""
+    return _score_groups(page, _sibling_groups(page), date_like)
+
+
+def _sibling_groups(page: Page) -> list[list[int]]:
+    """Indices of the elements with text (20+ characters) grouped by parent, tag and class, the
+    groups of MIN_REPEAT+ only. Works on the Page's arrays, not the tree."""
+    parent = page.structure()[0]
+    text_len = page.measures()[0]
     tags = page.tags()
     elements = page.elements
     # elements with text, by (parent, tag): a group of MIN_REPEAT siblings of one class needs that many
@@ -461,12 +465,19 @@ def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
     for j, (p, tag) in zip(compress(texted, repeated), compress(pairs, repeated)):
         if p >= 0 and isinstance(tag, str):
             groups[(p, tag, (elements[j].get("class") or "").strip())].append(j)
-    headings = None  # teaser headings before index i, built when a group needs it
-    for members in groups.values():
-        if len(members) < MIN_REPEAT:
-            continue
-        if headings is None:
-            headings = list(accumulate(map(_TEASER_SET.__contains__, tags), initial=0))
+    return [members for members in groups.values() if len(members) >= MIN_REPEAT]
+
+
+def _score_groups(page: Page, groups: list[list[int]], date_like: list[int]) -> tuple[int, int, int]:
+    """(teasers, posts, largest) of :func:`_repeated_blocks` over the sibling groups."""
+    teasers = posts = largest = 0
+    if not groups:
+        return teasers, posts, largest
+    _parent, _depth, desc = page.structure()
+    text_len, link_len, first_tn, end_tn = page.measures()
+    tags, elements = page.tags(), page.elements
+    headings = list(accumulate(map(_TEASER_SET.__contains__, tags), initial=0))  # teaser headings before i
+    for members in groups:
         largest = max(largest, len(members))
         for j in members:
             text, linked, tag = text_len[j], link_len[j], tags[j]

@@ -302,21 +302,7 @@ def _compound_key(compound: Any) -> tuple:
 def compound_keys(compound: Any) -> set[str]:
     """"#id", ".class", "tag" and synthetic keys an element must all have to match
     ``compound``."""
-    keys: set[str] = set()
-    for simple in compound.simple_selectors:
-        if isinstance(simple, css_parser.IDSelector):
-            keys.add("#" + simple.ident)
-        elif isinstance(simple, css_parser.ClassSelector):
-            keys.add("." + simple.class_name)
-        elif isinstance(simple, css_parser.LocalNameSelector):
-            keys.add(simple.lower_local_name)
-        elif _is_root(simple):
-            keys.add(ROOT_KEY)
-        else:
-            key = synthetic_key(simple)
-            if key is not None:
-                keys.add(key)
-    return keys
+    return _compound_facts(compound)[0]
 
 
 # The key of ``:root``: the cascade gives it to the document's root element (its key chain

@@ -378,17 +378,15 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks():
     assert checked > 50
 
 
-def _repeated_blocks_by_children(page: Page, date_like: list[int]) -> tuple[int, int, int]:
-    """_repeated_blocks as it grouped before: every element with text under a parent of MIN_REPEAT+
+def _sibling_groups_by_children(page: Page) -> list[list[int]]:
+    """_sibling_groups as it grouped before: every element with text under a parent of MIN_REPEAT+
     children read its class."""
     from collections import Counter, defaultdict
-    from itertools import accumulate
 
-    from newscrawl.classify.features import MIN_REPEAT, POST_MIN, TEASER_MAX, _TEASER_SET
+    from newscrawl.classify.features import MIN_REPEAT
 
-    teasers = posts = largest = 0
-    parent, _depth, desc = page.structure()
-    text_len, link_len, first_tn, end_tn = page.measures()
+    parent = page.structure()[0]
+    text_len = page.measures()[0]
     tags, elements = page.tags(), page.elements
     children = Counter(parent)
     groups = defaultdict(list)
@@ -396,22 +394,7 @@ def _repeated_blocks_by_children(page: Page, date_like: list[int]) -> tuple[int,
         p = parent[j]
         if p >= 0 and children[p] >= MIN_REPEAT and isinstance(tags[j], str):
             groups[(p, tags[j], (elements[j].get("class") or "").strip())].append(j)
-    headings = list(accumulate(map(_TEASER_SET.__contains__, tags), initial=0))
-    for members in groups.values():
-        if len(members) < MIN_REPEAT:
-            continue
-        largest = max(largest, len(members))
-        for j in members:
-            text, linked, tag = text_len[j], link_len[j], tags[j]
-            headed = tag in _TEASER_SET or headings[j + 1 + desc[j]] > headings[j + 1]
-            if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
-                                      or (linked >= 20 and linked > 0.3 * text)):
-                teasers += 1
-            if text >= POST_MIN and linked < 0.3 * text and (
-                    tag == "time" or page.tag_count(elements[j], "time")
-                    or date_like[end_tn[j]] > date_like[first_tn[j]]):
-                posts += 1
-    return teasers, posts, largest
+    return [members for members in groups.values() if len(members) >= MIN_REPEAT]
 
 
 def test_repeated_blocks_group_as_the_children_count_did():
@@ -420,7 +403,7 @@ def test_repeated_blocks_group_as_the_children_count_did():
     pages of repeated siblings (shared and mixed classes and tags, links, dates, short texts)."""
     from itertools import accumulate
 
-    from newscrawl.classify.features import _repeated_blocks, date_nodes
+    from newscrawl.classify.features import _repeated_blocks, _score_groups, _sibling_groups, date_nodes
 
     rng = random.Random(9)
     found = 0
@@ -442,7 +425,9 @@ def test_repeated_blocks_group_as_the_children_count_did():
         for k in date_nodes(page).short:
             flags[k] = 1
         date_like = list(accumulate(flags, initial=0))
-        expected = _repeated_blocks_by_children(page, date_like)
+        groups = _sibling_groups_by_children(page)
+        assert sorted(_sibling_groups(page)) == sorted(groups)
+        expected = _score_groups(page, groups, date_like)
         assert _repeated_blocks(page, date_like) == expected
         found += expected[0] > 0 and expected[1] > 0
     assert found > 5
