@@ -23,7 +23,7 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   ``descendants(el)`` element count, ``tag_count(el, tag)`` descendants with that tag,
   ``depth(el)``, ``text_range(el)`` the half-open range of ``text_nodes`` indices inside it,
   ``text(el)`` the subtree's text joined from its text nodes; ``text_offsets`` the characters of
-  the text nodes before each index (prefix sums); ``tags()``, ``structure()``
+  the text nodes before each index (prefix sums), ``split_chars(nodes, at)``; ``tags()``, ``structure()``
   (parent index, depth, descendant count), ``measures()`` (text and link lengths, text-node
   range) and ``hidden_flags()`` of every element by index, and ``text_owners()`` (element index
   of each text node), for array passes.
@@ -43,6 +43,7 @@ import functools
 import operator
 import re
 import unicodedata
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -492,6 +493,14 @@ class Page:
         once: NCE, the body cut and the page classifier's shares read lengths of node runs."""
         return list(accumulate(map(len, map(_TEXT, self.text_nodes)), initial=0))
 
+    def split_chars(self, nodes: Sequence[int], at: int) -> tuple[int, int]:
+        """(characters of the text nodes ``nodes`` before index ``at``, characters of all of them);
+        ``nodes`` ascending, so those before ``at`` are a prefix. How far into a text a node sits:
+        the body's title cut and NCE's comment cut."""
+        offsets = self.text_offsets
+        lengths = [offsets[k + 1] - offsets[k] for k in nodes]
+        return sum(lengths[:bisect_left(nodes, at)]), sum(lengths)
+
     @functools.cached_property
     def body_text(self) -> str:
         """``text(body)``, joined once: the page classifier's features and its language gate both read it."""
@@ -627,13 +636,7 @@ def _place_streamed(root: Any, text: str) -> None:
             target = templates.get(boundary.get(ident) or "B:" + ident[2:])
         if target is None or segment in target.iterancestors():
             continue
-        parent = segment.getparent()
-        if segment.tail:  # the segment's tail text stays where it was
-            prev = segment.getprevious()
-            if prev is not None:
-                prev.tail = (prev.tail or "") + segment.tail
-            else:
-                parent.text = (parent.text or "") + segment.tail
+        _remove_keep_tail(segment)  # its tail text stays where it was
         segment.tail = target.tail
         target.tail = None
         target.getparent().replace(target, segment)

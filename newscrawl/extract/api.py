@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
@@ -200,10 +199,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         method, found = "nce", True
         start = 0
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
-            offsets = page.text_offsets  # nodes ascend: those before the title are a prefix of them
-            length = [offsets[k + 1] - offsets[k] for k in nodes]
-            before = sum(length[:bisect_left(nodes, td.title_node)])
-            total = sum(length)
+            before, total = page.split_chars(nodes, td.title_node)
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
         kept = [k for k in nodes if k >= start and k not in skip]
@@ -315,7 +311,7 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
     """``el`` or an ancestor with under ``small`` characters is named like an author box."""
     node = el
     while node is not None and page.has(node) and page.text_len(node) < small:
-        if _author_named((node.get("id") or "") + " " + (node.get("class") or "")):
+        if _author_named(page.names(node)):
             return True
         node = node.getparent()
     return False
@@ -324,10 +320,9 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
 def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[int]:
     """``kept`` minus the text of the container's author boxes (outermost elements named by
     AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
-    search = _author_named  # one pass over the descendants: most have neither id nor class
     i = page.index(container)  # its descendants are the Page's elements after it: no tree walk
-    named = [el for el in page.elements[i + 1:i + 1 + page.descendants(container)]
-             if (el.get("class") or el.get("id")) and search((el.get("id") or "") + " " + (el.get("class") or ""))]
+    named = [el for el in page.elements[i + 1:i + 1 + page.descendants(container)]  # most have no id or class
+             if (el.get("class") or el.get("id")) and _author_named(page.names(el))]
     if not named:
         return kept
     inside = set(named)

@@ -628,8 +628,7 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             cut = min(page.text_range(el).start for el in component)
         else:
             cut = page.text_range(z).start
-        before = sum(len(page.text_nodes[k].text) for k in keep if k < cut)
-        total = sum(len(page.text_nodes[k].text) for k in keep)
+        before, total = page.split_chars(keep, cut)
         named = p.named_comments and _in_comments(page, component[0], u)
         if before >= p.min_before * total or named:
             # the page classifier reads the section found either way; the body loses it only

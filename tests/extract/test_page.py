@@ -225,6 +225,16 @@ def test_text_offsets_are_the_prefix_sums_of_the_text_node_lengths():
     assert page.text_offsets is page.text_offsets
 
 
+def test_split_chars_counts_the_nodes_before_a_point_and_all_of_them():
+    page = Page.from_html(HTML)
+    size = [len(tn.text) for tn in page.text_nodes]
+    nodes = [0, 2, 3, 5, 8]
+    for at in range(-1, len(size) + 2):
+        before = sum(size[k] for k in nodes if k < at)
+        assert page.split_chars(nodes, at) == (before, sum(size[k] for k in nodes))
+    assert page.split_chars([], 3) == (0, 0)
+
+
 def test_element_cap_applies_and_the_skipped_count_is_bounded_by_the_tags(monkeypatch):
     import random
 
