@@ -132,13 +132,25 @@ MIXED_PIECES = [".a", "#b", "div", " ", ",", " > ", " + ", "~", "*", ":hover", "
                 "[X=y]", "[x=y s]", "[x^=y]", "[-x]", "=", "[x=\"a b\"]", "[x=\"a:b\"]"]
 
 
+def _facts(s: selectors.Selector) -> tuple:
+    """A compiled selector's signature with its index keys, presence tests and residual."""
+    return _signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic), s.residual is not None)
+
+
+def _fast_and_full(prelude: str) -> tuple[tuple | None, tuple | None]:
+    """(compile_selector_text's selectors as signatures, uncached; :func:`_full_path`'s)."""
+    selectors.compile_selector_text.cache_clear()
+    found = selectors.compile_selector_text(prelude)
+    got = None if found is None else (list(map(_facts, found[0])), found[1])
+    return got, _full_path(prelude)
+
+
 def _full_path(prelude: str) -> tuple | None:
     try:
         found, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude, True))
     except ValueError:
         return None
-    return [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
-                             s.residual is not None) for s in found], dropped
+    return list(map(_facts, found)), dropped
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -152,12 +164,7 @@ def test_mixed_lists_compile_like_the_whole_prelude(seed: int) -> None:
     for _ in range(1500):
         prelude = "".join(rng.choice(MIXED_PIECES if rng.random() < 0.5 else MIXED_PIECES[:5])
                           for _ in range(rng.randint(1, 12)))
-        selectors.compile_selector_text.cache_clear()
-        found = selectors.compile_selector_text(prelude)
-        expected = _full_path(prelude)
-        got = None if found is None else (
-            [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
-                              s.residual is not None) for s in found[0]], found[1])
+        got, expected = _fast_and_full(prelude)
         assert got == expected, prelude
         parts = selectors._top_level_parts(prelude)
         mixed += parts is not None and len(parts) > 1 \
@@ -221,12 +228,7 @@ def test_leading_comments_take_the_fast_path_and_compile_like_cssselect2(seed: i
         head = "".join(rng.choice(comments) + rng.choice(spaces) for _ in range(rng.randint(1, 3)))
         rest = ", ".join(rng.choice(PLAIN + DROPPED + NOT_PLAIN) for _ in range(rng.randint(1, 3)))
         prelude = rng.choice(spaces) + head + rest
-        selectors.compile_selector_text.cache_clear()
-        found = selectors.compile_selector_text(prelude)
-        expected = _full_path(prelude)
-        got = None if found is None else (
-            [_signature(s) + (s.presence, s.keys, tuple(k for k, _ in s.synthetic),
-                              s.residual is not None) for s in found[0]], found[1])
+        got, expected = _fast_and_full(prelude)
         assert got == expected, prelude
         text = prelude.split(",")[0].strip()
         fast += selectors._after_comments(text) != text \
