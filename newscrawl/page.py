@@ -340,11 +340,15 @@ class Page:
                 else:
                     add_hidden(False)
                     text = el.text
-                    t = " ".join(text.split()) if text else ""  # collapse(), inlined
-                    if t:
+                    # collapse(), inlined; most texts and tails are whitespace between tags, which
+                    # collapse to "" exactly when isspace() (one C scan, no list and join)
+                    if text and not text.isspace():
+                        t = " ".join(text.split())
                         add_tn(new_tn(TextNode, (el, t, False, n_tn, el)))
                         add_owner(i)
-                    add_len(len(t))
+                        add_len(len(t))
+                    else:
+                        add_len(0)
                 add_link(0)
                 continue
             i = pop()
@@ -362,13 +366,12 @@ class Page:
                     link_len[p] += link_len[i]
                 if not hidden_flag[p]:
                     tail = el.tail
-                    if tail:
+                    if tail and not tail.isspace():
                         t = " ".join(tail.split())
-                        if t:
-                            n_tn = len(text_nodes)
-                            add_tn(new_tn(TextNode, (el, t, True, n_tn, elements[p])))
-                            add_owner(i)
-                            text_len[p] += len(t)
+                        n_tn = len(text_nodes)
+                        add_tn(new_tn(TextNode, (el, t, True, n_tn, elements[p])))
+                        add_owner(i)
+                        text_len[p] += len(t)
         if flattened:
             self.warnings.append(f"{flattened} subtrees deeper than {MAX_DEPTH} flattened into text")
         self.elements = elements

@@ -14,7 +14,7 @@ import operator
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any
 
 import numpy as np
@@ -49,10 +49,13 @@ def word_counts(texts: list[str]) -> np.ndarray:
     by NUL, mapped to word bytes and spaces, a word is a run start and its text the number of
     NULs before it; a call per text cost CoreEx as much as the rest of its counting."""
     counts = np.zeros(len(texts), dtype=np.int64)
-    is_ascii = list(map(str.isascii, texts))
-    others = [] if all(is_ascii) else [k for k, ok in enumerate(is_ascii) if not ok]
-    plain = texts if not others else [t if ok else "" for t, ok in zip(texts, is_ascii)]
-    data = np.frombuffer("\x00".join(plain).encode("ascii").translate(_ASCII_RUN_BYTES), dtype=np.uint8)
+    joined = "\x00".join(texts)
+    others: list[int] = []
+    if not joined.isascii():
+        # the other texts' characters become "?" (a non-word byte, one per character, so the NULs
+        # still number the texts); their counts here are overwritten below
+        others = list(compress(range(len(texts)), map(operator.not_, map(str.isascii, texts))))
+    data = np.frombuffer(joined.encode("ascii", "replace").translate(_ASCII_RUN_BYTES), dtype=np.uint8)
     if data.size:
         word = data > 0x20
         start = word.copy()

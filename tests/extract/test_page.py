@@ -319,3 +319,32 @@ def test_other_hidden_divs_and_self_nesting_stay_safe():
     shell = '<div hidden id="S-note"><p>Secret</p></div>'
     tail = '<div hidden id="S:3"><p>Own</p><template id="P:3"></template></div>'
     assert _streamed(shell, tail) == ["Own"]
+
+
+def test_text_nodes_skip_exactly_the_texts_that_collapse_to_nothing() -> None:
+    # _measure skips texts and tails that are whitespace (str.isspace) without collapsing them: the
+    # text nodes are those a collapse of every .text and .tail gives, for every kind of Unicode
+    # whitespace, and for characters that look blank but are not whitespace (ZWSP, U+FEFF)
+    import random
+
+    from lxml import etree
+
+    rng = random.Random(4)
+    blanks = [" ", "\t", "\n", "\r", "\x0c", "\x0b", "\x1c", "\x1f", "\x85", "\u00a0", "\u1680", "\u2003",
+              "\u2028", "\u3000", "\u200b", "\ufeff"]
+    pieces = blanks * 3 + ["a", "word", "\u00e9"]
+    for _ in range(300):
+        parts = []
+        for _k in range(rng.randint(1, 8)):
+            tag = rng.choice(["p", "span", "b", "div"])
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+            tail = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 4)))
+            parts.append(f"<{tag}>{text}</{tag}>{tail}")
+        page = Page.from_html("<html><body><div>" + "".join(parts) + "</div></body></html>")
+        expected = []
+        for event, el in etree.iterwalk(page.body, events=("start", "end")):
+            raw = el.text if event == "start" else (el.tail if el is not page.body else None)
+            if collapse(raw or ""):
+                expected.append((collapse(raw), event == "end"))
+        assert [(tn.text, tn.is_tail) for tn in page.text_nodes] == expected
+        assert page.text_len(page.body) == sum(len(t) for t, _tail in expected)
