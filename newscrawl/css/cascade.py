@@ -23,7 +23,7 @@ from cssselect2.compiler import split_whitespace
 from lxml import etree
 
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
-from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, element_keys, split_key_tests
+from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, keys_of, split_key_tests
 from newscrawl.css.stylesheet import (
     Rule, Stylesheet, complete_stylesheet, parse_declarations, parse_stylesheet,
 )
@@ -366,14 +366,15 @@ class _KeySpace:
         return relevant <= self.relevant and synthetic <= self.synthetic_keys \
             and attr_names <= self.attr_names
 
-    def own_keys(self, element: Any) -> frozenset[str]:
-        """The element's keys that some rule looks at (interned; memoised per tag/id/class)."""
-        key = (element.tag, element.get("id"), element.get("class"))
+    def own_keys(self, tag: Any, element_id: str | None, classes: str | None) -> frozenset[str]:
+        """The keys some rule looks at of an element with this tag, id and class attribute
+        (interned; memoised per tag/id/class)."""
+        key = (tag, element_id, classes)
         found = self._own_memo.get(key)
         if found is None:
             if len(self._own_memo) >= self.MAX_MEMO:
                 self._own_memo.clear()
-            keys = element_keys(element)
+            keys = keys_of(tag, element_id, classes)
             own = self.relevant.intersection(keys)
             if self.synthetic:  # decided by tag, id and class: once per memo entry
                 matched = [name for name, names in self._absent if names.isdisjoint(keys)]
@@ -1024,15 +1025,17 @@ class StyleResolver:
                     if not attr_names.isdisjoint(names):
                         attributes = tuple([name for name in names if name in attr_names])
                 inline_text = el.get("style")
+                element_id, classes = el.get("id"), el.get("class")
                 # Everything an element's chain and state depend on, but per-element selector
                 # tests: elements repeating their parent's state and their own tag, id, class,
                 # attribute names and inline style (list items, every page's header and
                 # menus) cost one lookup.
-                key = (id(parent_state), id(parent_chain), tag, el.get("id"),
-                       el.get("class"), attributes, inline_text, is_root)
+                key = (id(parent_state), id(parent_chain), tag, element_id, classes, attributes,
+                       inline_text, is_root)
                 found = seen.get(key)
                 if found is None:
-                    chain = index.space.chain(parent_chain, index.space.own_keys(el))
+                    space = index.space
+                    chain = space.chain(parent_chain, space.own_keys(tag, element_id, classes))
                     candidates = index.candidates(chain, attributes)
                     # without per-element tests the state; with them, states by outcome
                     state: Any = {}

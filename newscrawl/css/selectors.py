@@ -460,13 +460,17 @@ def _never(_keys: Any, _id_text: str | None, _class_text: str | None) -> bool:
 
 def element_keys(element: Any) -> set[str]:
     """The keys ``compound_keys`` speaks of, for one lxml element."""
-    keys = {element.tag.lower()} if isinstance(element.tag, str) else set()
-    element_id = element.get("id")
+    return keys_of(element.tag, element.get("id"), element.get("class"))
+
+
+def keys_of(tag: Any, element_id: str | None, classes: str | None) -> set[str]:
+    """:func:`element_keys` of an element with this tag, id and class attribute, for callers that
+    have read them already (the cascade reads them once an element for its memo key)."""
+    keys = {tag.lower()} if isinstance(tag, str) else set()
     if element_id is not None:
         keys.add("#" + element_id)
-    classes = element.get("class")
     if classes:
-        keys.update("." + c for c in split_whitespace(classes))  # ASCII whitespace only
+        keys.update(["." + c for c in split_whitespace(classes)])  # ASCII whitespace only
     return keys
 
 

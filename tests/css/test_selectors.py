@@ -236,3 +236,34 @@ def test_leading_comments_take_the_fast_path_and_compile_like_cssselect2(seed: i
     assert fast > 100  # the comment-led parts did take the fast path
     assert selectors._after_comments("/* a */ /* b */\n.x") == ".x"
     assert selectors._after_comments("/* open .x") == "/* open .x"
+
+
+def test_keys_of_reads_tag_id_and_class_as_element_keys_did() -> None:
+    # keys_of (the cascade passes the tag, id and class it read for its memo key) against the
+    # reading element_keys made of the element itself before: lower-cased tag, "#" + id, "." +
+    # each class split on ASCII whitespace only (NBSP, vertical tab and the like are class characters)
+    import random
+    import re
+
+    from newscrawl.css.selectors import element_keys, keys_of
+
+    def reference(tag: str, element_id: str | None, classes: str | None) -> set[str]:
+        keys = {tag.lower()}
+        if element_id is not None:
+            keys.add("#" + element_id)
+        for c in re.findall("[^ \t\r\n\f]+", classes or ""):
+            keys.add("." + c)
+        return keys
+
+    rng = random.Random(12)
+    pieces = ["a", "B", "a-b", "_x", "\u00e9", " ", "\t", "\n", "\r", "\f", "\x0b", "\u00a0", "\u2003",
+              "\x1c", "1", "a"]
+    for _ in range(3000):
+        tag = rng.choice(["div", "P", "span", "h1"])
+        element_id, classes = (("".join(rng.choice(pieces) for _ in range(rng.randint(0, 6)))
+                                if rng.random() < 0.8 else None) for _name in range(2))
+        expected = reference(tag, element_id, classes)
+        assert keys_of(tag, element_id, classes) == expected, (element_id, classes)
+        if all(c not in "\f\x0b\x1c" for c in (element_id or "") + (classes or "")):  # XML-compatible
+            attrs = {k: v for k, v in (("id", element_id), ("class", classes)) if v is not None}
+            assert element_keys(lxml.html.Element(tag, attrs)) == expected, attrs
