@@ -348,3 +348,44 @@ def test_text_nodes_skip_exactly_the_texts_that_collapse_to_nothing() -> None:
                 expected.append((collapse(raw), event == "end"))
         assert [(tn.text, tn.is_tail) for tn in page.text_nodes] == expected
         assert page.text_len(page.body) == sum(len(t) for t, _tail in expected)
+
+
+def test_text_and_link_lengths_follow_the_tree_on_random_pages() -> None:
+    # text_len and link_len (read from the text nodes' prefix sums and summed along links) against
+    # their definition on the tree, bottom-up: an element's collapsed text, its shown children's
+    # lengths and its children's tails (none inside a hidden element); an <a> links all of its text
+    import random
+
+    rng = random.Random(9)
+    words = ["alpha", "be ta", " ", "\u00a0", "", "gamma delta", "\n"]
+    opens = ["<div>", "<p>", "<a href='x'>", "<span>", "<div hidden>", "<b style='display:none'>",
+             "<a href='y' hidden>", "<em>", "<style>.x{}</style>"]
+    for _ in range(200):
+        html, stack = [], []
+        for _k in range(rng.randint(1, 40)):
+            if stack and rng.random() < 0.35:
+                html.append(f"</{stack.pop()}>")
+            elif rng.random() < 0.6:
+                piece = rng.choice(opens)
+                html.append(piece)
+                if not piece.endswith("</style>"):
+                    stack.append(piece[1:].split(">")[0].split()[0])
+            html.append(rng.choice(words))
+        page = Page.from_html("<html><body>" + "".join(html) + "</body></html>")
+        text_len, link_len = {}, {}
+        for el in reversed(page.elements):  # children before parents
+            if page.is_hidden(el):
+                text_len[el] = link_len[el] = 0
+                continue
+            n = len(collapse(el.text or ""))
+            links = 0
+            for child in el:
+                if child in text_len:
+                    n += text_len[child] + len(collapse(child.tail or ""))
+                    links += link_len[child]
+            text_len[el] = n
+            link_len[el] = n if el.tag == "a" else links
+        assert [page.text_len(el) for el in page.elements] == [text_len[el] for el in page.elements]
+        assert [page.link_text_len(el) for el in page.elements] == [link_len[el] for el in page.elements]
+        lengths = [len(tn.text) for tn in page.text_nodes]
+        assert page.text_offsets == [sum(lengths[:k]) for k in range(len(lengths) + 1)]
