@@ -156,6 +156,9 @@ _PLAIN_ABSOLUTE = re.compile(r"https?://[^/?#;\[\] ]+(?:/[^?#;\[\] ]*)?(?:\?[^# 
 _PLAIN_ROOTED = re.compile(r"(?=/)(?:/[^/?#;\[\] .][^/?#;\[\] ]*)*/?(?:\?[^# ]+)?(?:#[^ ]+)?")
 
 
+_new_anchor = tuple.__new__  # Anchor(...) without NamedTuple's Python __new__ (~100 distinct hrefs a page)
+
+
 def page_anchors(page: Page) -> dict[Any, Anchor]:
     """Every ``<a>`` of the body in document order, with its resolved target (urljoin and the domain
     lookup are the cost, so the link counts, the relevant region and the link shares share them)."""
@@ -183,7 +186,7 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
                     url = urljoin(page.url, href) if page.url else href
                 target = url if url.startswith(("http://", "https://")) else ""
             other = (site if own and target.startswith(own) else _site(target)) if target else ""
-            anchor = seen[href] = Anchor(href, target, bool(other and site and other != site))
+            anchor = seen[href] = _new_anchor(Anchor, (href, target, bool(other and site and other != site)))
         out[a] = anchor
     return out
 

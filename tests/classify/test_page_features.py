@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from newscrawl.classify.features import FEATURE_GROUPS, _date_line, extraction_evidence, page_anchors, page_features
+from newscrawl.classify.features import (
+    FEATURE_GROUPS, Anchor, _date_line, extraction_evidence, page_anchors, page_features)
 from newscrawl.classify.page import classify
 from newscrawl.extract import extract
 from newscrawl.page import Page
@@ -197,6 +198,9 @@ def test_page_anchors_resolve_hrefs_as_urljoin_does():
             expected = urljoin(base, href) if href and not href.startswith("#") else ""
             expected = expected if expected.startswith(("http://", "https://")) else ""
             assert anchor.target == expected, (base, href)
+            # built by tuple.__new__: the NamedTuple its constructor makes, fields and all
+            assert type(anchor) is Anchor and anchor == Anchor(anchor.href, anchor.target, anchor.external)
+            assert anchor.href == href and anchor._fields == ("href", "target", "external")
 
 
 def test_date_nodes_find_what_a_search_per_text_node_finds():
