@@ -406,33 +406,52 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
     out["comment_share"] = (offsets[-1] - offsets[min(cut, len(tns))]) / total if cut is not None else 0.0
 
     # the relevant region: its headings, links (how many leave the site) and list text; the climb goes
-    # by parent index (the tree's getparent made a proxy a step), then through the body's ancestors
+    # by parent index (the tree's getparent made a proxy a step), then through the body's ancestors. The
+    # climbs of a page's nodes share their upper ancestors: one stops at an element an earlier climb went
+    # on from with at least its budget of steps left (all above it is seen), and reads from that climb the
+    # steps to the first <li> (``nearest``; its budget when there was none)
     region_anchors: set[Any] = set()  # element indices, and elements above the body
     headings: set[Any] = set()
     in_list = region = 0
     parent, tags, containers = page.structure()[0], page.tags(), page.text_containers
+    reach: dict[int, int] = {}  # element index -> the most steps left with which a climb passed it
+    nearest: dict[int, int] = {}  # element index -> steps from it to the first <li> that climb met
     for k in evidence.relevant:
-        i, steps, listed = containers[k], 0, False
-        while i >= 0 and steps < MAX_CLIMB:
+        i, budget, path = containers[k], MAX_CLIMB, []
+        li = -1  # position in path of the first <li>
+        beyond: int | None = None  # steps from the element after the path to the first <li> within budget
+        while i >= 0 and budget:
+            if reach.get(i, 0) >= budget:
+                if nearest[i] < budget:
+                    beyond = nearest[i]
+                break
+            reach[i] = budget
+            path.append(i)
             tag = tags[i]
             if tag == "a":
                 region_anchors.add(i)
             elif tag in HEADINGS:
                 headings.add(i)
-            elif tag == "li":
-                listed = True
-            i, steps = parent[i], steps + 1
-        if steps < MAX_CLIMB and i < 0:
-            for node in page.above_body[:MAX_CLIMB - steps]:
-                tag = node.tag
-                if tag == "a":
-                    region_anchors.add(node)
-                elif tag in HEADINGS:
-                    headings.add(node)
-                elif tag == "li":
-                    listed = True
+            elif tag == "li" and li < 0:
+                li = len(path) - 1
+            i, budget = parent[i], budget - 1
+        else:
+            if budget and i < 0:
+                for steps, node in enumerate(page.above_body[:budget]):
+                    tag = node.tag
+                    if tag == "a":
+                        region_anchors.add(node)
+                    elif tag in HEADINGS:
+                        headings.add(node)
+                    elif tag == "li" and beyond is None:
+                        beyond = steps
+        d = beyond
+        for t in range(len(path) - 1, -1, -1):
+            j = path[t]
+            d = 0 if tags[j] == "li" else None if d is None else d + 1
+            nearest[j] = reach[j] if d is None else d
         region += len(tns[k].text)
-        in_list += len(tns[k].text) if listed else 0
+        in_list += len(tns[k].text) if li >= 0 or beyond is not None else 0
     elements = page.elements
     external = sum(1 for a in region_anchors
                    if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)

@@ -330,7 +330,8 @@ def _region_by_tree_walk(page: Page, relevant, anchors) -> tuple[int, int, int, 
 def test_region_and_inline_links_by_index_equal_the_tree_walks():
     """extraction_features' region measures and shape_features' inline links and paragraph lengths, read
     through parent indices and the Page's arrays, equal the getparent walks they replace on random pages
-    (nested links, lists, headings, hidden subtrees, tails) and random relevant runs; the text nodes'
+    (nested links, lists, headings, hidden subtrees, tails) and random relevant runs and scattered nodes
+    (the region climb stops where an earlier one went on with as many steps left); the text nodes'
     containers by index are their container elements."""
     import dataclasses
 
@@ -358,9 +359,11 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks():
         anchors = page_anchors(page)
         art, evidence = extraction_evidence(page)
         count = len(page.text_nodes)
-        for _ in range(5 if count else 0):
+        for run in range(8 if count else 0):
             start = rng.randrange(count)
             relevant = tuple(range(start, min(count, start + rng.randint(1, 60))))
+            if run % 2:  # scattered nodes: climbs that meet the earlier ones higher up, or not at all
+                relevant = tuple(sorted(rng.sample(range(count), rng.randint(1, count))))
             ev = dataclasses.replace(evidence, relevant=relevant)
             got = extraction_features(page, art, ev, page.text_len(page.body), anchors)
             headings, external, links, in_list, region = _region_by_tree_walk(page, relevant, anchors)
