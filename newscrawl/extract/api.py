@@ -144,8 +144,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     features on exactly the path extraction takes."""
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
-    if not params.galleries and _declares_article(meta):
-        params = replace(params, galleries=True)
+    if not params.declared_article and _declares_article(meta):
+        params = replace(params, declared_article=True)
     rel = relevant_content(page, params)
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)

@@ -58,7 +58,9 @@ class NCEParams:
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
-    galleries: bool = False  # the page declares an article: galleries inside its <article> go (set by extract_page)
+    declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below run
+    galleries: bool = True  # ... galleries inside its <article> go
+    signup_box: int = 1500  # ... a sign-up form (email/tel input) goes with its box up to this many characters (0 = off)
 
 
 DEFAULT_PARAMS = NCEParams()
@@ -225,7 +227,7 @@ def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     inside a declared article (:func:`_gallery`)."""
     if not p.prune_boilerplate:
         return False
-    return _named_boilerplate(page, el, u, p) or (p.galleries and _gallery(page, el, u))
+    return _named_boilerplate(page, el, u, p) or (p.declared_article and p.galleries and _gallery(page, el, u))
 
 
 def _gallery(page: Page, el: Any, u: Any) -> bool:
@@ -337,9 +339,47 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         elif kind is _DENSE:
             drop.append(range(first_tn[j], end_tn[j]))
             dense.append(elements[j])
+    if p.declared_article and p.signup_box:
+        named.extend(_signup_boxes(page, root, u, p))
     if not (drop or named):
         return list(r)
     return _left(page, r, drop, named, dense, u, p)
+
+
+def _signup_boxes(page: Page, root: Any, u: Any, p: NCEParams) -> list[range]:
+    """Text-node ranges of the sign-up boxes under ``root``: a <form> asking for an email
+    address or phone number (newsletter, deals by SMS, comment forms), widened up to ``root``
+    while the box's text stays within ``p.signup_box`` characters and under half the
+    separator's (the box's heading and legal notice sit beside the form) and it gains no h1/h2."""
+    out: list[range] = []
+    limit = min(p.signup_box, page.text_len(u) / 2)
+    for form in root.iter("form"):
+        if not page.has(form) or not any(_asks_contact(i) for i in form.iter("input")):
+            continue
+        box = form
+        parent = box.getparent()
+        heads = _heads(page, form)
+        while (box is not root and parent is not None and page.has(parent) and page.text_len(parent) <= limit
+               and _heads(page, parent) == heads):
+            box, parent = parent, parent.getparent()
+        if page.text_len(box) and page.text_len(box) <= limit:
+            out.append(page.text_range(box))
+    return out
+
+
+def _heads(page: Page, el: Any) -> int:
+    """h1/h2 headings in ``el`` or being it: a box that gains one has reached the page's own
+    content (a product's name, a section of the text)."""
+    return page.tag_count(el, "h1") + page.tag_count(el, "h2") + (el.tag in _TOP_HEADINGS)
+
+
+_TOP_HEADINGS = frozenset({"h1", "h2"})
+
+
+def _asks_contact(el: Any) -> bool:
+    """An <input> for an email address or a phone number (by type, or by a name saying mail)."""
+    kind = (el.get("type") or "").lower()
+    return kind in ("email", "tel") or (kind in ("", "text") and "mail" in (el.get("name") or "").lower())
 
 
 _NAMED, _DENSE = "named", "dense"

@@ -568,12 +568,62 @@ def test_a_gallery_inside_a_declared_article_is_not_its_text():
     # carousels there are often the content (testimonials, product views)
     assert "Caption 2" in extract(_gallery_page(None), url="https://news.example/bike-lanes").body
     page = Page.from_html(_gallery_page("article", wrapper="div"))
-    text = _texts(page, relevant_content(page, NCEParams(galleries=True)).nodes)
+    text = _texts(page, relevant_content(page, NCEParams(declared_article=True)).nodes)
     assert "Caption 2" in text and _LINES[6] in text
 
 
 def test_gallery_pruning_is_a_parameter_of_nce():
     page = Page.from_html(_gallery_page("article"))
     assert "Caption 2" in _texts(page, relevant_content(page).nodes)  # off by default
-    text = _texts(page, relevant_content(page, NCEParams(galleries=True)).nodes)
+    text = _texts(page, relevant_content(page, NCEParams(declared_article=True)).nodes)
     assert "Caption 2" not in text and _LINES[6] in text
+
+
+# --- sign-up boxes inside a declared article ------------------------------------------------------
+_SIGNUP = ('<section class="box"><div class="box-head">Be the first to know!</div>'
+           '<div><form action="/s"><input type="{kind}" name="contact"><input type="hidden" name="list">'
+           '<p>By signing up you agree to receive messages from us at the address provided.</p></form></div>'
+           '<div>Thanks for signing up!</div></section>')
+
+
+def _signup_page(og_type: str | None, kind: str = "email", box_heading: str = "") -> str:
+    meta = f'<meta property="og:type" content="{og_type}">' if og_type else ""
+    box = _SIGNUP.format(kind=kind).replace('<section class="box">', f'<section class="box">{box_heading}')
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+    return (f"<html><head><title>Council expands bike lanes</title>{meta}</head><body><article>"
+            f"<h1>Council expands bike lanes</h1>{story}{box}<p>{_LINES[6]}</p></article></body></html>")
+
+
+def _nce_text(html: str, declared: bool) -> str:
+    page = Page.from_html(html)
+    return _texts(page, relevant_content(page, NCEParams(declared_article=declared)).nodes)
+
+
+def test_a_signup_box_inside_a_declared_article_goes_with_its_heading_and_notice():
+    for kind in ("email", "tel"):
+        text = _nce_text(_signup_page("article", kind), declared=True)
+        assert _LINES[5] in text and _LINES[6] in text  # the text around the box stays
+        assert "first to know" not in text and "By signing up" not in text and "Thanks for" not in text
+    from newscrawl import extract
+
+    body = extract(_signup_page("article"), url="https://news.example/2024/05/bike-lanes").body
+    assert "By signing up" not in body and _LINES[6] in body
+
+
+def test_signup_boxes_stay_on_undeclared_pages_and_forms_without_contact_fields_stay():
+    # a product or service page's forms are often its content: only declared articles lose them
+    assert "By signing up" in _nce_text(_signup_page("article"), declared=False)
+    from newscrawl import extract
+
+    assert "By signing up" in extract(_signup_page(None), url="https://news.example/bike-lanes").body
+    # a search box (or any form not asking for an email address or phone number) is no sign-up box
+    assert "By signing up" in _nce_text(_signup_page("article", kind="search"), declared=True)
+
+
+def test_a_signup_box_stops_widening_at_a_top_heading():
+    # the form's section holds an h2 the form lacks: the section is a part of the text, so only
+    # the form's own block goes and the section's heading stays
+    html = _signup_page("article", box_heading="<h2>Where the new lanes go</h2>")
+    text = _nce_text(html, declared=True)
+    assert "Where the new lanes go" in text and "first to know" in text
+    assert "By signing up" not in text
