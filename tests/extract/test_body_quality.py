@@ -627,3 +627,20 @@ def test_a_signup_box_stops_widening_at_a_top_heading():
     text = _nce_text(html, declared=True)
     assert "Where the new lanes go" in text and "first to know" in text
     assert "By signing up" not in text
+
+
+def test_a_long_modal_inside_a_declared_article_is_not_its_text():
+    # a pop-up whose text is long and link-free (hidden until opened by a stylesheet we may lack)
+    modal = ('<div class="listen-modal fade"><div class="modal-body"><p>'
+             + " ".join(PARAS[:3]).replace("council", "podcast") + "</p></div></div>")
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+
+    def html(og_type: str | None) -> str:
+        meta = f'<meta property="og:type" content="{og_type}">' if og_type else ""
+        return (f"<html><head><title>Council expands bike lanes</title>{meta}</head><body><article>"
+                f"<h1>Council expands bike lanes</h1>{story}{modal}<p>{_LINES[6]}</p></article></body></html>")
+
+    text = _nce_text(html("article"), declared=True)
+    assert "podcast" not in text and _LINES[5] in text and _LINES[6] in text
+    # elsewhere a long modal stays (size guides and price notes of product pages)
+    assert "podcast" in _nce_text(html(None), declared=False)
