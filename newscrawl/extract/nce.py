@@ -59,7 +59,7 @@ class NCEParams:
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
     declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below
-    # and the modal/popup names (strong names there) run
+    # and the layer names (modal, popup, dialog, overlay, disclaimer) run
     galleries: bool = True  # ... galleries inside its <article> go
     signup_box: int = 1500  # ... a sign-up form (email/tel input) goes with its box up to this many characters (0 = off)
 
@@ -246,14 +246,16 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
     (< β2) or link-heavy (> β1). Headings are judged by class only, a block named only
-    "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag; strong names
-    (and, in a declared article, modal/popup classes) go whatever their size."""
+    "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag, and in a declared
+    article so do blocks whose class names a layer or disclaimer (:data:`_LAYER`)."""
     tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
     if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     names = page.names(el)
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
+    if p.declared_article and tag not in _HEADINGS and _layer_named(cls):
+        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if not boilerplate_named(names):  # page.is_boilerplate(el)
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
         return (p.strong_names and _related_named(cls)
@@ -267,8 +269,7 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
-    if p.strong_names and (_strong_named(cls) or _comment_id(el)  # ids are often slugs of headings
-                           or (p.declared_article and _modal_named(cls))):
+    if p.strong_names and (_strong_named(cls) or _comment_id(el)):  # ids are often slugs of headings
         return True
     return n < p.beta2 or page.link_density(el) > p.beta1
 
@@ -290,11 +291,14 @@ _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
 _strong_named = name_test(_STRONG)
-# Pop-ups (a privacy-settings dialog, a "listen to the podcast" overlay) are hidden until opened by
-# stylesheets that extraction often lacks: in a declared article, whatever their size, they are not
-# the story; on product and service pages they hold size guides and price notes the page's text has
-# (docs/decisions.md, "Sign-up boxes inside declared articles")
-_modal_named = name_test(re.compile(r"(?:^|[\s_-])(?:modal|popup)(?:$|[\s_-])", re.I))
+
+# Layers over the page and legal notes: pop-ups (a privacy-settings dialog, a "listen to the podcast"
+# overlay) are hidden until opened by stylesheets extraction often lacks, and a disclaimer is the
+# publisher's, not the story's. In a declared article they go whatever their size; on product and
+# service pages modals hold size guides and price notes the page's text has (docs/decisions.md,
+# "Sign-up boxes and pop-ups inside declared articles")
+_LAYER = re.compile(r"(?:^|[\s_-])(?:modal|popup|dialog|overlay|disclaimer)(?:$|[\s_-])", re.I)
+_layer_named = name_test(_LAYER)
 
 
 # Consent banners and dialogs (cookie bars, consent-management pop-ups) by an id or class holding

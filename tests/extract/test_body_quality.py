@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.nce import NCEParams, find_separator, relevant_content
 from newscrawl.page import Page
@@ -629,9 +631,11 @@ def test_a_signup_box_stops_widening_at_a_top_heading():
     assert "By signing up" not in text
 
 
-def test_a_long_modal_inside_a_declared_article_is_not_its_text():
-    # a pop-up whose text is long and link-free (hidden until opened by a stylesheet we may lack)
-    modal = ('<div class="listen-modal fade"><div class="modal-body"><p>'
+@pytest.mark.parametrize("cls", ["listen-modal fade", "overlay", "c-dialog", "legal_disclaimer"])
+def test_a_long_layer_or_disclaimer_inside_a_declared_article_is_not_its_text(cls):
+    # a pop-up (hidden until opened by a stylesheet we may lack) or a legal note whose text is long
+    # and link-free, so neither the size test of boilerplate names nor link density removes it
+    modal = (f'<div class="{cls}"><div class="body"><p>'
              + " ".join(PARAS[:3]).replace("council", "podcast") + "</p></div></div>")
     story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
 
@@ -642,5 +646,5 @@ def test_a_long_modal_inside_a_declared_article_is_not_its_text():
 
     text = _nce_text(html("article"), declared=True)
     assert "podcast" not in text and _LINES[5] in text and _LINES[6] in text
-    # elsewhere a long modal stays (size guides and price notes of product pages)
+    # elsewhere it stays (modals hold size guides and price notes on product pages)
     assert "podcast" in _nce_text(html(None), declared=False)
