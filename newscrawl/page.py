@@ -95,8 +95,16 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
     """``pattern.search(names) is not None`` remembered per string, for the regexes the Page, NCE and
     the body read id/class names with (boilerplate, comments, captions, author boxes, screen-reader
     classes): siblings and pages repeat their names, and such a regex has no literal to skip to (~1 us
-    a search, ~500 a page). Keyed by the string alone, so an entry holds no object the collector tracks."""
-    return functools.lru_cache(maxsize=maxsize)(lambda names: pattern.search(names) is not None)
+    a search, ~500 a page). Keyed by the string alone, so an entry holds no object the collector tracks.
+    ASCII names (nearly all) are lower-cased and searched without re.I, the same answer ~2x faster on
+    the long word alternations; other names keep re.I (its folding matches "\u017f" to "s", "\u212a" to
+    "k"). So the pattern must be case-insensitive and written in lower case."""
+    if not pattern.flags & re.IGNORECASE or pattern.pattern != pattern.pattern.lower():
+        raise ValueError(f"name_test needs a re.I pattern written in lower case: {pattern.pattern!r}")
+    cased = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE).search
+    search = pattern.search
+    return functools.lru_cache(maxsize=maxsize)(
+        lambda names: (cased(names.lower()) if names.isascii() else search(names)) is not None)
 
 
 _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
