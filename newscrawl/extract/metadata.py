@@ -63,7 +63,6 @@ _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author",
 _LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language", "language", "lang")
 _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
 
-_WS = re.compile(r"\s+")
 _SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " / ", " » ")
 # A trailing site name in another spelling than the declared one ("... - Slashdot" with
 # twitter:site "@slashdot", "... | Ruggable US", "... | WRAL" on wral.com): the last segment after a
@@ -107,7 +106,7 @@ def _clean(value: Any) -> str | None:
         return None
     if "&" in value:
         value = html.unescape(value)
-    value = _WS.sub(" ", value).strip()
+    value = " ".join(value.split())  # re.sub(r"\s+", " ", value).strip(): the same blanks, ~4x faster
     return value or None
 
 

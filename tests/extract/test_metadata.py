@@ -250,3 +250,19 @@ def test_trailing_site_name_in_another_spelling(title: str, site: str | None, ur
 def test_og_title_loses_declared_site_name() -> None:
     head = '<meta property="og:title" content="Rain in Spain — Daily Planet"><meta property="og:site_name" content="Daily Planet">'
     assert read_metadata(root_of(head)).title == "Rain in Spain"
+
+
+def test_clean_collapses_blanks_as_the_regex_did():
+    """_clean collapses with str.split (speed); the answer must stay re.sub(r"\\s+", " ", v).strip()'s,
+    on every Unicode blank and on characters that look blank but are not (zero-width space)."""
+    import random
+    import re
+
+    from newscrawl.extract.metadata import _clean
+
+    rnd = random.Random(8)
+    alphabet = "ab c\t\n\r\x0b\x0c\x1c\x1f\x85\u00a0\u1680\u2003\u2028\u202f\u3000\u200b\ufeffé"
+    for _ in range(20000):
+        value = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
+        want = re.sub(r"\s+", " ", value).strip() or None
+        assert _clean(value) == want, repr(value)
