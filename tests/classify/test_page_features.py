@@ -327,7 +327,7 @@ def _region_by_tree_walk(page: Page, relevant, anchors) -> tuple[int, int, int, 
     return len(headings), external, len(links), in_list, region
 
 
-def test_region_and_inline_links_by_index_equal_the_tree_walks():
+def test_region_and_inline_links_by_index_equal_the_tree_walks(random_tag_soup):
     """extraction_features' region measures and shape_features' inline links and paragraph lengths, read
     through parent indices and the Page's arrays, equal the getparent walks they replace on random pages
     (nested links, lists, headings, hidden subtrees, tails) and random relevant runs and scattered nodes
@@ -342,18 +342,14 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks():
     tags = ["div", "p", "ul", "li", "a", "span", "h2", "h3", "em", "section", "p", "a"]
     checked = 0
     for n in range(40):
-        parts, open_tags = ["<html><head><title>T</title></head><body>"], []
-        for _ in range(rng.randint(20, 120)):
-            if open_tags and rng.random() < 0.35:
-                parts.append(f"</{open_tags.pop()}>")
-            tag = rng.choice(tags)
+        def opening(tag: str) -> str:
             attrs = " hidden" if rng.random() < 0.04 else ""
             attrs += f' href="{rng.choice(["/x", "https://other.example/y", "#z"])}"' if tag == "a" else ""
-            parts.append(f"<{tag}{attrs}>{_sentence(rng, rng.choice([1, 3, 30]))}")
-            open_tags.append(tag)
-            if rng.random() < 0.3:
-                parts.append(_sentence(rng, 2))
-        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+            return f"<{tag}{attrs}>{_sentence(rng, rng.choice([1, 3, 30]))}"
+
+        html = random_tag_soup(rng, tags, rng.randint(20, 120), opening, lambda: _sentence(rng, 2),
+                               head="<html><head><title>T</title></head><body>")
+        page = Page.from_html(html, "http://127.0.0.1/p")
         assert [page.elements[i] for i in page.text_containers] == [t.container for t in page.text_nodes]
         assert page.above_body == [page.root]
         anchors = page_anchors(page)

@@ -147,7 +147,7 @@ def _pruned_by_tree_walk(page: Page, root, u, p: NCEParams) -> list[int]:
     return _left(page, page.text_range(root), drop, named, dense, u, p)
 
 
-def test_pruned_equals_the_tree_walk_on_random_pages():
+def test_pruned_equals_the_tree_walk_on_random_pages(random_tag_soup):
     from newscrawl.extract.nce import pruned
 
     rng = random.Random(11)
@@ -156,19 +156,14 @@ def test_pruned_equals_the_tree_walk_on_random_pages():
     names = ["", "nav", "share-bar", "content", "widget", "related-posts", "comments", "sr-only", "story"]
     checked = 0
     for _ in range(60):
-        parts, open_tags = ["<html><body>"], []
-        for _ in range(rng.randint(20, 120)):
-            if open_tags and rng.random() < 0.35:
-                parts.append(f"</{open_tags.pop()}>")
-            tag = rng.choice(tags)
+        def opening(tag: str) -> str:
             attrs = f' class="{rng.choice(names)}"' if rng.random() < 0.4 else ""
             attrs += " hidden" if rng.random() < 0.05 else ""
             attrs += ' href="/x"' if tag == "a" else ""
-            parts.append(f"<{tag}{attrs}>{rng.choice(words)}")
-            open_tags.append(tag)
-            if rng.random() < 0.3:
-                parts.append(rng.choice(words))
-        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+            return f"<{tag}{attrs}>{rng.choice(words)}"
+
+        html = random_tag_soup(rng, tags, rng.randint(20, 120), opening, lambda: rng.choice(words))
+        page = Page.from_html(html, "http://127.0.0.1/p")
         for params in (NCEParams(), NCEParams(keep_prose=False, link_sentences=0), NCEParams(prune_boilerplate=False)):
             for root in page.elements[::3]:
                 u = root.getparent() if page.has(root.getparent()) else root
@@ -209,7 +204,7 @@ def _boilerplate_reading_each_name(page: Page, el, u, p: NCEParams) -> bool:
     return n < p.beta2 or page.link_density(el) > p.beta1
 
 
-def test_boilerplate_reads_names_once_as_it_read_them_each_time():
+def test_boilerplate_reads_names_once_as_it_read_them_each_time(random_tag_soup):
     from newscrawl.extract.nce import _boilerplate
 
     rng = random.Random(17)
@@ -218,17 +213,13 @@ def test_boilerplate_reads_names_once_as_it_read_them_each_time():
              "comments", "content has-sidebar", "story", "Sidebar Widget", "promo"]
     checked = 0
     for _ in range(40):
-        parts, open_tags = ["<html><body>"], []
-        for _ in range(rng.randint(20, 80)):
-            if open_tags and rng.random() < 0.35:
-                parts.append(f"</{open_tags.pop()}>")
-            tag = rng.choice(tags)
+        def opening(tag: str) -> str:
             attrs = f' class="{rng.choice(names)}"' if rng.random() < 0.6 else ""
             attrs += f' id="{rng.choice(names)}"' if rng.random() < 0.3 else ""
             attrs += ' href="/x"' if tag == "a" else ""
-            parts.append(f"<{tag}{attrs}>" + " ".join(rng.choice(["word", "more text here", "x"]) for _ in range(rng.randint(0, 30))))
-            open_tags.append(tag)
-        page = Page.from_html("".join(parts) + "</body></html>", "http://127.0.0.1/p")
+            return f"<{tag}{attrs}>" + " ".join(rng.choice(["word", "more text here", "x"]) for _ in range(rng.randint(0, 30)))
+
+        page = Page.from_html(random_tag_soup(rng, tags, rng.randint(20, 80), opening), "http://127.0.0.1/p")
         for params in (NCEParams(), NCEParams(strong_names=False, hidden_names=False, consent_names=False)):
             for el in page.elements[1:]:
                 u = page.elements[0]
