@@ -364,6 +364,8 @@ def _signup_boxes(page: Page, root: Any, u: Any, p: NCEParams) -> list[range]:
     while the box's text stays within ``p.signup_box`` characters and under half the
     separator's (the box's heading and legal notice sit beside the form) and it gains no h1/h2."""
     out: list[range] = []
+    if "form" not in page.tag_totals():  # most pages: no walk of the kept roots at all
+        return out
     limit = min(p.signup_box, page.text_len(u) / 2)
     for form in root.iter("form"):
         if not page.has(form) or not any(_asks_contact(i) for i in form.iter("input")):
