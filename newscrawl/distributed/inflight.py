@@ -13,7 +13,9 @@ How (plain Redis, no Scrapy): each worker has an id and three keys under the cra
   linked only from it), deleted when the page is done (its callback's
   requests are queued and its items exported: :class:`~newscrawl.journal.PageLedger`);
 * ``<prefix>:claims:<id>`` — hash of the canonical URLs the worker has claimed for hand-off and
-  not yet exported (the shared hand-off set would otherwise keep a killed worker's claim forever);
+  not yet exported, written in the same Redis step as the claim itself
+  (:class:`~newscrawl.distributed.state.ClaimSet`; the shared hand-off set would otherwise keep a
+  killed worker's claim forever);
 * ``<prefix>:alive:<id>`` — a heartbeat that expires after ``timeout`` seconds.
 
 Any worker whose own heartbeat is fresh recovers, now and then, the keys of workers whose heartbeat
@@ -94,9 +96,6 @@ class InflightLedger(PageLedger):
 
     def done(self, jid: str) -> None:
         self.client.hdel(self.inflight_key, jid)
-
-    def claimed(self, canonical: str) -> None:
-        self.client.hset(self.claims_key, canonical, b"1")
 
     def exported(self, canonical: str) -> None:
         self.client.hdel(self.claims_key, canonical)

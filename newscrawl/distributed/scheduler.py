@@ -8,7 +8,10 @@ scrapy-redis's own. The dupefilter, queues and connection work unchanged on Scra
 
 Added: with ``NEWSCRAWL_WORKER_RECOVERY`` (default on), every request this worker takes is noted
 in Redis until its page is done, and the requests of workers that died are put back into the
-frontier (:mod:`newscrawl.distributed.inflight`: why and how).
+frontier (:mod:`newscrawl.distributed.inflight`: why and how). And a new request is marked seen and
+pushed into the frontier in one Redis step (:data:`SEEN_SCRIPTS`, :data:`PUSH_SCRIPTS`): upstream
+does a seen-check, then a push, and a worker killed between the two left a request that every
+worker takes for queued and none ever fetches.
 """
 
 from __future__ import annotations
@@ -20,13 +23,30 @@ from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.utils.misc import load_object
 from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
+from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
 from newscrawl.distributed import key_prefix
+from newscrawl.distributed.dupefilter import BloomDupeFilter
 from newscrawl.distributed.inflight import InflightLedger, worker_id
 from newscrawl.journal import JID, PARENT, register_ledger
 
 logger = logging.getLogger(__name__)
+
+# the seen-check of an atomic push, by dupefilter (KEYS[1] its key; ARGV[3...] what it adds):
+# returns 0 from the script when the request was seen
+SEEN_SCRIPTS = {
+    RFPDupeFilter.request_seen: "if redis.call('SADD', KEYS[1], ARGV[3]) == 0 then return 0 end ",
+    BloomDupeFilter.request_seen: "local new = 0 for i = 3, #ARGV do "
+                                  "if redis.call('SETBIT', KEYS[1], ARGV[i], 1) == 0 then new = 1 end end "
+                                  "if new == 0 then return 0 end ",
+}
+# ...and its push, by queue (KEYS[2] the frontier, ARGV[1] the score, ARGV[2] the encoded request)
+PUSH_SCRIPTS = {
+    PriorityQueue.push: "redis.call('ZADD', KEYS[2], ARGV[1], ARGV[2]) return 1",
+    FifoQueue.push: "redis.call('LPUSH', KEYS[2], ARGV[2]) return 1",
+    LifoQueue.push: "redis.call('LPUSH', KEYS[2], ARGV[2]) return 1",
+}
 
 
 class Scheduler(RedisScheduler):
@@ -34,6 +54,7 @@ class Scheduler(RedisScheduler):
     ledger: InflightLedger | None = None
     handed_key: str | None = None
     pop_kind: str | None = None  # the queue's pop as InflightLedger.take does it in one step, if it can
+    push_script: Any = None  # seen-check and push in one step, for the dupefilter and queue in use
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Scheduler:
@@ -49,6 +70,13 @@ class Scheduler(RedisScheduler):
                                                  serializer=self.serializer)
         if not self.df:
             self.df = load_object(self.dupefilter_cls).from_spider(spider)
+        seen = SEEN_SCRIPTS.get(getattr(type(self.df), "request_seen", None))
+        push = PUSH_SCRIPTS.get(getattr(type(self.queue), "push", None))
+        if seen and push:
+            self.push_script = self.server.register_script(seen + push)
+        else:
+            logger.warning("Dupefilter %s with queue %s: a request is marked seen, then pushed; a worker "
+                           "killed between the two loses it", type(self.df).__name__, type(self.queue).__name__)
         if self.flush_on_start:
             self.flush()
         settings = self.crawler.settings if self.crawler is not None else None
@@ -95,16 +123,29 @@ class Scheduler(RedisScheduler):
     def enqueue_request(self, request: Any) -> bool:
         parent = request.meta.pop(PARENT, None)
         try:
-            if not request.dont_filter and self.df.request_seen(request):
+            if request.dont_filter:
+                self.queue.push(request)
+            elif not self._push_unseen(request):
                 self.df.log(request, self.spider)
                 return False
             if self.stats:
                 self.stats.inc_value("scheduler/enqueued/redis")
-            self.queue.push(request)
             return True
         finally:
             if self.ledger is not None:
                 self.ledger.settle(parent)  # the parent page's request output is queued
+
+    def _push_unseen(self, request: Any) -> bool:
+        """Mark ``request`` seen and push it, unless it was seen; one Redis step where possible."""
+        if self.push_script is None:
+            if self.df.request_seen(request):
+                return False
+            self.queue.push(request)
+            return True
+        fingerprint = self.df.request_fingerprint(request)
+        marks = self.df.offsets(fingerprint) if isinstance(self.df, BloomDupeFilter) else [fingerprint]
+        keys = [self.df.key, self.queue.key]
+        return bool(self.push_script(keys=keys, args=[-request.priority, self.queue._encode_request(request), *marks]))
 
     def next_request(self) -> Any:
         if self.ledger is not None:

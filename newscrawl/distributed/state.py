@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from newscrawl.links.urls import Scope
@@ -54,24 +53,31 @@ class SharedScope:
         return getattr(self.local, name)
 
 
+# SADD the key; if it is new, note it in the claiming worker's claims hash (KEYS[2], when given)
+# and refresh the set's expiry (ARGV[2] seconds, 0 = none) -- in one Redis step: a worker killed
+# between a plain SADD and the HSET kept its claim forever, and that page was exported by no one
+CLAIM_SCRIPT = ("if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end "
+                "if KEYS[2] then redis.call('HSET', KEYS[2], ARGV[1], '1') end "
+                "if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end "
+                "return 1")
+
+
 class ClaimSet:
     """A set of keys shared by all workers, for the spider's "already handed off" check.
 
     The spider tests membership, then adds. To make that atomic across workers the membership
     test *claims* the key (``SADD``): it answers False to exactly one worker, True to the rest.
+    With ``claims_key`` (the in-flight ledger's hash of this worker's claims) the claim is noted
+    there in the same Redis step, so a recoverer can release it if this worker dies before exporting.
     """
 
-    def __init__(self, client: Any, key: str, ttl: int | None = None,
-                 on_claim: Callable[[str], None] | None = None) -> None:
-        self.client, self.key, self.ttl, self.on_claim = client, key, ttl, on_claim
+    def __init__(self, client: Any, key: str, ttl: int | None = None, claims_key: str | None = None) -> None:
+        self.client, self.key, self.ttl = client, key, ttl
+        self._keys = [key, claims_key] if claims_key else [key]
+        self._claim = client.register_script(CLAIM_SCRIPT)
 
     def __contains__(self, value: str) -> bool:
-        added = self.client.sadd(self.key, value)
-        if added and self.ttl:
-            self.client.expire(self.key, self.ttl)
-        if added and self.on_claim is not None:
-            self.on_claim(value)  # the in-flight ledger releases it if this worker dies first
-        return not added
+        return not self._claim(keys=self._keys, args=[value, self.ttl or 0])
 
     def add(self, value: str) -> None:
         self.client.sadd(self.key, value)

@@ -69,7 +69,7 @@ class DistributedWorker:
         if hasattr(spider, "handed_canonicals"):
             ledger = journal_for(self.crawler)
             spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed",
-                                                on_claim=ledger.claimed if isinstance(ledger, InflightLedger) else None)
+                                                claims_key=ledger.claims_key if isinstance(ledger, InflightLedger) else None)
 
     def active(self, *args: Any, **kwargs: Any) -> None:
         self.idle_since = None

@@ -174,15 +174,15 @@ def test_inflight_ledger_gives_a_dead_workers_requests_back_once(redis_url):
     from newscrawl.distributed.inflight import InflightLedger
 
     client = redis.Redis.from_url(redis_url)
-    client.sadd("p:handed", "http://a.example/1", "http://a.example/2")
     dead = InflightLedger(client, "p", "dead", timeout=60)
     dead.beat()
     for jid in ("r1", "r2", "r3"):
         dead.expect(jid)
         dead.taken(jid, f"payload-{jid}")
     dead.settle("r2")  # finished: not in flight any more
-    dead.claimed("http://a.example/1")  # claimed, never exported
-    dead.claimed("http://a.example/2")
+    claims = ClaimSet(client, "p:handed:new", claims_key=dead.claims_key)
+    assert "http://a.example/1" not in claims and "http://a.example/2" not in claims  # claimed, noted
+    client.sadd("p:handed", "http://a.example/1", "http://a.example/2")
     dead.exported("http://a.example/2")
 
     pushed: list[bytes] = []
@@ -197,3 +197,64 @@ def test_inflight_ledger_gives_a_dead_workers_requests_back_once(redis_url):
     first.taken("x", "y")
     first.close()
     assert not client.keys("p:*:one")
+
+
+class Killed(BaseException):
+    """The worker process dies here."""
+
+
+def die_after(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """The process dies right after its ``n``-th Redis step (a command or a MULTI/EXEC) is carried out."""
+    calls = 0
+
+    def dying(original):
+        def step(self, *args, **options):
+            nonlocal calls
+            result = original(self, *args, **options)
+            calls += 1
+            if calls == n:
+                raise Killed
+            return result
+        return step
+
+    monkeypatch.setattr(redis.Redis, "execute_command", dying(redis.Redis.execute_command))
+    monkeypatch.setattr(redis.client.Pipeline, "execute", dying(redis.client.Pipeline.execute))
+
+
+@pytest.mark.parametrize("dupefilter", ["scrapy_redis.dupefilter.RFPDupeFilter",
+                                        "newscrawl.distributed.dupefilter.BloomDupeFilter"])
+def test_a_worker_killed_while_queueing_never_strands_a_request(redis_url, monkeypatch, dupefilter):
+    """Killed after any Redis step of enqueue_request, a request is either queued or still unseen
+    (a seen-check, then a push: a kill between them left it seen and queued nowhere)."""
+    scheduler, spider = open_scheduler(redis_url, DUPEFILTER_CLASS=dupefilter,
+                                       NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY=1000)
+    urls = [f"http://127.0.0.1/killed/{n}" for n in range(1, 4)]
+    for n, url in enumerate(urls, 1):
+        with monkeypatch.context() as patch:
+            die_after(patch, n)
+            try:
+                scheduler.enqueue_request(Request(url, callback=spider.parse))
+            except Killed:
+                pass
+    client = redis.Redis.from_url(redis_url)
+    queued = {codec.loads(raw)["url"] for raw in client.zrange(scheduler.queue.key, 0, -1)}
+    assert queued  # some kill came after the request was in
+    for url in urls:
+        assert url in queued or scheduler.enqueue_request(Request(url, callback=spider.parse)), url
+
+
+def test_a_worker_killed_while_claiming_leaves_its_claim_releasable(redis_url, monkeypatch):
+    """A hand-off claim is noted in the worker's claims hash in the same Redis step (a kill between
+    a plain SADD and the note kept the claim forever: that article was exported by no one)."""
+    client = redis.Redis.from_url(redis_url)
+    claims = ClaimSet(client, "c:handed", claims_key="c:claims:w")
+    urls = [f"http://a.example/{n}" for n in range(1, 4)]
+    for n, url in enumerate(urls, 1):
+        with monkeypatch.context() as patch:
+            die_after(patch, n)
+            try:
+                assert url not in claims
+            except Killed:
+                pass
+    claimed = {url for url in urls if client.sismember("c:handed", url)}
+    assert claimed and all(client.hexists("c:claims:w", url) for url in claimed)
