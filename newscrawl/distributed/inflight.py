@@ -18,6 +18,11 @@ How (plain Redis, no Scrapy): each worker has an id and three keys under the cra
   killed worker's claim forever);
 * ``<prefix>:alive:<id>`` — a heartbeat that expires after ``timeout`` seconds.
 
+Start URLs popped from ``<prefix>:start_urls`` are noted in the in-flight hash too, under
+``start:<url>`` (:meth:`InflightLedger.take_starts`, one Lua script), until their start requests
+(home page, robots.txt, sitemap) are in the frontier: a worker killed in between would otherwise
+have lost a whole site. A recoverer puts them back into the start list.
+
 Any worker whose own heartbeat is fresh recovers, now and then, the keys of workers whose heartbeat
 has expired: it renames their in-flight hash to itself (atomic: one recoverer wins), pushes the
 requests back into the frontier and releases their claims. A worker that stalls for longer than
@@ -51,6 +56,12 @@ TAKE_SCRIPTS = {
     "rpop": "local r = redis.call('RPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
     "lpop": "local r = redis.call('LPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
 }
+START = "start:"  # in-flight field prefix of a start URL taken from the start list (the value: the URL)
+# take up to ARGV[1] start URLs from the list's head and note each in flight, in one step
+TAKE_STARTS = ("local urls = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1) "
+               "if #urls > 0 then redis.call('LTRIM', KEYS[1], #urls, -1) end "
+               "for _, url in ipairs(urls) do redis.call('HSET', KEYS[2], ARGV[2] .. url, url) end "
+               "return urls")
 
 
 def worker_id() -> str:
@@ -97,6 +108,18 @@ class InflightLedger(PageLedger):
     def done(self, jid: str) -> None:
         self.client.hdel(self.inflight_key, jid)
 
+    def take_starts(self, start_key: str, count: int) -> list[bytes]:
+        """Pop up to ``count`` start URLs from the list ``start_key`` and note them in flight, as one
+        Redis step; :meth:`started` clears them once their requests are queued."""
+        script = self._scripts.get(START)
+        if script is None:
+            script = self._scripts[START] = self.client.register_script(TAKE_STARTS)
+        return list(script(keys=[start_key, self.inflight_key], args=[count, START]))
+
+    def started(self, urls: list[str | bytes]) -> None:
+        if urls:
+            self.client.hdel(self.inflight_key, *(START + (u.decode() if isinstance(u, bytes) else u) for u in urls))
+
     def exported(self, canonical: str) -> None:
         self.client.hdel(self.claims_key, canonical)
 
@@ -119,8 +142,9 @@ class InflightLedger(PageLedger):
 
     def recover(self, push: Callable[[bytes], None], handed_key: str | None, *, every: float = 0.0) -> int:
         """Give the work of workers whose heartbeat expired back to the frontier (``push`` gets
-        each request's encoding) and release their hand-off claims; returns the requests pushed.
-        With ``every`` > 0, does nothing if the last check is more recent than that."""
+        each request's encoding; start URLs go back to the start list) and release their hand-off
+        claims; returns the requests and start URLs given back. With ``every`` > 0, does nothing
+        if the last check is more recent than that."""
         now = time.monotonic()
         if every and now - self._checked < every:
             return 0
@@ -134,14 +158,18 @@ class InflightLedger(PageLedger):
                 self.client.rename(key, taken)  # one recoverer wins; the others get "no such key"
             except ResponseError:
                 continue
-            requests = self.client.hvals(taken)
-            for payload in requests:
-                push(payload)
+            requests = []
+            for field, payload in self.client.hgetall(taken).items():
+                if field.startswith(START.encode()):
+                    self.client.lpush(f"{self.prefix}:start_urls", payload)
+                else:
+                    push(payload)
+                requests.append(payload)
             claims = self.client.hkeys(f"{self.prefix}:claims:{other}")
             if handed_key and claims:
                 self.client.srem(handed_key, *claims)
             self.client.delete(taken, f"{self.prefix}:claims:{other}")
             pushed += len(requests)
-            logger.warning("Worker %s stopped without closing: %d requests it had taken go back to the "
-                           "frontier, %d hand-off claims released", other, len(requests), len(claims))
+            logger.warning("Worker %s stopped without closing: %d requests and start URLs it had taken go "
+                           "back, %d hand-off claims released", other, len(requests), len(claims))
         return pushed

@@ -95,7 +95,13 @@ class DistributedWorker:
         raise CloseSpider("idle")
 
     def _pop_starts(self, spider: Spider) -> list[str]:
-        raw = self.client.lpop(f"{self.prefix}:start_urls", START_BATCH) or []
+        key = f"{self.prefix}:start_urls"
+        found = journal_for(self.crawler)
+        ledger = found if isinstance(found, InflightLedger) else None
+        if ledger is not None:  # noted in flight until their requests are queued
+            raw = ledger.take_starts(key, START_BATCH)
+        else:
+            raw = self.client.lpop(key, START_BATCH) or []
         urls = []
         canonicalize = getattr(spider, "canonicalize", None)
         for value in raw:
@@ -110,16 +116,22 @@ class DistributedWorker:
             if hasattr(spider, "scope"):
                 for url in urls:
                     spider.scope.add(url)
-            deferred_from_coro(self._schedule_starts(spider, urls))
+            deferred_from_coro(self._schedule_starts(spider, urls, raw, ledger))
+        elif ledger is not None:
+            ledger.started(raw)  # blank entries: nothing to schedule
         return urls
 
-    async def _schedule_starts(self, spider: Spider, urls: list[str]) -> None:
-        """Build the spider's own start requests for ``urls`` (robots.txt, sitemaps included)."""
+    async def _schedule_starts(self, spider: Spider, urls: list[str], taken: list[Any],
+                               ledger: InflightLedger | None) -> None:
+        """Build the spider's own start requests for ``urls`` (robots.txt, sitemaps included) and
+        queue them; then the ``taken`` start-list entries are no longer in flight."""
         saved = list(spider.start_urls)
         spider.start_urls = urls
         try:
             requests = [request async for request in spider.start()]
+            for request in requests:
+                self.crawler.engine.crawl(request)
         finally:
             spider.start_urls = saved + urls
-        for request in requests:
-            self.crawler.engine.crawl(request)
+            if ledger is not None:
+                ledger.started(taken)

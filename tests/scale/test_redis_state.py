@@ -258,3 +258,65 @@ def test_a_worker_killed_while_claiming_leaves_its_claim_releasable(redis_url, m
                 pass
     claimed = {url for url in urls if client.sismember("c:handed", url)}
     assert claimed and all(client.hexists("c:claims:w", url) for url in claimed)
+
+
+def test_start_urls_are_in_flight_until_their_requests_are_queued(redis_url):
+    """Start URLs popped from the start list are noted in flight in the same step, cleared once
+    their start requests are in the frontier, and given back to the start list by a recoverer if
+    the worker died in between (a plain LPOP lost the whole site)."""
+    from newscrawl.distributed.inflight import InflightLedger
+
+    client = redis.Redis.from_url(redis_url)
+    sites = [b"http://a.example/", b"http://b.example/", b"http://c.example/"]
+    client.rpush("s:start_urls", *sites)
+    dead = InflightLedger(client, "s", "dead")
+    assert dead.take_starts("s:start_urls", 2) == sites[:2]
+    assert client.lrange("s:start_urls", 0, -1) == sites[2:]
+    pushed: list[bytes] = []
+    assert InflightLedger(client, "s", "live").recover(pushed.append, None) == 2
+    assert pushed == [] and sorted(client.lrange("s:start_urls", 0, -1)) == sites  # not into the frontier
+
+    worker = InflightLedger(client, "s", "w")
+    taken = worker.take_starts("s:start_urls", 16)
+    assert sorted(taken) == sites and client.hlen(worker.inflight_key) == 3 and not client.llen("s:start_urls")
+    worker.started(taken)
+    assert not client.hlen(worker.inflight_key)
+
+
+def test_a_worker_clears_its_start_urls_once_their_requests_are_queued(redis_url):
+    import asyncio
+
+    from newscrawl.distributed.worker import DistributedWorker
+    from newscrawl.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider, {**distributed_settings(), "REDIS_URL": redis_url,
+                                       "NEWSCRAWL_DISTRIBUTED": True})
+    spider = NewsSpider.from_crawler(crawler)
+    crawler.spider = spider
+    spider._configure()
+    scheduler = Scheduler.from_crawler(crawler)
+    scheduler.open(spider)
+    ledger = scheduler.ledger
+    assert ledger is not None
+    in_flight_while_queueing: list[int] = []
+
+    class Engine:
+        def crawl(self, request: Request) -> None:
+            in_flight_while_queueing.append(ledger.client.hlen(ledger.inflight_key))
+            scheduler.enqueue_request(request)
+
+    crawler.engine = Engine()
+    push_start_urls(redis_url, ["http://127.0.0.1:9/"])
+    worker = DistributedWorker(crawler)
+    worker.share_state(spider=spider)
+
+    async def pop_starts() -> list[str]:
+        urls = worker._pop_starts(spider)
+        for _ in range(50):  # let the scheduling coroutine run
+            await asyncio.sleep(0)
+        return urls
+
+    assert asyncio.run(pop_starts()) == ["http://127.0.0.1:9/"]
+    assert in_flight_while_queueing and set(in_flight_while_queueing) == {1}  # noted until all are queued
+    assert len(scheduler.queue) == len(in_flight_while_queueing)  # home page, robots.txt, sitemap
+    assert not ledger.client.hlen(ledger.inflight_key)
