@@ -51,6 +51,15 @@ class NewscrawlAddon:
         for path, priority in ITEM_PIPELINES.items():
             if _available(path):
                 settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", path, priority)
+        # Scrapy's meta-refresh middleware loses a page whose <base href> is malformed: ours, in its
+        # place and at its priority, unless the project set that middleware itself
+        from newscrawl.responses import SCRAPY_META_REFRESH
+
+        if SCRAPY_META_REFRESH not in settings.getdict("DOWNLOADER_MIDDLEWARES"):
+            priority = settings.getdict("DOWNLOADER_MIDDLEWARES_BASE").get(SCRAPY_META_REFRESH)
+            settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", SCRAPY_META_REFRESH, None)
+            settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES",
+                                                           "newscrawl.responses.MetaRefreshMiddleware", priority)
         # scale and resilience (issue 7): Redis frontier, crash-safe JOBDIR journal, progress line
         from newscrawl import journal, progress
         from newscrawl.distributed import install as install_distributed

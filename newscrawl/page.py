@@ -52,6 +52,8 @@ from typing import Any, NamedTuple
 
 from lxml import etree, html as lxml_html
 
+from newscrawl.safeurl import valid_url
+
 MAX_CHARS = 8_000_000  # decoded characters parsed; the rest is cut (a real article page is < 3 MB)
 MAX_ELEMENTS = 150_000  # elements kept in document order; later ones are dropped
 MAX_DEPTH = 400  # deeper subtrees are flattened into their text
@@ -294,6 +296,9 @@ class Page:
             _place_streamed(root, text)
         json_ld, css_texts = _strip_unseen(root)
         _limit_tree(root, warnings, text)
+        if url is not None and not valid_url(url):  # every URL-based feature would raise on it
+            warnings.append(f"page URL ignored: malformed ({url[:200]!r})")
+            url = None
         return cls(root, url, list(stylesheets), encoding=encoding, warnings=warnings,
                    json_ld=json_ld, css_texts=css_texts)
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from statistics import median
 from typing import Any, Iterator, NamedTuple
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import unquote, urlsplit
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
 from newscrawl.links.features import link_features, link_flags_many
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
+from newscrawl.safeurl import join_url
 
 # Seed 002: "# of links that are smaller than a predetermined threshold" (characters).
 SHORT_LINK = 40
@@ -185,7 +186,7 @@ def page_anchors(page: Page) -> dict[Any, Anchor]:
                 elif rooted and href.isascii() and href.isprintable() and _PLAIN_ROOTED.fullmatch(href):
                     url = rooted + href
                 else:
-                    url = urljoin(page.url, href) if page.url else href
+                    url = join_url(page.url, href) or ""  # a malformed href links nowhere
                 target = url if url.startswith(("http://", "https://")) else ""
             other = (site if own and target.startswith(own) else _site(target)) if target else ""
             anchor = seen[href] = _new_anchor(Anchor, (href, target, bool(other and site and other != site)))
@@ -215,7 +216,7 @@ def headline_links(page: Page) -> HeadlineLinks:
             hrefs.append(heading.getparent().get("href"))
         if hrefs:
             linked += 1
-            if any(_site(urljoin(page.url or "", h)) in ("", site) for h in hrefs):
+            if any(_site(join_url(page.url, h)) in ("", site) for h in hrefs):
                 self_linked += 1
     if total == 0:
         return HeadlineLinks(0, 0.0, 0.0)

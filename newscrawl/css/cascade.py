@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, Iterable, Mapping
-from urllib.parse import urljoin
 from weakref import WeakKeyDictionary
 
 import tinycss2
@@ -30,6 +29,7 @@ from newscrawl.css.stylesheet import (
 from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
+from newscrawl.safeurl import join_url
 
 MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
@@ -902,7 +902,7 @@ class StyleResolver:
         """The document's base URL: the first <base>'s href, if it has one."""
         href = base.get("href") if base is not None else None
         if href:
-            return urljoin(url or "", href.strip())
+            return join_url(url, href.strip()) or url  # a malformed <base> is ignored
         return url
 
     def _order(self, provided: list[Stylesheet],
@@ -930,7 +930,10 @@ class StyleResolver:
                 if "stylesheet" not in rel or "alternate" in rel:
                     other_links.append(href)
                     continue
-                url = _norm_url(urljoin(self.base_url or "", href))
+                joined = join_url(self.base_url, href)
+                if joined is None:  # malformed: names no sheet
+                    continue
+                url = _norm_url(joined)
                 imported.add(url)  # linked: never appended as an unlinked sheet
             media = el.get("media")
             if media is not None and not media_matches(media, self.viewport):
@@ -949,7 +952,7 @@ class StyleResolver:
             add(sheet)
         unlinked = [sheet for sheet in provided if id(sheet) not in seen]
         if unlinked and other_links:  # a sheet any link names is not "unlinked" either
-            imported.update(_norm_url(urljoin(self.base_url or "", href)) for href in other_links)
+            imported.update(_norm_url(url) for url in (join_url(self.base_url, href) for href in other_links) if url)
         for sheet in unlinked:
             if id(sheet) not in seen and not (sheet.url and _norm_url(sheet.url) in imported):
                 add(sheet)

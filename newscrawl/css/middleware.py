@@ -32,7 +32,6 @@ from scrapy.http import HtmlResponse, Response
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
-from scrapy.utils.response import get_base_url
 from twisted.internet.defer import Deferred
 
 from newscrawl.css.cascade import parse_style_block
@@ -43,6 +42,7 @@ from newscrawl.css.store import stylesheet_store
 from newscrawl.css.stylesheet import Stylesheet, parse_stylesheet
 from newscrawl.defaults import DEFAULTS
 from newscrawl.links.urls import registrable_domain
+from newscrawl.responses import base_url, resolve
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -117,14 +117,18 @@ class StylesheetMiddleware:
                 href = source.attrs.get("href", "").strip()
                 if "stylesheet" not in rel or "alternate" in rel or not href:
                     continue
-                url = urldefrag(response.urljoin(href))[0]
+                joined = resolve(response, href)
+                if joined is None:
+                    self._inc("skipped_malformed_url")
+                    continue
+                url = urldefrag(joined)[0]
                 if not url.startswith(("http://", "https://")):  # data:, file:, javascript:
                     self._inc("skipped_scheme")
                     continue
                 if self._allowed(url, response.url):
                     sources.append(("link", url))
             elif "@import" in source.text.lower():
-                sheet = parse_style_block(source.text, get_base_url(response))
+                sheet = parse_style_block(source.text, base_url(response))
                 sources.append(("style", [i for i in sheet.imports if media_matches(i.media)
                                           and i.url.startswith(("http://", "https://"))
                                           and self._allowed(i.url, response.url)]))

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Iterator, Mapping
-from urllib.parse import urljoin
 
 import tinycss2
 
@@ -26,6 +25,7 @@ from newscrawl.css.scan import (
 )
 from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
+from newscrawl.safeurl import join_url
 
 # Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
 # at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
@@ -258,7 +258,9 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
     media = tinycss2.serialize(rest).strip() or None
     if media and (media.lower().startswith("layer") or media.lower().startswith("supports")):
         media = None  # layer(...)/supports(...) before the media list: treated as unconditional
-    url = urljoin(base, href.strip()) if base else href.strip()
+    url = join_url(base, href.strip())
+    if url is None:  # malformed: imports nothing
+        return None
     return Import(url.split("#", 1)[0], media)
 
 

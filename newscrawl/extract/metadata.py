@@ -25,11 +25,11 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin
 
 from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
+from newscrawl.safeurl import join_url
 
 __all__ = ["Metadata", "read_metadata", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
 
@@ -391,7 +391,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         got.offer("published", parse_machine_date(element.get("datetime") or element.text_content()), "time")
 
     if canonical and url:
-        canonical = urljoin(url, canonical)
+        canonical = join_url(url, canonical)  # None when malformed
     values = got.values
     site_name = _clean(values.get("site_name"))
     return Metadata(

@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import scrapy
+from parsel import Selector
 from scrapy import signals
 from scrapy.crawler import Crawler
 from scrapy.exceptions import CloseSpider
@@ -38,6 +39,7 @@ from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sit
 from newscrawl.links.traps import TrapGuard
 from newscrawl.links.urls import Scope, UrlCanonicalizer, looks_like_html, registrable_domain
 from newscrawl.modelio import ModelError
+from newscrawl.responses import resolve, selector
 
 logger = logging.getLogger(__name__)
 
@@ -165,28 +167,30 @@ class NewsSpider(scrapy.Spider):
         self.stats.inc_value("newscrawl/pages/fetched")
         depth = response.meta.get("depth", 0)
 
-        outlinks = self._outlinks(response)
+        sel = selector(response)
+        outlinks = self._outlinks(response, sel)
         # feeds first: a start page that also links its feed with <a> must not have the feed
         # URL queued as a page (the dupefilter would then drop the feed request)
         if self.discover_feeds and response.meta.get("newscrawl_source") == "start":
-            yield from self._feed_requests(response)
+            yield from self._feed_requests(response, sel)
         yield from self._follow(outlinks, depth)
 
-        item = self._page_item(response, url, domain, depth, outlinks)
+        item = self._page_item(response, sel, url, domain, depth, outlinks)
         if item is not None:
             yield item
 
-    def _page_item(self, response: HtmlResponse, url: str, domain: str, depth: int, outlinks: list[str]) -> NewsArticle | None:
+    def _page_item(self, response: HtmlResponse, sel: Selector, url: str, domain: str, depth: int,
+                   outlinks: list[str]) -> NewsArticle | None:
         probability = response.meta.get("url_probability")
         if probability is None:
             probability = self.classifier.probability(url)
-        declared = declared_article(response.selector.root)
+        declared = declared_article(sel.root)
         candidate = probability >= self.threshold if declared is None else declared
         if not (candidate or self.hand_off_all):
             self.stats.inc_value("newscrawl/pages/not_candidate")
             logger.debug("Not an article candidate (URL probability %.2f, declared %s): %s", probability, declared, url)
             return None
-        canonical = self._canonical_url(response, url)
+        canonical = self._canonical_url(response, sel, url)
         if canonical in self.handed_canonicals:
             self.stats.inc_value("newscrawl/pages/duplicate_canonical")
             logger.debug("Same canonical URL as a page already handed off: %s -> %s", url, canonical)
@@ -207,16 +211,26 @@ class NewsSpider(scrapy.Spider):
             html=decode_html(response.body, response.headers.get("Content-Type", b"").decode("latin-1"))[0],
         )
 
-    def _canonical_url(self, response: HtmlResponse, url: str) -> str:
-        href = response.xpath("//link[@rel='canonical']/@href").get() or response.xpath("//meta[@property='og:url']/@content").get()
-        if href:
-            canonical = self.canonicalize(response.urljoin(href.strip()))
-            if canonical in self.scope:
-                return canonical
-        return url
+    def _canonical_url(self, response: HtmlResponse, sel: Selector, url: str) -> str:
+        href = sel.xpath("//link[@rel='canonical']/@href").get() or sel.xpath("//meta[@property='og:url']/@content").get()
+        canonical = self._resolve(response, href) if href else None
+        return canonical if canonical is not None and canonical in self.scope else url
 
-    def _outlinks(self, response: HtmlResponse) -> list[str]:
-        hrefs = response.xpath("//a/@href | //area/@href").getall()
+    def _resolve(self, response: Response, href: str) -> str | None:
+        """The canonical absolute URL of ``href`` on ``response``; None (counted, logged at debug
+        level) when it is malformed, so one bad attribute costs only itself."""
+        url = resolve(response, href)
+        if url is not None:
+            try:
+                return self.canonicalize(url)
+            except ValueError:  # e.g. a port that is not a number
+                pass
+        self.stats.inc_value("newscrawl/links/invalid")
+        logger.debug("Malformed URL %r on %s", href[:200], response.url)
+        return None
+
+    def _outlinks(self, response: HtmlResponse, sel: Selector) -> list[str]:
+        hrefs = sel.xpath("//a/@href | //area/@href").getall()
         if len(hrefs) > self.max_links:
             self.stats.inc_value("newscrawl/links/truncated_pages")
             hrefs = hrefs[: self.max_links]
@@ -225,10 +239,8 @@ class NewsSpider(scrapy.Spider):
             href = href.strip()
             if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
                 continue
-            try:
-                link = self.canonicalize(response.urljoin(href))
-            except ValueError:
-                self.stats.inc_value("newscrawl/links/invalid")
+            link = self._resolve(response, href)
+            if link is None:
                 continue
             if link in self.scope:
                 seen.setdefault(link, None)
@@ -265,9 +277,9 @@ class NewsSpider(scrapy.Spider):
 
     def parse_robots(self, response: Response) -> Iterator[Request]:
         text = response.body.decode("utf-8", "replace") if response.status == 200 else ""
-        for url in sitemaps_from_robots(text):
-            url = self.canonicalize(response.urljoin(url))
-            if url in self.scope:
+        for href in sitemaps_from_robots(text):
+            url = self._resolve(response, href)
+            if url is not None and url in self.scope:
                 yield self._sitemap_request(url)
 
     def parse_sitemap(self, response: Response) -> Iterator[Request]:
@@ -276,8 +288,8 @@ class NewsSpider(scrapy.Spider):
             self.stats.inc_value("newscrawl/sitemaps/invalid")
             return
         self.stats.inc_value(f"newscrawl/sitemaps/{entries.kind}")
-        urls = [self.canonicalize(response.urljoin(u)) for u in entries.urls]
-        in_scope = [u for u in urls if u in self.scope]
+        urls = [self._resolve(response, u) for u in entries.urls]
+        in_scope = [u for u in urls if u is not None and u in self.scope]
         if entries.kind == "sitemapindex":
             for url in in_scope:
                 yield self._sitemap_request(url)
@@ -285,17 +297,17 @@ class NewsSpider(scrapy.Spider):
             self.stats.inc_value("newscrawl/sitemaps/urls", len(in_scope))
             yield from self._follow(in_scope, 0, source="sitemap")
 
-    def _feed_requests(self, response: HtmlResponse) -> Iterator[Request]:
-        for link in response.xpath("//link[@rel='alternate'][@href]"):
+    def _feed_requests(self, response: HtmlResponse, sel: Selector) -> Iterator[Request]:
+        for link in sel.xpath("//link[@rel='alternate'][@href]"):
             if (link.attrib.get("type") or "").lower() in FEED_TYPES:
-                url = self.canonicalize(response.urljoin(link.attrib["href"]))
-                if url in self.scope:
+                url = self._resolve(response, link.attrib["href"])
+                if url is not None and url in self.scope:
                     yield Request(url, callback=self.parse_feed, errback=self.on_error, priority=900,
                                   meta={"newscrawl_source": "feed"})
 
     def parse_feed(self, response: Response) -> Iterator[Request]:
-        links = [self.canonicalize(response.urljoin(u)) for u in parse_feed(response.body)]
-        in_scope = [u for u in links if u in self.scope]
+        links = [self._resolve(response, u) for u in parse_feed(response.body)]
+        in_scope = [u for u in links if u is not None and u in self.scope]
         self.stats.inc_value("newscrawl/feeds/urls", len(in_scope))
         yield from self._follow(in_scope, 0, source="feed")
 

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from newscrawl.links.features import FEATURE_NAMES, RESERVED_WORDS, feature_vect
 from newscrawl.links.urls import registrable_domain
 from newscrawl.modelio import export_trees, save_model
 from newscrawl.paths import datasets_dir, models_dir
+from newscrawl.safeurl import join_url
 
 HELP = "train the URL (link-target) classifier from labelled URLs in ../shared/datasets"
 
@@ -129,7 +130,10 @@ def load_rel_labelled_links(root: Path | None = None, exclude: set[str] | None =
             if is_article == bool(rels & NOT_ARTICLE_RELS):
                 continue  # neither, or both
             href = next(g for g in href_match.groups() if g is not None).decode("utf-8", "replace").strip()
-            url = urljoin(base, href.replace("&amp;", "&")).split("#", 1)[0]
+            joined = join_url(base, href.replace("&amp;", "&"))
+            if joined is None:  # malformed href: not a labelled link
+                continue
+            url = joined.split("#", 1)[0]
             if not url.startswith(("http://", "https://")) or registrable_domain(url) != site:
                 continue
             if exclude and url in exclude:

@@ -129,3 +129,60 @@ def test_pages_are_decoded_as_browsers_do(crawl, tmp_path):
         result = crawl(tmp_path, [server.base_url + "/"], *SPIDER_ONLY, "NEWSCRAWL_KEEP_HTML=true")
     page = result.by_path(server.base_url)["/news/2025/01/02/cafe-story/"]
     assert "Na\u00efve caf\u00e9 cr\u00e8me \u2014 \u201cquoted\u201d" in page["html"]
+
+
+def test_malformed_urls_cost_only_themselves(crawl, tmp_path):
+    """hrefs urllib cannot read (``http://[x/``: an unclosed IPv6 bracket) in every place the spider
+    and the CSS middleware resolve URLs: a feed link on the start page, a robots.txt Sitemap line, a
+    sitemap entry, a canonical link, a page's <base>, a stylesheet link. Each is skipped and counted;
+    everything else on those pages goes through (before, each raised: the start page lost its links
+    and items, a sitemap all its entries, an article its item, a <base> page all its links)."""
+    from newscrawl.demo.base import Site
+    from newscrawl.demo.model import PageTruth
+    from newscrawl.demo.response import not_found, ok
+
+    bad = "http://[bad/"
+    text = "<p>" + "The council met on Tuesday to discuss the new bridge over the river. " * 30 + "</p>"
+
+    def article(title: str, head: str = "", body: str = "") -> str:
+        return (f'<html><head><title>{title}</title>{head}<meta property="og:type" content="article"></head>'
+                f"<body><h1>{title}</h1>{text}{body}</body></html>")
+
+    articles = {"/news/2025/01/02/canonical-story/", "/news/2025/01/03/base-story/", "/news/2025/01/04/linked-story/",
+                "/news/2025/01/05/sitemap-story/"}
+
+    class BadUrlSite(Site):
+        truth = {"/": PageTruth("/", "home"), **{p: PageTruth(p, "article") for p in articles}}
+
+        def resolve(self, path_and_query, base_url="http://127.0.0.1"):
+            path = path_and_query.split("?")[0]
+            if path == "/":
+                return ok(f'<html><head><link rel="alternate" type="application/rss+xml" href="{bad}feed">'
+                          f'</head><body><a href="{bad}x">broken</a> <a href="/news/2025/01/02/canonical-story/">one</a>'
+                          ' <a href="/news/2025/01/03/base-story/">two</a></body></html>')
+            if path == "/robots.txt":
+                return ok(f"User-agent: *\nSitemap: {bad}sitemap.xml\nSitemap: {base_url}/sitemap.xml\n", "text/plain")
+            if path == "/sitemap.xml":
+                return ok('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+                          f"<url><loc>{bad}lost</loc></url><url><loc>{base_url}/news/2025/01/05/sitemap-story/</loc></url>"
+                          "</urlset>", "application/xml")
+            if path == "/news/2025/01/02/canonical-story/":
+                return ok(article("Canonical story", f'<link rel="canonical" href="{bad}c"><link rel="stylesheet" href="{bad}s.css">'))
+            if path == "/news/2025/01/03/base-story/":
+                return ok(article("Base story", f'<base href="{bad}">', '<a href="/news/2025/01/04/linked-story/">next</a>'))
+            if path in articles:
+                return ok(article(path.split("/")[-2].replace("-", " ").capitalize()))
+            return not_found()
+
+    with serve_site(BadUrlSite()) as server:
+        result = crawl(tmp_path, [server.base_url + "/"], "NEWSCRAWL_HAND_OFF=all", "NEWSCRAWL_EXPORT_ALL=true",
+                       "NEWSCRAWL_TEMPLATE_ENABLED=false")
+    assert result.returncode == 0 and "Traceback" not in result.log, result.log[-3000:]
+    items = result.by_path(server.base_url)
+    assert articles <= set(items), (sorted(items), result.log[-3000:])
+    story = items["/news/2025/01/02/canonical-story/"]
+    assert story["canonical_url"] == server.base_url + "/news/2025/01/02/canonical-story/"
+    assert story["title"] == "Canonical story" and story["body"]
+    # start-page link and feed, robots Sitemap line, sitemap entry, canonical (og:url absent)
+    assert result.stats["newscrawl/links/invalid"] >= 5, result.stats
+    assert result.stats["newscrawl/css/skipped_malformed_url"] == 1

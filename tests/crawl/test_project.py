@@ -56,3 +56,41 @@ def test_addon_in_an_existing_project(tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     items = read_items(out)
     assert items and {item["domain"] for item in items} == {server.base_url.split("//")[1]}
+
+
+def test_addon_replaces_scrapys_meta_refresh_middleware_unless_the_project_set_it():
+    """Scrapy's MetaRefreshMiddleware fails a page whose <base href> is malformed (ValueError): the
+    add-on puts newscrawl.responses.MetaRefreshMiddleware at its priority, unless a project
+    configured Scrapy's itself (then it is left as the project set it)."""
+    from scrapy.settings import Settings
+
+    from newscrawl.addon import NewscrawlAddon
+    from newscrawl.responses import SCRAPY_META_REFRESH
+
+    settings = Settings()
+    NewscrawlAddon().update_settings(settings)
+    middlewares = settings.getdict("DOWNLOADER_MIDDLEWARES")
+    base = settings.getdict("DOWNLOADER_MIDDLEWARES_BASE")[SCRAPY_META_REFRESH]
+    assert middlewares[SCRAPY_META_REFRESH] is None
+    assert middlewares["newscrawl.responses.MetaRefreshMiddleware"] == base
+
+    own = Settings({"DOWNLOADER_MIDDLEWARES": {SCRAPY_META_REFRESH: 123}})
+    NewscrawlAddon().update_settings(own)
+    assert own.getdict("DOWNLOADER_MIDDLEWARES")[SCRAPY_META_REFRESH] == 123
+    assert "newscrawl.responses.MetaRefreshMiddleware" not in own.getdict("DOWNLOADER_MIDDLEWARES")
+
+
+def test_meta_refresh_still_redirects_and_a_malformed_base_passes_the_page_on():
+    from scrapy import Spider
+    from scrapy.http import HtmlResponse, Request
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.responses import MetaRefreshMiddleware
+
+    middleware = MetaRefreshMiddleware.from_crawler(get_crawler(Spider))
+    request = Request("http://127.0.0.1/a")
+    refresh = b'<html><head><meta http-equiv="refresh" content="0; url=/b"></head><body>x</body></html>'
+    moved = middleware.process_response(request, HtmlResponse(request.url, body=refresh, request=request))
+    assert isinstance(moved, Request) and moved.url == "http://127.0.0.1/b"
+    broken = HtmlResponse(request.url, body=b'<html><head><base href="http://[bad/">' + refresh[12:], request=request)
+    assert middleware.process_response(request, broken) is broken

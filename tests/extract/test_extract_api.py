@@ -162,6 +162,25 @@ def test_frames_only_page():
     assert art.body is None and any("frame" in w for w in art.warnings)
 
 
+@pytest.mark.parametrize("url", ["http://127.0.0.1/news/2024/03/14/water-plan", "http://[bad/news/", None])
+def test_malformed_urls_in_the_page_or_as_its_url_cost_only_themselves(url):
+    """hrefs urllib refuses (an unclosed or non-IP bracketed host) in links, a headline link,
+    <base>, the canonical link, a stylesheet link and an @import, or as the page URL itself: each is
+    ignored, and the page classifier still reads the page (before, its features raised ValueError
+    and it fell back to the rule, with a "page classifier unavailable" warning)."""
+    bad = '<a href="http://[bad/x">one</a> <a href="http://[ua]/">two</a>'
+    html = (article_html()
+            .replace("<head>", '<head><base href="http://[bad/"><link rel="canonical" href="http://[x]/c">'
+                               '<link rel="stylesheet" href="http://[bad/s.css"><style>@import url(http://[x/a.css);</style>')
+            .replace(f"<h1>{TITLE}</h1>", f'<h1><a href="http://[bad">{TITLE}</a></h1>')
+            .replace("</article>", f"<p>{bad}</p></article>"))
+    art = extract(html.encode(), url=url)
+    assert art.title == TITLE and art.body and PARAS[0] in art.body
+    assert art.provenance["is_article"]["method"] == "page-classifier", art.warnings
+    assert not [w for w in art.warnings if "unavailable" in w or "Error" in w], art.warnings
+    assert ("page URL ignored" in " ".join(art.warnings)) == (url is not None and "[" in url)
+
+
 def test_not_a_string_is_reported_not_raised():
     art = extract(12345)  # type: ignore[arg-type]
     assert art.body is None and art.warnings
