@@ -203,8 +203,10 @@ def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]
         stats["declarations_total"] += 1
         name = item.name if item.name.startswith("--") else item.lower_name
         if name.startswith("--"):
-            text = tinycss2.serialize(item.value).strip()
-            if len(text) <= MAX_CUSTOM_VALUE:
+            text = _serialized(item.value)
+            if text is None:
+                stats["declarations_invalid"] += 1
+            elif len(text) <= MAX_CUSTOM_VALUE:
                 kept.append((name, None, item.important, text))
                 stats["declarations_kept"] += 1
                 stats["custom_properties"] += 1
@@ -212,7 +214,11 @@ def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]
         if name != "font" and name not in PROPERTIES:
             continue
         if has_var(item.value):
-            kept.append((name, None, item.important, tinycss2.serialize(item.value).strip()))
+            text = _serialized(item.value)
+            if text is None:
+                stats["declarations_invalid"] += 1
+                continue
+            kept.append((name, None, item.important, text))
             stats["declarations_kept"] += 1
             continue
         if name == "font":
@@ -230,6 +236,17 @@ def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]
         kept.append((name, value, item.important, None))
         stats["declarations_kept"] += 1
     return kept
+
+
+def _serialized(tokens: list[Any]) -> str | None:
+    """``tinycss2.serialize`` (stripped), or None for tokens nested too deeply for its recursive
+    serializer: hostile CSS such as ``--x: f(f(f(…`` a thousand levels deep raised RecursionError,
+    and the page lost all its stylesheets (docs/decisions.md, "Malformed URLs and deeply nested
+    CSS values")."""
+    try:
+        return tinycss2.serialize(tokens).strip()
+    except RecursionError:
+        return None
 
 
 def parse_declarations(text: str) -> tuple[Declaration, ...]:
@@ -255,7 +272,7 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
     else:
         return None
     rest = prelude[prelude.index(first) + 1:]
-    media = tinycss2.serialize(rest).strip() or None
+    media = _serialized(rest) or None  # too deeply nested to serialize: imported unconditionally
     if media and (media.lower().startswith("layer") or media.lower().startswith("supports")):
         media = None  # layer(...)/supports(...) before the media list: treated as unconditional
     url = join_url(base, href.strip())
