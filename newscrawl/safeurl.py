@@ -3,7 +3,8 @@
 ``urllib.parse`` raises ``ValueError`` for an unclosed or non-IP bracketed host (``http://[x/``,
 ``http://[ua]/``) and some other hrefs real and hostile pages carry; one such link must not cost
 the page its canonical URL, its stylesheets, its links or its page classifier (found by mutating
-dataset pages: docs/decisions.md, "Malformed URLs and deeply nested CSS values"). Callers count and skip what this rejects.
+dataset pages: docs/decisions.md, "Malformed URLs and deeply nested CSS values"). Callers count
+and skip what this rejects.
 """
 
 from __future__ import annotations
