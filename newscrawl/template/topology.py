@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from newscrawl.links.urls import canonicalize, is_http_url, looks_like_html, registrable_domain
+from newscrawl.safeurl import join_url
 
 
 def link_words(url: str) -> tuple[str, ...]:
@@ -84,10 +85,13 @@ def page_links(root: object, base_url: str) -> list[Link]:
         href = (a.get("href") or "").strip()
         if not href or href.startswith(("#", "javascript:", "mailto:", "tel:")):
             continue
-        url = urljoin(base_url, href)
-        if not is_http_url(url) or not looks_like_html(url):
+        url = join_url(base_url, href)
+        if url is None or not is_http_url(url) or not looks_like_html(url):
+            continue  # malformed (newscrawl.safeurl), not http(s), not a page
+        try:
+            url = canonicalize(url)
+        except ValueError:  # e.g. a port that is not a number
             continue
-        url = canonicalize(url)
         if url in seen or registrable_domain(url) != site:
             continue
         seen.add(url)

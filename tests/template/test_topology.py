@@ -98,6 +98,15 @@ def test_page_links_stay_on_the_registrable_domain_without_self_links() -> None:
     assert urls == ["http://www.example.com/a/", "http://news.example.com/b/"]
 
 
+def test_page_links_skip_malformed_hrefs() -> None:
+    """urljoin raises on an unclosed or non-IP bracketed host; canonicalize on a non-numeric port:
+    the one link is skipped, the page's other links stay (before, the template search lost the page)."""
+    root = html.document_fromstring(
+        '<html><body><a href="http://[bad/x/">x</a><a href="http://[ua]/y/">y</a><a href="http://www.example.com:zz/z/">z</a>'
+        '<a href="/a/">a</a></body></html>')
+    assert [link.url for link in page_links(root, "http://www.example.com/k/")] == ["http://www.example.com/a/"]
+
+
 def _graph_links(urls: list[str]) -> list[Link]:
     return [Link(u, (None, object())) for u in urls]
 
