@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import logging
 
+from parsel import Selector
 from scrapy.downloadermiddlewares.redirect import MetaRefreshMiddleware as ScrapyMetaRefreshMiddleware
 from scrapy.http import Request, Response, TextResponse
-from parsel import Selector
 from scrapy.utils.response import get_base_url
 
 from newscrawl.safeurl import join_url

@@ -22,8 +22,8 @@ from typing import Any
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.utils.misc import load_object
-from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 from scrapy_redis.dupefilter import RFPDupeFilter
+from scrapy_redis.queue import FifoQueue, LifoQueue, PriorityQueue
 from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
 from newscrawl.distributed import key_prefix
