@@ -297,7 +297,7 @@ class Page:
         json_ld, css_texts = _strip_unseen(root)
         _limit_tree(root, warnings, text)
         if url is not None and not valid_url(url):  # every URL-based feature would raise on it
-            warnings.append(f"page URL ignored: malformed ({url[:200]!r})")
+            warnings.append(f"page URL ignored: malformed ({str(url)[:200]!r})")
             url = None
         return cls(root, url, list(stylesheets), encoding=encoding, warnings=warnings,
                    json_ld=json_ld, css_texts=css_texts)

@@ -23,8 +23,10 @@ def join_url(base: str | None, href: str) -> str | None:
     return href
 
 
-def valid_url(url: str | None) -> bool:
-    """Whether ``urllib.parse`` reads ``url`` without raising."""
+def valid_url(url: object) -> bool:
+    """Whether ``url`` is a string (or None) that ``urllib.parse`` reads without raising."""
+    if url is not None and not isinstance(url, str):
+        return False
     try:
         urlsplit(url or "")
     except ValueError:

@@ -162,12 +162,13 @@ def test_frames_only_page():
     assert art.body is None and any("frame" in w for w in art.warnings)
 
 
-@pytest.mark.parametrize("url", ["http://127.0.0.1/news/2024/03/14/water-plan", "http://[bad/news/", None])
+@pytest.mark.parametrize("url", ["http://127.0.0.1/news/2024/03/14/water-plan", "http://[bad/news/", None, 12])
 def test_malformed_urls_in_the_page_or_as_its_url_cost_only_themselves(url):
     """hrefs urllib refuses (an unclosed or non-IP bracketed host) in links, a headline link,
     <base>, the canonical link, a stylesheet link and an @import, or as the page URL itself: each is
     ignored, and the page classifier still reads the page (before, its features raised ValueError
-    and it fell back to the rule, with a "page classifier unavailable" warning)."""
+    and it fell back to the rule, with a "page classifier unavailable" warning). A page URL that
+    is not a string (a batch manifest's ``"url": 12``) is ignored too, not fatal to the page."""
     bad = '<a href="http://[bad/x">one</a> <a href="http://[ua]/">two</a>'
     html = (article_html()
             .replace("<head>", '<head><base href="http://[bad/"><link rel="canonical" href="http://[x]/c">'
@@ -178,7 +179,8 @@ def test_malformed_urls_in_the_page_or_as_its_url_cost_only_themselves(url):
     assert art.title == TITLE and art.body and PARAS[0] in art.body
     assert art.provenance["is_article"]["method"] == "page-classifier", art.warnings
     assert not [w for w in art.warnings if "unavailable" in w or "Error" in w], art.warnings
-    assert ("page URL ignored" in " ".join(art.warnings)) == (url is not None and "[" in url)
+    ignored = url is not None and (not isinstance(url, str) or "[" in url)  # malformed, or not a string
+    assert ("page URL ignored" in " ".join(art.warnings)) == ignored
 
 
 def test_not_a_string_is_reported_not_raised():
