@@ -17,9 +17,11 @@ import sys
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from lxml import html as lxml_html
+
+from newscrawl.safeurl import join_url, valid_url
 
 HELP = "compute a key page's site template and write the toggle view (HTML) and node paths (JSON)"
 
@@ -69,9 +71,12 @@ def run(args: argparse.Namespace) -> int:
     from newscrawl.template.view import toggle_view
 
     with _base_url(args) as base:
-        key = args.keypage
-        if "://" not in key:
-            key = urljoin(base, key.lstrip("/") if args.site else key)
+        key: str | None = args.keypage
+        if "://" not in args.keypage:
+            key = join_url(base, args.keypage.lstrip("/") if args.site else args.keypage)
+        if key is None or not valid_url(key) or not valid_url(base):
+            print(f"malformed URL: {args.keypage if valid_url(base) else base}", file=sys.stderr)
+            return 2
         fetch = _fetcher(base)
         key_html = fetch(key)
         if key_html is None:

@@ -102,14 +102,13 @@ class DistributedWorker:
             raw = ledger.take_starts(key, START_BATCH)
         else:
             raw = self.client.lpop(key, START_BATCH) or []
-        urls = []
-        canonicalize = getattr(spider, "canonicalize", None)
+        given = []
         for value in raw:
             url = (value.decode() if isinstance(value, bytes) else value).strip()
-            if not url:
-                continue
-            url = url if "://" in url else f"https://{url}"
-            urls.append(canonicalize(url) if canonicalize else url)
+            if url:
+                given.append(url if "://" in url else f"https://{url}")
+        valid_starts = getattr(spider, "valid_start_urls", None)  # the news spider's: canonical, malformed ones skipped
+        urls = valid_starts(given) if valid_starts else given
         if urls:
             self.crawler.stats.inc_value("newscrawl/distributed/start_urls", len(urls))
             logger.info("Start URLs from Redis: %s", ", ".join(u[:200] for u in urls))
@@ -118,7 +117,7 @@ class DistributedWorker:
                     spider.scope.add(url)
             deferred_from_coro(self._schedule_starts(spider, urls, raw, ledger))
         elif ledger is not None:
-            ledger.started(raw)  # blank entries: nothing to schedule
+            ledger.started(raw)  # blank or malformed entries: nothing to schedule
         return urls
 
     async def _schedule_starts(self, spider: Spider, urls: list[str], taken: list[Any],

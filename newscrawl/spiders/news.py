@@ -114,7 +114,7 @@ class NewsSpider(scrapy.Spider):
 
         s = self.crawler.settings
         self.canonicalize = UrlCanonicalizer(s.getlist("NEWSCRAWL_STRIP_PARAMS"))
-        self.start_urls = [self.canonicalize(u) for u in self.start_urls]
+        self.start_urls = self.valid_start_urls(self.start_urls)
         self.scope = Scope(
             self.start_urls,
             allow_subdomains=s.getbool("NEWSCRAWL_ALLOW_SUBDOMAINS", True),
@@ -139,6 +139,18 @@ class NewsSpider(scrapy.Spider):
         self.discover_feeds = s.getbool("NEWSCRAWL_DISCOVER_FEEDS", True)
         self.pages_per_domain: Counter[str] = Counter()
         self.handed_canonicals: set[str] = set()
+
+    def valid_start_urls(self, urls: Iterable[str]) -> list[str]:
+        """The canonical start URLs; a malformed one (``http://[x/``, a port that is not a number)
+        is skipped with an error line and ``newscrawl/start/invalid``, not fatal to the crawl."""
+        valid = []
+        for url in urls:
+            try:
+                valid.append(self.canonicalize(url))
+            except ValueError as exc:
+                self.stats.inc_value("newscrawl/start/invalid")
+                logger.error("Start URL %r skipped: malformed (%s)", url[:200], exc)
+        return valid
 
     # --- start --------------------------------------------------------------------------------
     async def start(self) -> AsyncIterator[Request]:

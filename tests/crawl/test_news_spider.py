@@ -186,3 +186,17 @@ def test_malformed_urls_cost_only_themselves(crawl, tmp_path):
     # start-page link and feed, robots Sitemap line, sitemap entry, canonical (og:url absent)
     assert result.stats["newscrawl/links/invalid"] >= 5, result.stats
     assert result.stats["newscrawl/css/skipped_malformed_url"] == 1
+
+
+def test_a_malformed_start_url_is_skipped_and_the_others_are_crawled(crawl, tmp_path):
+    """One bad line in a start file (``http://[x/``, which urllib refuses) used to stop the whole
+    crawl at spider_opened; now it is skipped with an error line and a counter."""
+    site = build_demo_site()
+    with serve_site(site) as server:
+        starts = tmp_path / "starts.txt"
+        starts.write_text(f"http://[bad/\n{server.base_url}/\n", encoding="utf-8")
+        result = crawl(tmp_path, [], *SPIDER_ONLY, "DEPTH_LIMIT=1", args=("--start-file", str(starts)))
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["newscrawl/start/invalid"] == 1
+    assert "Start URL 'http://[bad/' skipped: malformed" in result.log
+    assert result.items and all(item["url"].startswith(server.base_url) for item in result.items)

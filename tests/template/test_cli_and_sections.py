@@ -42,6 +42,13 @@ def test_template_command_writes_the_view_and_the_paths(tmp_path: Path, capsys: 
     assert not view.xpath(f"//article[contains(@class, '{MARK}')]")
 
 
+def test_template_command_says_when_a_url_is_malformed(tmp_path: Path, capsys: Any) -> None:
+    out = str(tmp_path / "view.html")
+    assert main(["template", "x/", "--url", "http://[bad/", "--html", out]) == 2
+    assert main(["template", "http://[bad/x", "--url", "http://127.0.0.1:9/", "--html", out]) == 2
+    assert capsys.readouterr().err.splitlines() == ["malformed URL: http://[bad/", "malformed URL: http://[bad/x"]
+
+
 class _Signals:
     def connect(self, *args: Any, **kwargs: Any) -> None:
         pass
