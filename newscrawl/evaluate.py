@@ -184,14 +184,20 @@ class Record:
 
 
 def load_dataset(dataset_dir: str | Path, limit: int | None = None) -> list[Record]:
-    """Records of ``truth.jsonl`` in file order (``path`` resolved against the folder; None for URL-only sets)."""
+    """Records of ``truth.jsonl`` in file order (``path`` resolved against the folder; None for URL-only sets).
+    A line that is not a JSON object raises ValueError naming the file and line."""
     folder = Path(dataset_dir)
     records: list[Record] = []
     with open(folder / "truth.jsonl", encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            truth = json.loads(line)
+            try:
+                truth = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{folder / 'truth.jsonl'} line {number}: not JSON ({exc})") from None
+            if not isinstance(truth, dict):
+                raise ValueError(f"{folder / 'truth.jsonl'} line {number}: not a JSON object")
             path = truth.get("path")
             records.append(Record(str(truth.get("id", len(records))), truth.get("url"),
                                   folder / path if path else None, truth))

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -49,7 +50,7 @@ def predict(records: Sequence[Record], run: Callable[[bytes, str | None], Any]) 
             continue
         try:
             data = read_page(record.path)
-        except OSError as exc:
+        except (OSError, EOFError, zlib.error) as exc:  # missing, unreadable, truncated or corrupt gzip
             predictions[record.id] = {"error": f"{exc.__class__.__name__}: {exc}"}
             continue
         start = time.perf_counter()
@@ -79,9 +80,14 @@ def predict_urls(records: Sequence[Record]) -> dict[str, Any]:
 def _read_predictions(path: Path) -> dict[str, Any]:
     predictions: dict[str, Any] = {}
     with open(path, encoding="utf-8") as handle:
-        for line in handle:
+        for number, line in enumerate(handle, 1):
             if line.strip():
-                entry = json.loads(line)
+                try:
+                    entry = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise SystemExit(f"newscrawl evaluate: {path} line {number}: not JSON ({exc})") from None
+                if not isinstance(entry, dict):
+                    raise SystemExit(f"newscrawl evaluate: {path} line {number}: not a JSON object")
                 predictions[str(entry.get("id"))] = entry
     return predictions
 
@@ -89,7 +95,10 @@ def _read_predictions(path: Path) -> dict[str, Any]:
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     folder = resolve_dataset(args.dataset)
-    records = load_dataset(folder, limit=args.limit)
+    try:
+        records = load_dataset(folder, limit=args.limit)
+    except ValueError as exc:  # a corrupt truth line: say where, no traceback
+        raise SystemExit(f"newscrawl evaluate: {exc}") from None
     if args.predictions:
         predictions, seconds = _read_predictions(Path(args.predictions)), 0.0
     else:

@@ -112,6 +112,26 @@ def test_evaluate_json_on_generated_dataset(tmp_path: Path, capsys: pytest.Captu
     assert "body F1" in table and tmp_path.name[:10] in table
 
 
+def test_evaluate_reports_a_corrupt_truth_line_and_scores_unreadable_pages_as_errors(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pages").mkdir()
+    good = gzip.compress(article_html("Alpha Report").encode("utf-8"))
+    (tmp_path / "pages/good.html.gz").write_bytes(good)
+    (tmp_path / "pages/cut.html.gz").write_bytes(good[:20])  # truncated gzip: EOFError
+    rows = [{"id": "good", "path": "pages/good.html.gz", "title": "Alpha Report"},
+            {"id": "cut", "path": "pages/cut.html.gz", "title": "Beta"},
+            {"id": "gone", "path": "pages/gone.html.gz", "title": "Gamma"}]
+    truth = tmp_path / "truth.jsonl"
+    truth.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    assert main(["evaluate", str(tmp_path), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["pages"] == 3 and result["errors"] == 2 and result["title"]["correct"] == 1
+    truth.write_text(truth.read_text(encoding="utf-8") + "not json\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", str(tmp_path)])
+    assert f"{truth} line 4: not JSON" in str(info.value.code)
+
+
 def test_evaluate_scores_prediction_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "truth.jsonl").write_text(json.dumps({"id": "x", "path": "p.html", "title": "T", "body": "a b c d"}),
                                           encoding="utf-8")
@@ -122,6 +142,10 @@ def test_evaluate_scores_prediction_lines(tmp_path: Path, capsys: pytest.Capture
     assert json.loads(details.read_text(encoding="utf-8"))["title_ok"] is True
     result = json.loads(capsys.readouterr().out)
     assert result["title"]["accuracy"] == 1.0 and result["body"]["f1"] == 1.0
+    preds.write_text("[1, 2]\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as info:
+        main(["evaluate", str(tmp_path), "--predictions", str(preds)])
+    assert f"{preds} line 1: not a JSON object" in str(info.value.code)
 
 
 def test_json_output_survives_numpy_and_sets() -> None:
