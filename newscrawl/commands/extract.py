@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -118,7 +119,8 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     path = Path(args.file)
     try:
         data = read_page(path)
-    except OSError as exc:
-        raise SystemExit(f"newscrawl extract: cannot read {path}: {exc.strerror or exc}") from None
+    except (OSError, EOFError, zlib.error) as exc:  # missing, unreadable, truncated or corrupt gzip
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise SystemExit(f"newscrawl extract: cannot read {path}: {reason}") from None
     stdout.write(dumps(_as_dict(extract_one(data, args.url)), indent=2) + "\n")
     return 0

@@ -88,6 +88,10 @@ def test_file_and_batch_are_exclusive(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as info:
         main(["extract", str(tmp_path / "missing.html")])
     assert "cannot read" in str(info.value.code)
+    (tmp_path / "cut.html.gz").write_bytes(gzip.compress(b"<html><body><p>text</p></body></html>")[:20])
+    with pytest.raises(SystemExit) as info:  # a truncated gzip (EOFError) is reported the same way
+        main(["extract", str(tmp_path / "cut.html.gz")])
+    assert "cannot read" in str(info.value.code)
 
 
 def test_evaluate_json_on_generated_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
