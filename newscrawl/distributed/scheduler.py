@@ -28,7 +28,7 @@ from scrapy_redis.scheduler import Scheduler as RedisScheduler
 
 from newscrawl.distributed import key_prefix
 from newscrawl.distributed.dupefilter import BloomDupeFilter
-from newscrawl.distributed.inflight import InflightLedger, worker_id
+from newscrawl.distributed.inflight import TAKING, InflightLedger, worker_id
 from newscrawl.journal import JID, PARENT, register_ledger
 
 logger = logging.getLogger(__name__)
@@ -47,6 +47,7 @@ PUSH_SCRIPTS = {
     FifoQueue.push: "redis.call('LPUSH', KEYS[2], ARGV[2]) return 1",
     LifoQueue.push: "redis.call('LPUSH', KEYS[2], ARGV[2]) return 1",
 }
+UNREADABLE_KEPT = 10_000  # newest unreadable payloads kept for inspection in <prefix>:unreadable
 
 
 class Scheduler(RedisScheduler):
@@ -151,12 +152,7 @@ class Scheduler(RedisScheduler):
         if self.ledger is not None:
             self.ledger.beat()
             self._recover(every=self.ledger.timeout / 4)
-        payload = None
-        if self.ledger is not None and self.pop_kind:
-            payload = self.ledger.take(self.queue.key, self.pop_kind)
-            request = self.queue._decode_request(payload) if payload else None
-        else:
-            request = self.queue.pop(self.idle_before_close)
+        payload, request = self._pop()
         if request and self.stats:
             self.stats.inc_value("scheduler/dequeued/redis")
         if request is not None and self.ledger is not None:
@@ -167,6 +163,39 @@ class Scheduler(RedisScheduler):
             else:
                 self.ledger.named(jid, payload)
         return request
+
+    def _pop(self) -> tuple[bytes | None, Any]:
+        """(payload as taken, request) of the frontier's next readable request, or (None, None).
+
+        A payload that does not decode into a request (not JSON, another version's fields, a
+        callback the spider lacks) is set aside in ``<prefix>:unreadable`` with an error line and
+        ``newscrawl/distributed/unreadable_requests``, and the next one is taken: it must not stop
+        the worker, nor be lost without a trace."""
+        while True:
+            if self.ledger is not None and self.pop_kind:
+                payload = self.ledger.take(self.queue.key, self.pop_kind)
+                if payload is None:
+                    return None, None
+                try:
+                    return payload, self.queue._decode_request(payload)
+                except Exception as exc:  # bad data from Redis, not a bug of ours to surface
+                    self._unreadable(payload, exc)
+                    self.ledger.done(TAKING)  # after it is set aside: a kill in between repeats it
+                continue
+            try:
+                return None, self.queue.pop(self.idle_before_close)
+            except Exception as exc:  # scrapy-redis decodes inside pop: the payload is gone
+                self._unreadable(None, exc)
+
+    def _unreadable(self, payload: bytes | None, exc: Exception) -> None:
+        key = f"{key_prefix(self.crawler.settings, self.spider.name)}:unreadable"
+        if payload is not None:
+            self.server.lpush(key, payload)
+            self.server.ltrim(key, 0, UNREADABLE_KEPT - 1)
+        if self.stats:
+            self.stats.inc_value("newscrawl/distributed/unreadable_requests")
+        logger.error("Unreadable request in the shared frontier (%s: %s)%s", exc.__class__.__name__,
+                     str(exc)[:200], f"; set aside in {key}" if payload is not None else "")
 
     def _item_settled(self, item: Any, response: Any = None, *args: Any, **kwargs: Any) -> None:
         """An item is through the pipelines (exported, dropped or failed): its hand-off claim no

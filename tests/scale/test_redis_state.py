@@ -320,3 +320,22 @@ def test_a_worker_clears_its_start_urls_once_their_requests_are_queued(redis_url
     assert in_flight_while_queueing and set(in_flight_while_queueing) == {1}  # noted until all are queued
     assert len(scheduler.queue) == len(in_flight_while_queueing)  # home page, robots.txt, sitemap
     assert not ledger.client.hlen(ledger.inflight_key)
+
+
+def test_unreadable_frontier_entries_are_set_aside_not_fatal(redis_url):
+    """Payloads that do not decode into a request (not JSON, a URL that is not a string, a list,
+    no URL) are moved to <prefix>:unreadable with a counter; the worker takes the next request
+    (before, next_request raised on each)."""
+    from newscrawl.distributed.inflight import TAKING
+
+    scheduler, spider = open_scheduler(redis_url)
+    client = redis.Redis.from_url(redis_url)
+    bad = [b"not json", b'{"url": 5}', b"[1, 2]", b'{"nourl": 1}']
+    client.zadd(scheduler.queue.key, {payload: -100 + k for k, payload in enumerate(bad)})
+    assert scheduler.enqueue_request(Request("http://127.0.0.1/ok", callback=spider.parse))
+    assert scheduler.next_request().url == "http://127.0.0.1/ok"
+    assert scheduler.next_request() is None
+    assert sorted(client.lrange("newscrawl:probe:unreadable", 0, -1)) == sorted(bad)
+    assert scheduler.stats.get_value("newscrawl/distributed/unreadable_requests") == 4
+    in_flight = client.hgetall(scheduler.ledger.inflight_key)
+    assert len(in_flight) == 1 and TAKING.encode() not in in_flight  # only the good request
