@@ -218,11 +218,21 @@ class JournalScheduler(Scheduler):
         connect(self._item_settled, signal=signals.item_dropped)
         connect(self._item_settled, signal=signals.item_error)
         state = self.recovered
+        unreadable = 0
         for fp, data in state.pending.items():
-            request = request_from_dict(codec.loads(json.dumps(data)), spider=spider)
+            try:
+                request = request_from_dict(codec.loads(json.dumps(data)), spider=spider)
+            except Exception as exc:  # e.g. a callback renamed since: left in the journal, not fatal
+                unreadable += 1
+                logger.error("Journaled request %s not resumed (%s: %s); it stays in the journal",
+                             str(data.get("url") if isinstance(data, dict) else data)[:200],
+                             exc.__class__.__name__, str(exc)[:200])
+                continue
             request.meta[JID] = fp
             if not self._dqpush(request):
                 self._mqpush(request)
+        if unreadable:
+            self.stats.inc_value("newscrawl/journal/unreadable", unreadable)
         self._exported = list(state.exported.values())
         connect(self._restore_spider_state, signal=signals.spider_opened)  # after the spider configures
         if state.seen:

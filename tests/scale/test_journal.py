@@ -48,3 +48,36 @@ def test_dedupe_keeps_the_first_line_per_url(tmp_path):
     feed.write_text('{"url": "a", "n": 1}\n{"url": "b"}\n{"url": "a", "n": 2}\n{"url": "c"')
     assert dedupe_jsonl(feed) == 2
     assert [json.loads(line) for line in feed.read_text().splitlines()] == [{"url": "a", "n": 1}, {"url": "b"}]
+
+
+def test_a_journaled_request_that_no_longer_decodes_is_skipped_not_fatal(tmp_path):
+    """A pending request whose callback the spider no longer has (renamed between versions) used to
+    stop the resumed crawl at open; it is now skipped with an error and a counter, stays in the
+    journal, and the other pending requests resume."""
+    import scrapy
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.journal import JournalScheduler
+
+    class Probe(scrapy.Spider):
+        name = "probe"
+
+        def parse(self, response):  # pragma: no cover (never downloaded)
+            yield from ()
+
+    journal = Journal(tmp_path / "newscrawl")
+    journal.directory.mkdir(parents=True)
+    journal.open()
+    journal._write({"q": "aa", "r": {"url": "http://127.0.0.1/renamed", "callback": "parse_old"}})
+    journal._write({"q": "bb", "r": {"url": "http://127.0.0.1/fine", "callback": "parse"}})
+    journal.close()
+    crawler = get_crawler(Probe, {"JOBDIR": str(tmp_path),  # a queue that needs no running engine
+                                  "SCHEDULER_PRIORITY_QUEUE": "scrapy.pqueues.ScrapyPriorityQueue"})
+    spider = Probe.from_crawler(crawler)
+    crawler.spider = spider
+    scheduler = JournalScheduler.from_crawler(crawler)
+    scheduler.open(spider)
+    assert crawler.stats.get_value("newscrawl/journal/unreadable") == 1
+    assert len(scheduler) == 1 and scheduler.next_request().url == "http://127.0.0.1/fine"
+    scheduler.close("finished")
+    assert "aa" in Journal(tmp_path / "newscrawl").replay().pending  # kept for a later version
