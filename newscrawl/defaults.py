@@ -143,3 +143,33 @@ DEFAULTS: dict[str, Any] = {
     # wcxb-dev; docs/decisions.md, page classifier round 6) or a model path.
     "NEWSCRAWL_PAGE_MODEL": "default",
 }
+
+
+# the values a string setting must take (the reader compares with them: a typo would silently
+# mean the default)
+CHOICES: dict[str, tuple[str, ...]] = {
+    "NEWSCRAWL_HAND_OFF": ("articles", "all"),
+    "NEWSCRAWL_TEMPLATE_MODE": ("after", "before", "both"),
+}
+
+
+def setting_errors(settings: Any) -> list[str]:
+    """What is wrong with the ``NEWSCRAWL_*`` values of ``settings`` (a Scrapy Settings): a value
+    its reader cannot convert to its default's type (``-s NEWSCRAWL_ARTICLE_THRESHOLD=abc``), or a
+    string outside :data:`CHOICES`. The add-on refuses to start a crawl with any: before, a bad
+    number stopped the spider halfway through its set-up with an unrelated error."""
+    errors = []
+    for name, default in DEFAULTS.items():
+        value = settings.get(name)
+        if value is None or value == default:
+            continue
+        kind = next((k for k in (bool, int, float) if isinstance(default, k)), None)
+        if kind is not None:
+            read = {bool: settings.getbool, int: settings.getint, float: settings.getfloat}[kind]
+            try:
+                read(name)
+            except (TypeError, ValueError):
+                errors.append(f"{name} = {value!r}: not {'a boolean' if kind is bool else 'an integer' if kind is int else 'a number'}")
+        if name in CHOICES and value not in CHOICES[name]:
+            errors.append(f"{name} = {value!r}: one of {', '.join(map(repr, CHOICES[name]))}")
+    return errors

@@ -16,6 +16,7 @@ Extraction never raises into the crawl: a page that fails is exported with the e
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -69,6 +70,17 @@ def _stylesheets_for(crawler: Crawler, urls: list[str]) -> list[Any]:
     return sheets
 
 
+def _check_choices(method: str, page_model: str | None) -> None:
+    """Refuse, before the crawl starts, an extractor or page model every page would fail on (each
+    page would otherwise get an error or the classifier's fallback rule, all crawl long)."""
+    from newscrawl.classify import METHODS
+
+    if method != "nce" and method not in METHODS:
+        raise ValueError(f"NEWSCRAWL_BODY_EXTRACTOR = {method!r}: one of 'nce', {', '.join(map(repr, METHODS))}")
+    if page_model not in (None, "default", "words", "plain") and not Path(page_model).is_file():
+        raise ValueError(f"NEWSCRAWL_PAGE_MODEL = {page_model!r}: 'default', 'plain' or the path of a model file")
+
+
 class ExtractionPipeline:
     def __init__(self, crawler: Crawler) -> None:
         settings = crawler.settings
@@ -84,6 +96,7 @@ class ExtractionPipeline:
         self.crawler = crawler
         self.method = settings.get("NEWSCRAWL_BODY_EXTRACTOR", "nce")
         self.page_model = settings.get("NEWSCRAWL_PAGE_MODEL") or None
+        _check_choices(self.method, self.page_model)
         # keep the Page for TemplatePipeline only when it runs
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
 

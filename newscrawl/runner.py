@@ -31,10 +31,16 @@ def run_crawl(start_urls: Sequence[str], output: Path | None, *, local: bool = F
               overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Crawl ``start_urls`` with the ``news`` spider, export items to ``output``; return stats."""
     from scrapy.crawler import CrawlerProcess
+    from scrapy.settings import Settings
 
+    from newscrawl.defaults import setting_errors
     from newscrawl.spiders.news import NewsSpider
 
-    process = CrawlerProcess(crawl_settings(output, local=local, overrides=overrides))
+    settings = crawl_settings(output, local=local, overrides=overrides)
+    errors = setting_errors(Settings(settings))
+    if errors:  # the add-on would refuse them too, with a traceback from inside Scrapy
+        raise SystemExit("newscrawl: invalid settings:\n  " + "\n  ".join(errors))
+    process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, start=",".join(start_urls))
     process.start()

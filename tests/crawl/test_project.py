@@ -94,3 +94,34 @@ def test_meta_refresh_still_redirects_and_a_malformed_base_passes_the_page_on():
     assert isinstance(moved, Request) and moved.url == "http://127.0.0.1/b"
     broken = HtmlResponse(request.url, body=b'<html><head><base href="http://[bad/">' + refresh[12:], request=request)
     assert middleware.process_response(request, broken) is broken
+
+
+def test_bad_setting_values_are_refused_before_the_crawl_with_what_is_wrong():
+    """A value a component cannot convert, or a string outside its choices (a typo of "all" meant
+    "articles" silently), is refused at start: by the add-on, by the pipeline for an unknown
+    extractor or page model, and by ``newscrawl crawl`` as a message without a traceback."""
+    import pytest
+    from scrapy.settings import Settings
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.addon import NewscrawlAddon
+    from newscrawl.defaults import setting_errors
+    from newscrawl.pipelines import ExtractionPipeline
+
+    bad = Settings({"NEWSCRAWL_ARTICLE_THRESHOLD": "abc", "NEWSCRAWL_HAND_OFF": "al", "NEWSCRAWL_CSS_ENABLED": "maybe",
+                    "NEWSCRAWL_TEMPLATE_N": "three", "NEWSCRAWL_MAX_URL_LENGTH": "1000"})
+    assert setting_errors(bad) == ["NEWSCRAWL_ARTICLE_THRESHOLD = 'abc': not a number",  # in DEFAULTS order
+                                   "NEWSCRAWL_HAND_OFF = 'al': one of 'articles', 'all'",
+                                   "NEWSCRAWL_CSS_ENABLED = 'maybe': not a boolean",
+                                   "NEWSCRAWL_TEMPLATE_N = 'three': not an integer"]
+    with pytest.raises(ValueError, match="NEWSCRAWL_HAND_OFF = 'al'"):
+        NewscrawlAddon().update_settings(bad)
+    assert setting_errors(Settings({"NEWSCRAWL_HAND_OFF": "all", "NEWSCRAWL_CSS_ENABLED": "false"})) == []
+    with pytest.raises(ValueError, match="NEWSCRAWL_BODY_EXTRACTOR = 'ncee'"):
+        ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_BODY_EXTRACTOR": "ncee"}))
+    with pytest.raises(ValueError, match="NEWSCRAWL_PAGE_MODEL = 'no/such/model.json'"):
+        ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "no/such/model.json"}))
+    proc = subprocess.run([sys.executable, "-m", "newscrawl", "crawl", "http://127.0.0.1:9/", "-o", "unused.jsonl",
+                           "-s", "NEWSCRAWL_HAND_OFF=al"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1 and "NEWSCRAWL_HAND_OFF = 'al'" in proc.stderr and "Traceback" not in proc.stderr
