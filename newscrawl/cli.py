@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 COMMANDS: dict[str, str] = {
     "crawl": "newscrawl.commands.crawl",
@@ -22,15 +22,18 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def add_module_commands(parser: argparse.ArgumentParser, dest: str, modules: dict[str, str]) -> None:
-    """One subcommand per module (``HELP``, ``add_arguments``, ``run``), run via ``args._run``."""
+def add_module_commands(parser: argparse.ArgumentParser, dest: str, modules: dict[str, str],
+                        wrap: Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]] | None = None
+                        ) -> None:
+    """One subcommand per module (``HELP``, ``add_arguments``, ``run``), run via ``args._run``
+    (through ``wrap`` when given: a check every subcommand of a group needs)."""
     sub = parser.add_subparsers(dest=dest, metavar=dest.upper())
     sub.required = True
     for name, module_name in modules.items():
         module = importlib.import_module(module_name)
         command_parser = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(command_parser)
-        command_parser.set_defaults(_run=module.run)
+        command_parser.set_defaults(_run=wrap(module.run) if wrap else module.run)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -159,3 +159,13 @@ def test_json_output_survives_numpy_and_sets() -> None:
 
     out = json.loads(dumps({"p": np.float32(0.5), "ok": np.bool_(True), "types": {"b", "a"}, "n": np.int64(3)}))
     assert out == {"p": 0.5, "ok": True, "types": ["a", "b"], "n": 3}
+
+
+@pytest.mark.parametrize("target", ["urls", "title-date", "page", "wang"])
+def test_train_without_datasets_says_where_it_looked(target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, each target failed deep in its data loading (FileNotFoundError) or in scikit-learn
+    ("n_samples=0") with a traceback; models/ is left untouched."""
+    monkeypatch.setenv("NEWSCRAWL_SHARED_DIR", str(tmp_path))
+    with pytest.raises(SystemExit) as info:
+        main(["train", target])
+    assert f"no datasets in {tmp_path / 'datasets'}" in str(info.value.code)
