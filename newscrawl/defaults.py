@@ -165,11 +165,12 @@ def setting_errors(settings: Any) -> list[str]:
             continue
         kind = next((k for k in (bool, int, float) if isinstance(default, k)), None)
         if kind is not None:
-            read = {bool: settings.getbool, int: settings.getint, float: settings.getfloat}[kind]
+            read, expected = {bool: (settings.getbool, "a boolean"), int: (settings.getint, "an integer"),
+                              float: (settings.getfloat, "a number")}[kind]
             try:
                 read(name)
             except (TypeError, ValueError):
-                errors.append(f"{name} = {value!r}: not {'a boolean' if kind is bool else 'an integer' if kind is int else 'a number'}")
+                errors.append(f"{name} = {value!r}: not {expected}")
         if name in CHOICES and value not in CHOICES[name]:
             errors.append(f"{name} = {value!r}: one of {', '.join(map(repr, CHOICES[name]))}")
     return errors

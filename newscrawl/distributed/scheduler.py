@@ -20,6 +20,7 @@ import logging
 from typing import Any
 
 from itemadapter import ItemAdapter
+from redis.exceptions import RedisError
 from scrapy import signals
 from scrapy.utils.misc import load_object
 from scrapy_redis.dupefilter import RFPDupeFilter
@@ -184,6 +185,8 @@ class Scheduler(RedisScheduler):
                 continue
             try:
                 return None, self.queue.pop(self.idle_before_close)
+            except RedisError:  # the server, not the payload: the engine's to handle
+                raise
             except Exception as exc:  # scrapy-redis decodes inside pop: the payload is gone
                 self._unreadable(None, exc)
 
