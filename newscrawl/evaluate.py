@@ -29,7 +29,7 @@ import gzip
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,22 +188,29 @@ def load_dataset(dataset_dir: str | Path, limit: int | None = None) -> list[Reco
     A line that is not a JSON object raises ValueError naming the file and line."""
     folder = Path(dataset_dir)
     records: list[Record] = []
-    with open(folder / "truth.jsonl", encoding="utf-8") as handle:
+    for truth in json_objects(folder / "truth.jsonl"):
+        path = truth.get("path")
+        records.append(Record(str(truth.get("id", len(records))), truth.get("url"),
+                              folder / path if path else None, truth))
+        if limit is not None and len(records) >= limit:
+            break
+    return records
+
+
+def json_objects(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSON Lines file, blank lines skipped; a line that is not a JSON object
+    raises ValueError naming the file and the line (a traceback from json says neither)."""
+    with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                truth = json.loads(line)
+                value = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise ValueError(f"{folder / 'truth.jsonl'} line {number}: not JSON ({exc})") from None
-            if not isinstance(truth, dict):
-                raise ValueError(f"{folder / 'truth.jsonl'} line {number}: not a JSON object")
-            path = truth.get("path")
-            records.append(Record(str(truth.get("id", len(records))), truth.get("url"),
-                                  folder / path if path else None, truth))
-            if limit is not None and len(records) >= limit:
-                break
-    return records
+                raise ValueError(f"{path} line {number}: not JSON ({exc})") from None
+            if not isinstance(value, dict):
+                raise ValueError(f"{path} line {number}: not a JSON object")
+            yield value
 
 
 def read_page(path: str | Path) -> bytes:

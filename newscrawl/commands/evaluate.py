@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from newscrawl.evaluate import Record, format_table, load_dataset, page_details, prediction, read_page, score
+from newscrawl.evaluate import (
+    Record, format_table, json_objects, load_dataset, page_details, prediction, read_page, score,
+)
 from newscrawl.paths import datasets_dir
 
 HELP = "score the extraction against a dataset's truth.jsonl (body, snippets, title, date, is_article)"
@@ -78,18 +80,7 @@ def predict_urls(records: Sequence[Record]) -> dict[str, Any]:
 
 
 def _read_predictions(path: Path) -> dict[str, Any]:
-    predictions: dict[str, Any] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if line.strip():
-                try:
-                    entry = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise SystemExit(f"newscrawl evaluate: {path} line {number}: not JSON ({exc})") from None
-                if not isinstance(entry, dict):
-                    raise SystemExit(f"newscrawl evaluate: {path} line {number}: not a JSON object")
-                predictions[str(entry.get("id"))] = entry
-    return predictions
+    return {str(entry.get("id")): entry for entry in json_objects(path)}
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
@@ -97,11 +88,11 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     folder = resolve_dataset(args.dataset)
     try:
         records = load_dataset(folder, limit=args.limit)
-    except ValueError as exc:  # a corrupt truth line: say where, no traceback
+        if args.predictions:
+            predictions, seconds = _read_predictions(Path(args.predictions)), 0.0
+    except ValueError as exc:  # a corrupt truth or prediction line: say where, no traceback
         raise SystemExit(f"newscrawl evaluate: {exc}") from None
-    if args.predictions:
-        predictions, seconds = _read_predictions(Path(args.predictions)), 0.0
-    else:
+    if not args.predictions:
         from newscrawl.commands.extract import extractor
 
         predictions, seconds = predict(records, extractor(args.method))
