@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from scrapy.settings import BaseSettings, Settings
 
-from newscrawl.defaults import DEFAULTS, setting_errors
+from newscrawl.defaults import DEFAULTS, feed_errors, setting_errors
 
 # (import path, priority) of each component the add-on enables; modules that are not built in
 # this checkout are skipped, so the add-on never names a component that cannot load.
@@ -60,8 +60,8 @@ class NewscrawlAddon:
             settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", SCRAPY_META_REFRESH, None)
             settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES",
                                                            "newscrawl.responses.MetaRefreshMiddleware", priority)
-        errors = setting_errors(settings)
-        if errors:  # say what is wrong before any component reads it
+        errors = setting_errors(settings) + feed_errors(settings)
+        if errors:  # say what is wrong before any component reads it, or a crawl exports nothing
             raise ValueError("invalid newscrawl settings: " + "; ".join(errors))
         # scale and resilience (issue 7): Redis frontier, crash-safe JOBDIR journal, progress line
         from newscrawl import journal, progress

@@ -7,6 +7,8 @@ The add-on (:mod:`newscrawl.addon`) installs these with the ``addon`` priority, 
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 DEFAULTS: dict[str, Any] = {
@@ -173,4 +175,27 @@ def setting_errors(settings: Any) -> list[str]:
                 errors.append(f"{name} = {value!r}: not {expected}")
         if name in CHOICES and value not in CHOICES[name]:
             errors.append(f"{name} = {value!r}: one of {', '.join(map(repr, CHOICES[name]))}")
+    return errors
+
+
+def feed_errors(settings: Any) -> list[str]:
+    """Local feed files of ``FEEDS`` (``-o``/``-O``) that cannot be written. Scrapy opens a feed at
+    its first item; when that fails it logs an error per item and the crawl runs to its end
+    exporting nothing, with exit status 0. A missing folder is created here, as the exporter would;
+    URIs with placeholders (``%(time)s``) or a remote scheme are left to Scrapy."""
+    errors = []
+    for uri in (settings.getdict("FEEDS") or {}):
+        text = str(uri)
+        if "%(" in text or ("://" in text and not text.startswith("file://")):
+            continue
+        path = Path(text.removeprefix("file://"))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            errors.append(f"cannot write {path}: {exc.strerror or exc}")
+            continue
+        if path.is_dir():
+            errors.append(f"cannot write {path}: a directory")
+        elif not os.access(path if path.exists() else path.parent, os.W_OK):
+            errors.append(f"cannot write {path}: permission denied")
     return errors

@@ -6,7 +6,6 @@ cannot be restarted, so callers that need several crawls run them in subprocesse
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,30 +33,17 @@ def run_crawl(start_urls: Sequence[str], output: Path | None, *, local: bool = F
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings
 
-    from newscrawl.defaults import setting_errors
+    from newscrawl.defaults import feed_errors, setting_errors
     from newscrawl.spiders.news import NewsSpider
 
     settings = crawl_settings(output, local=local, overrides=overrides)
-    errors = setting_errors(Settings(settings))
+    checked = Settings(settings)
+    errors = setting_errors(checked) + feed_errors(checked)
     if errors:  # the add-on would refuse them too, with a traceback from inside Scrapy
         raise SystemExit("newscrawl: invalid settings:\n  " + "\n  ".join(errors))
-    if output is not None:
-        _check_writable(output)
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(NewsSpider)
     process.crawl(crawler, start=",".join(start_urls))
     process.start()
     return dict(crawler.stats.get_stats()) if crawler.stats else {}
 
-
-def _check_writable(output: Path) -> None:
-    """Refuse an output file that cannot be written before crawling: Scrapy's feed exporter opens
-    it at the first item and, when that fails, logs an error per item while the crawl runs to its
-    end exporting nothing (exit status 0)."""
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise SystemExit(f"newscrawl: cannot write {output}: {exc.strerror or exc}") from None
-    target = output if output.exists() else output.parent
-    if output.is_dir() or not os.access(target, os.W_OK):
-        raise SystemExit(f"newscrawl: cannot write {output}: " + ("a directory" if output.is_dir() else "permission denied"))
