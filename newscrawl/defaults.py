@@ -20,7 +20,11 @@ DEFAULTS: dict[str, Any] = {
     # Look for sitemaps (robots.txt Sitemap lines, /sitemap.xml) and RSS/Atom feeds of start pages.
     "NEWSCRAWL_DISCOVER_SITEMAPS": True,
     "NEWSCRAWL_DISCOVER_FEEDS": True,
-    # Stop scheduling new pages of a domain after this many (0 = no limit).
+    # Page requests of a domain queued at most (0 = no limit). Once reached, the domain's further
+    # links, sitemap entries and sub-sitemaps are skipped (newscrawl/skipped/domain_page_limit), so a
+    # sitemap index of millions of URLs does not fill the queue. Counted as the scheduler accepts
+    # requests: it can run over by what Scrapy buffers between a callback and the scheduler
+    # (2 x CONCURRENT_ITEMS).
     "NEWSCRAWL_MAX_PAGES_PER_DOMAIN": 20000,
     # URLs longer than this are not followed (link traps, tracking junk).
     "NEWSCRAWL_MAX_URL_LENGTH": 2000,

@@ -102,6 +102,7 @@ class NewsSpider(scrapy.Spider):
         spider = super().from_crawler(crawler, *args, **kwargs)
         # Settings are final (add-ons applied) only once the crawl starts, not here.
         crawler.signals.connect(spider._configure, signal=signals.spider_opened)
+        crawler.signals.connect(spider._scheduled, signal=signals.request_scheduled)
         crawler.signals.connect(spider._dropped, signal=signals.request_dropped)
         return spider
 
@@ -137,7 +138,9 @@ class NewsSpider(scrapy.Spider):
         self.max_links = s.getint("NEWSCRAWL_MAX_LINKS_PER_PAGE", 2000)
         self.discover_sitemaps = s.getbool("NEWSCRAWL_DISCOVER_SITEMAPS", True)
         self.discover_feeds = s.getbool("NEWSCRAWL_DISCOVER_FEEDS", True)
-        self.pages_per_domain: Counter[str] = Counter()
+        # page requests the scheduler accepted, by registrable domain: NEWSCRAWL_MAX_PAGES_PER_DOMAIN
+        # bounds these, so a sitemap index of millions of URLs never fills the queue past it
+        self.queued_per_domain: Counter[str] = Counter()
         self.handed_canonicals: set[str] = set()
 
     def valid_start_urls(self, urls: Iterable[str]) -> list[str]:
@@ -175,7 +178,6 @@ class NewsSpider(scrapy.Spider):
             return
         url = self.canonicalize(response.url)
         domain = registrable_domain(url)
-        self.pages_per_domain[domain] += 1
         self.stats.inc_value("newscrawl/pages/fetched")
         depth = response.meta.get("depth", 0)
 
@@ -270,17 +272,21 @@ class NewsSpider(scrapy.Spider):
             if rule:
                 self._skip(rule, link, "link trap guard")
                 continue
-            if self.max_pages_per_domain and self.pages_per_domain[registrable_domain(link)] >= self.max_pages_per_domain:
-                self.stats.inc_value("newscrawl/skipped/domain_page_limit")
-                continue
             candidates.append(link)
         if not candidates:
             return
         for link, probability in zip(candidates, self.classifier.probabilities(candidates)):
+            if self._domain_full(link):  # checked per yield: the count follows the scheduler
+                self.stats.inc_value("newscrawl/skipped/domain_page_limit")
+                continue
             # likely articles first; section pages still come, for discovery
             yield Request(link, callback=self.parse_page, errback=self.on_error,
                           priority=int(round(probability * 100)) - depth,
                           meta={"newscrawl_source": source, "url_probability": float(probability)})
+
+    def _domain_full(self, url: str) -> bool:
+        return bool(self.max_pages_per_domain) and \
+            self.queued_per_domain[registrable_domain(url)] >= self.max_pages_per_domain
 
     # --- sitemaps and feeds -------------------------------------------------------------------
     def _sitemap_request(self, url: str) -> Request:
@@ -304,6 +310,9 @@ class NewsSpider(scrapy.Spider):
         in_scope = [u for u in urls if u is not None and u in self.scope]
         if entries.kind == "sitemapindex":
             for url in in_scope:
+                if self._domain_full(url):  # its pages could not be queued anyway
+                    self.stats.inc_value("newscrawl/skipped/domain_page_limit")
+                    continue
                 yield self._sitemap_request(url)
         else:
             self.stats.inc_value("newscrawl/sitemaps/urls", len(in_scope))
@@ -324,9 +333,16 @@ class NewsSpider(scrapy.Spider):
         yield from self._follow(in_scope, 0, source="feed")
 
     # --- errors -------------------------------------------------------------------------------
+    def _scheduled(self, request: Request, spider: Any = None) -> None:
+        if request.callback == self.parse_page:
+            self.queued_per_domain[registrable_domain(request.url)] += 1
+
     def _dropped(self, request: Request, spider: Any = None) -> None:
-        """A redirect back into its own chain is dropped by the dupefilter without an errback:
-        count it, so redirect loops show in the stats."""
+        """A request the scheduler refused (seen before) is not queued: uncount it. A redirect back
+        into its own chain is dropped the same way, without an errback: count it, so redirect loops
+        show in the stats."""
+        if request.callback == self.parse_page:
+            self.queued_per_domain[registrable_domain(request.url)] -= 1
         if request.url in (request.meta.get("redirect_urls") or ()):
             self._skip("redirect_loop", request.url, "redirect loop")
 

@@ -200,3 +200,38 @@ def test_a_malformed_start_url_is_skipped_and_the_others_are_crawled(crawl, tmp_
     assert result.stats["newscrawl/start/invalid"] == 1
     assert "Start URL 'http://[bad/' skipped: malformed" in result.log
     assert result.items and all(item["url"].startswith(server.base_url) for item in result.items)
+
+
+def test_the_page_limit_bounds_what_a_large_sitemap_queues(crawl, tmp_path):
+    """NEWSCRAWL_MAX_PAGES_PER_DOMAIN counts page requests as the scheduler accepts them. It used
+    to count fetched pages: a sitemap read when one page had been fetched queued all its entries
+    (here 600, limit 100), and a real sitemap index queues millions."""
+    from newscrawl.demo.base import Site
+    from newscrawl.demo.model import PageTruth
+    from newscrawl.demo.response import not_found, ok
+
+    paths = [f"/news/2025/01/{1 + k % 28:02d}/story-{k}/" for k in range(600)]
+
+    class BigSitemapSite(Site):
+        truth = {"/": PageTruth("/", "home"), **{p: PageTruth(p, "article") for p in paths}}
+
+        def resolve(self, path_and_query, base_url="http://127.0.0.1"):
+            path = path_and_query.split("?")[0]
+            if path == "/":
+                return ok("<html><body><p>home</p></body></html>")
+            if path == "/sitemap.xml":
+                locs = "".join(f"<url><loc>{base_url}{p}</loc></url>" for p in paths)
+                return ok(f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locs}</urlset>',
+                          "application/xml")
+            if path in self.truth:
+                return ok(f"<html><head><title>{path}</title></head><body><p>story</p></body></html>")
+            return not_found()
+
+    with serve_site(BigSitemapSite()) as server:
+        result = crawl(tmp_path, [server.base_url + "/"], *SPIDER_ONLY, "NEWSCRAWL_MAX_PAGES_PER_DOMAIN=100",
+                       "CONCURRENT_ITEMS=10", "DOWNLOAD_DELAY=0")
+        stories = [t for t in server.hits if t.startswith("/news/")]
+    assert result.returncode == 0, result.log[-3000:]
+    assert result.stats["newscrawl/sitemaps/urls"] == 600
+    assert 100 <= len(stories) <= 100 + 2 * 10, len(stories)  # the limit, plus Scrapy's item buffer
+    assert result.stats["newscrawl/skipped/domain_page_limit"] >= 600 - len(stories)
