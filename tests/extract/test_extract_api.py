@@ -183,6 +183,16 @@ def test_malformed_urls_in_the_page_or_as_its_url_cost_only_themselves(url):
     assert ("page URL ignored" in " ".join(art.warnings)) == ignored
 
 
+@pytest.mark.parametrize("head", ["<title>{}</title>",
+                                  '<script type="application/ld+json">{{"@type": "NewsArticle", "headline": "{}"}}</script>'])
+def test_a_megabyte_title_is_cut_with_a_warning(head):
+    from newscrawl.extract.api import MAX_TITLE_CHARS
+
+    art = _bounded(f"<html><head>{head.format('Word ' * 200_000)}</head><body><p>text</p></body></html>")
+    assert art.title and art.title.startswith("Word Word") and len(art.title) <= MAX_TITLE_CHARS
+    assert f"title cut to {MAX_TITLE_CHARS} characters" in art.warnings
+
+
 def test_not_a_string_is_reported_not_raised():
     art = extract(12345)  # type: ignore[arg-type]
     assert art.body is None and art.warnings
