@@ -158,18 +158,17 @@ class InflightLedger(PageLedger):
                 self.client.rename(key, taken)  # one recoverer wins; the others get "no such key"
             except ResponseError:
                 continue
-            requests = []
-            for field, payload in self.client.hgetall(taken).items():
+            given = self.client.hgetall(taken)
+            for field, payload in given.items():
                 if field.startswith(START.encode()):
                     self.client.lpush(f"{self.prefix}:start_urls", payload)
                 else:
                     push(payload)
-                requests.append(payload)
             claims = self.client.hkeys(f"{self.prefix}:claims:{other}")
             if handed_key and claims:
                 self.client.srem(handed_key, *claims)
             self.client.delete(taken, f"{self.prefix}:claims:{other}")
-            pushed += len(requests)
+            pushed += len(given)
             logger.warning("Worker %s stopped without closing: %d requests and start URLs it had taken go "
-                           "back, %d hand-off claims released", other, len(requests), len(claims))
+                           "back, %d hand-off claims released", other, len(given), len(claims))
         return pushed

@@ -272,11 +272,14 @@ class NewsSpider(scrapy.Spider):
             if rule:
                 self._skip(rule, link, "link trap guard")
                 continue
+            if self._domain_full(link):  # before the URL classifier: a full domain's links cost nothing
+                self.stats.inc_value("newscrawl/skipped/domain_page_limit")
+                continue
             candidates.append(link)
         if not candidates:
             return
         for link, probability in zip(candidates, self.classifier.probabilities(candidates)):
-            if self._domain_full(link):  # checked per yield: the count follows the scheduler
+            if self._domain_full(link):  # again per yield: the count follows the scheduler
                 self.stats.inc_value("newscrawl/skipped/domain_page_limit")
                 continue
             # likely articles first; section pages still come, for discovery
