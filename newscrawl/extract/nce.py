@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing, name_test
@@ -254,7 +255,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     names = page.names(el)
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
-    if p.declared_article and tag not in _HEADINGS and _layer_named(cls):
+    if p.declared_article and tag not in _HEADINGS and (
+            _layer_named(cls) or (_cta_named(cls) and 2 * _cta_text(page, u) < page.text_len(u))):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if not boilerplate_named(names):  # page.is_boilerplate(el)
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
@@ -299,6 +301,27 @@ _strong_named = name_test(_STRONG)
 # "Sign-up boxes and pop-ups inside declared articles")
 _LAYER = re.compile(r"(?:^|[\s_-])(?:modal|popup|dialog|overlay|disclaimer)(?:$|[\s_-])", re.I)
 _layer_named = name_test(_LAYER)
+# Call-to-action modules ("cta" in the class: "Start your free trial", "Book a demo", a donation
+# appeal) inside a declared article are the publisher's marketing, not the story. Page builders
+# also lay out listings with "call to action" card widgets, so such blocks go only while all of
+# them together hold under half of the separator's text (docs/decisions.md, "Call-to-action boxes")
+_CTA = re.compile(r"(?:^|[\s_-])cta(?:$|[\s_-])", re.I)
+_cta_named = name_test(_CTA)
+_CTA_TEXT: WeakKeyDictionary[Any, int] = WeakKeyDictionary()  # separator -> text of its CTA blocks
+
+
+def _cta_text(page: Page, u: Any) -> int:
+    """Text length of the outermost CTA-named blocks under ``u``, read once per separator (a page
+    of many such blocks must not rescan the separator for each)."""
+    total = _CTA_TEXT.get(u)
+    if total is None:
+        total, end = 0, -1
+        for el in u.xpath(".//*[contains(translate(@class, 'CTA', 'cta'), 'cta')]"):  # document order
+            if page.has(el) and _cta_named(el.get("class") or "") and page.index(el) > end:
+                total += page.text_len(el)
+                end = page.index(el) + page.descendants(el)  # blocks inside it are counted with it
+        _CTA_TEXT[u] = total
+    return total
 
 
 # Consent banners and dialogs (cookie bars, consent-management pop-ups) by an id or class holding
