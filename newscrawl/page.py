@@ -594,6 +594,8 @@ def _parse(text: str, warnings: list[str]) -> Any:
             root = lxml_html.document_fromstring(text, parser=parser)
         except (etree.ParserError, ValueError) as exc:
             warnings.append(f"unparsable document: {exc}")
+        if root is not None:
+            _adopt_stray(root)
         if any("Excessive depth" in e.message for e in parser.error_log):
             # libxml2 stops building at depth 2048 (like browsers it caps nesting); the rest is lost
             warnings.append("nesting deeper than the parser limit: content after it was not parsed")
@@ -602,6 +604,26 @@ def _parse(text: str, warnings: list[str]) -> Any:
     if root is None:
         root = lxml_html.document_fromstring("<html><head></head><body></body></html>", parser=parser)
     return root
+
+
+def _adopt_stray(root: Any) -> None:
+    """Move into ``<body>`` what libxml2 leaves outside it: content after ``</body>`` becomes the
+    body's following siblings, content after ``</html>`` the children of a second ``<html>`` beside
+    the root. Browsers put both into the body (HTML's "after body" modes); templates that close the
+    page after its header and then print the article lost their whole text (the Page reads only the
+    body). Two sibling lookups on the usual page."""
+    body = root.find("body")
+    if body is None:
+        return
+    stray = list(body.itersiblings())
+    for extra in root.itersiblings():
+        if isinstance(extra.tag, str):
+            stray.extend(extra)
+    for el in stray:
+        if el.tag == "body":  # a second <body> start tag: its content joins the first
+            body.extend(list(el))
+        elif el.tag != "head":
+            body.append(el)
 
 
 def _first(root: Any, tag: str, *, with_root: bool) -> Any | None:

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from itertools import chain, compress
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing, name_test
@@ -246,15 +247,17 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     """Named like navigation/share/comments, holding under half of the separator's text (a
     wrapper called "content has-sidebar" must not take the article with it) and either short
     (< β2) or link-heavy (> β1). Headings are judged by class only, a block named only
-    "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag, and in a declared
-    article so do blocks whose class names a layer or disclaimer (:data:`_LAYER`)."""
+    "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag, so do blocks whose
+    class names a disclaimer, and in a declared article blocks whose class names a layer or a
+    call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
     tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
     if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     names = page.names(el)
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
-    if p.declared_article and tag not in _HEADINGS and _layer_named(cls):
+    if tag not in _HEADINGS and (_disclaimer_named(cls) or (p.declared_article and (
+            _layer_named(cls) or (_cta_named(cls) and 2 * _cta_text(page, u) < page.text_len(u))))):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if not boilerplate_named(names):  # page.is_boilerplate(el)
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
@@ -292,13 +295,37 @@ _STRONG = re.compile(
     r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
 _strong_named = name_test(_STRONG)
 
-# Layers over the page and legal notes: pop-ups (a privacy-settings dialog, a "listen to the podcast"
-# overlay) are hidden until opened by stylesheets extraction often lacks, and a disclaimer is the
-# publisher's, not the story's. In a declared article they go whatever their size; on product and
-# service pages modals hold size guides and price notes the page's text has (docs/decisions.md,
-# "Sign-up boxes and pop-ups inside declared articles")
-_LAYER = re.compile(r"(?:^|[\s_-])(?:modal|popup|dialog|overlay|disclaimer)(?:$|[\s_-])", re.I)
+# Layers over the page: pop-ups (a privacy-settings dialog, a "listen to the podcast" overlay) are
+# hidden until opened by stylesheets extraction often lacks. In a declared article they go whatever
+# their size; on product and service pages modals hold size guides and price notes the page's text has
+# (docs/decisions.md, "Sign-up boxes and pop-ups inside declared articles")
+_LAYER = re.compile(r"(?:^|[\s_-])(?:modal|popup|dialog|overlay)(?:$|[\s_-])", re.I)
 _layer_named = name_test(_LAYER)
+# A disclaimer (legal, affiliate, investment or medical notice) is the publisher's, not the page's
+# text, on any page (docs/decisions.md, "Disclaimers on every page")
+_DISCLAIMER = re.compile(r"(?:^|[\s_-])disclaimer(?:$|[\s_-])", re.I)
+_disclaimer_named = name_test(_DISCLAIMER)
+# Call-to-action modules ("cta" in the class: "Start your free trial", "Book a demo", a donation
+# appeal) inside a declared article are the publisher's marketing, not the story. Page builders
+# also lay out listings with "call to action" card widgets, so such blocks go only while all of
+# them together hold under half of the separator's text (docs/decisions.md, "Call-to-action boxes")
+_CTA = re.compile(r"(?:^|[\s_-])cta(?:$|[\s_-])", re.I)
+_cta_named = name_test(_CTA)
+_CTA_TEXT: WeakKeyDictionary[Any, int] = WeakKeyDictionary()  # separator -> text of its CTA blocks
+
+
+def _cta_text(page: Page, u: Any) -> int:
+    """Text length of the outermost CTA-named blocks under ``u``, read once per separator (a page
+    of many such blocks must not rescan the separator for each)."""
+    total = _CTA_TEXT.get(u)
+    if total is None:
+        total, end = 0, -1
+        for el in u.xpath(".//*[contains(translate(@class, 'CTA', 'cta'), 'cta')]"):  # document order
+            if page.has(el) and _cta_named(el.get("class") or "") and page.index(el) > end:
+                total += page.text_len(el)
+                end = page.index(el) + page.descendants(el)  # blocks inside it are counted with it
+        _CTA_TEXT[u] = total
+    return total
 
 
 # Consent banners and dialogs (cookie bars, consent-management pop-ups) by an id or class holding

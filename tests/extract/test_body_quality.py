@@ -631,8 +631,8 @@ def test_a_signup_box_stops_widening_at_a_top_heading():
     assert "By signing up" not in text
 
 
-@pytest.mark.parametrize("cls", ["listen-modal fade", "overlay", "c-dialog", "legal_disclaimer"])
-def test_a_long_layer_or_disclaimer_inside_a_declared_article_is_not_its_text(cls):
+@pytest.mark.parametrize("cls", ["listen-modal fade", "overlay", "c-dialog"])
+def test_a_long_layer_inside_a_declared_article_is_not_its_text(cls):
     # a pop-up (hidden until opened by a stylesheet we may lack) or a legal note whose text is long
     # and link-free, so neither the size test of boilerplate names nor link density removes it
     modal = (f'<div class="{cls}"><div class="body"><p>'
@@ -648,3 +648,54 @@ def test_a_long_layer_or_disclaimer_inside_a_declared_article_is_not_its_text(cl
     assert "podcast" not in text and _LINES[5] in text and _LINES[6] in text
     # elsewhere it stays (modals hold size guides and price notes on product pages)
     assert "podcast" in _nce_text(html(None), declared=False)
+
+
+# --- call-to-action boxes inside a declared article ----------------------------------------------
+_CTA_BOX = ('<div class="{cls}"><h3>Run your studio with less paperwork</h3><p>Start your free trial today and '
+            'see how online booking, reminders and payments can save you hours every single week.</p>'
+            '<p>No credit card required. Cancel any time you like.</p></div>')
+
+
+def _cta_page(og_type: str | None, cls: str = "blog-cta", boxes: int = 1) -> str:
+    meta = f'<meta property="og:type" content="{og_type}">' if og_type else ""
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+    ctas = _CTA_BOX.format(cls=cls) * boxes
+    return (f"<html><head><title>Council expands bike lanes</title>{meta}</head><body><article>"
+            f"<h1>Council expands bike lanes</h1>{story}{ctas}<p>{_LINES[6]}</p></article></body></html>")
+
+
+@pytest.mark.parametrize("cls", ["blog-cta", "cta", "hs-cta-wrapper", "module_CTA"])
+def test_a_call_to_action_box_inside_a_declared_article_is_not_its_text(cls):
+    # link-free prose under a layout heading: neither link density nor the boilerplate names remove it
+    text = _nce_text(_cta_page("article", cls), declared=True)
+    assert "free trial" not in text and "paperwork" not in text
+    assert _LINES[5] in text and _LINES[6] in text
+    # on pages that do not declare an article (a service page's offer is its content) it stays
+    assert "free trial" in _nce_text(_cta_page(None, cls), declared=False)
+    # a class word that only contains the letters is no name ("octagon", "ctaylor")
+    assert "free trial" in _nce_text(_cta_page("article", "octa-grid"), declared=True)
+
+
+def test_call_to_action_cards_that_make_up_the_content_stay():
+    # page builders lay out a whole listing with "call to action" card widgets: when such blocks
+    # hold half of the separator's text or more they are the content, not a box inside it
+    text = _nce_text(_cta_page("article", "elementor-cta", boxes=6), declared=True)
+    assert "free trial" in text and _LINES[6] in text
+
+
+@pytest.mark.parametrize("cls", ["legal_disclaimer", "affiliate-disclaimer-small", "disclaimer"])
+def test_a_long_disclaimer_is_not_the_text_on_any_page(cls):
+    # a legal or affiliate notice is the publisher's: long, link-free prose that neither link density
+    # nor the size test of boilerplate names removes, on pages that declare an article or not
+    note = (f'<div class="{cls}"><p>This material is provided for general information only and does not '
+            'constitute legal, tax or investment advice. Past performance does not guarantee future '
+            'results, and readers should consult a qualified adviser before acting on it.</p></div>')
+    story = "".join(f"<p>{line}</p>" for line in _LINES[:6])
+    html = (f"<html><head><title>Council expands bike lanes</title></head><body><div class=post>"
+            f"<h1>Council expands bike lanes</h1>{story}{note}<p>{_LINES[6]}</p></div></body></html>")
+    for declared in (False, True):
+        text = _nce_text(html, declared=declared)
+        assert "investment advice" not in text and _LINES[5] in text and _LINES[6] in text
+    # a heading is judged by its text's role, not a class ("disclaimer" titling a section of the text)
+    heading = html.replace(note, f'<h2 class="{cls}">What the disclaimer on the ballot says</h2>')
+    assert "What the disclaimer" in _nce_text(heading, declared=False)

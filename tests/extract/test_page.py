@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from newscrawl.page import MAX_DEPTH, Page, TextNode, collapse
 
 HTML = """<html><head><title> Hello   world - Site </title>
@@ -148,6 +150,22 @@ def test_xhtml_with_an_xml_declaration_is_parsed():
         assert [tn.text for tn in page.text_nodes] == ["Grüße aus der Stadt"]
         assert page.title_text == "Über uns"
         assert not any("unparsable" in w for w in page.warnings)
+
+
+@pytest.mark.parametrize("close", ["</body></html>", "</body>", "</BODY></HTML>", "</body></html><body>"])
+def test_text_after_an_early_end_of_the_document_is_in_the_body(close):
+    """Templates that close the page after its header and then print the article: browsers put what
+    follows an early </body> or </html> into the body; libxml2 left it outside (a sibling of <body>,
+    or a second <html>) and the Page, which reads the body, lost it."""
+    story = "".join(f"<p>Paragraph {i} of the story that the template printed after closing the page.</p>"
+                    for i in range(3))
+    html = (f"<html><head><title>T</title></head><body><header><a href=/>Home</a></header>{close}\n"
+            f"<div class=post><h1>Headline</h1>{story}</div>\n<footer>Contact</footer></body></html>\n")
+    page = Page.from_html(html)
+    assert [tn.text for tn in page.text_nodes] == (
+        ["Home", "Headline"] + [f"Paragraph {i} of the story that the template printed after closing the page."
+                                for i in range(3)] + ["Contact"])
+    assert page.title_text == "T"
 
 
 def test_noscript_is_dropped_unless_it_holds_the_page():
