@@ -217,3 +217,17 @@ def test_missing_keys_name_the_least_key_each_selector_lacks(seed: int) -> None:
         expected = None if not all(lacking) else [min(keys) for keys in lacking]
         _SELECTOR_KEYS.pop(prelude, None)
         assert _missing_keys(prelude, present) == expected
+
+
+def test_document_keys_are_the_keys_of_its_elements() -> None:
+    # distinct class attributes are split once: repeats, ASCII blanks of every kind, and a
+    # no-break space (part of a class name, as for element_keys) give the elements' keys
+    from newscrawl.css.selectors import element_keys
+
+    body = ('<p class="a b" id="x">1</p><p class="a b">2</p><p class=" b\tc\n">3</p>'
+            '<p class="d\x0ce\u00a0f" id="y z">4</p><p class="">5</p><p class="a b">6</p>')
+    root = _page(body, "p { color: red }")
+    expected = set().union(*(element_keys(el) for el in root.iter()))
+    keys = cascade.DocumentKeys(root).keys()
+    assert keys == {key for key in expected if key[:1] in "#."}
+    assert ".d" in keys and ".e\u00a0f" in keys and "#y z" in keys
