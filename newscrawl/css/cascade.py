@@ -182,7 +182,8 @@ class DocumentKeys:
         if self._keys is None:
             # the whole document: style() walks an element's ancestors up to its root
             ids = set(_IDS(self.root))
-            classes = set(split_whitespace(" ".join(_CLASSES(self.root))))  # as element_keys
+            # each distinct class attribute split once (pages repeat them: menu items, cards)
+            classes = set(split_whitespace(" ".join(set(_CLASSES(self.root)))))  # as element_keys
             self._keys = frozenset(["#" + i for i in ids] + ["." + c for c in classes])
         return self._keys
 

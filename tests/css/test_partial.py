@@ -199,3 +199,35 @@ def test_name_characters_are_those_of_the_alternation() -> None:
     assert [bool(names.fullmatch(chr(p))) for p in points] == \
         [bool(reference.fullmatch(chr(p))) for p in points]
     assert sum(bool(names.fullmatch(chr(p))) for p in range(0x80)) == 64  # letters, digits, _ -
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_missing_keys_name_the_least_key_each_selector_lacks(seed: int) -> None:
+    # the plain loop of _missing_keys against its definition: per selector min() of the keys the
+    # document lacks, None as soon as one selector lacks none (or names no id or class)
+    from newscrawl.css.stylesheet import _SELECTOR_KEYS, _missing_keys
+
+    rng = random.Random(seed)
+    names = [".a", ".b", ".c", "#a", "#b", ".x-1", ".\u00e9"]
+    for _ in range(500):
+        selectors = [rng.sample(names, rng.randint(0, 3)) for _ in range(rng.randint(1, 4))]
+        prelude = ", ".join("div" + "".join(keys) + " p" for keys in selectors)
+        present = frozenset(rng.sample(names, rng.randint(0, len(names))))
+        lacking = [[key for key in keys if key not in present] for keys in selectors]
+        expected = None if not all(lacking) else [min(keys) for keys in lacking]
+        _SELECTOR_KEYS.pop(prelude, None)
+        assert _missing_keys(prelude, present) == expected
+
+
+def test_document_keys_are_the_keys_of_its_elements() -> None:
+    # distinct class attributes are split once: repeats, ASCII blanks of every kind, and a
+    # no-break space (part of a class name, as for element_keys) give the elements' keys
+    from newscrawl.css.selectors import element_keys
+
+    body = ('<p class="a b" id="x">1</p><p class="a b">2</p><p class=" b\tc\n">3</p>'
+            '<p class="d\x0ce\u00a0f" id="y z">4</p><p class="">5</p><p class="a b">6</p>')
+    root = _page(body, "p { color: red }")
+    expected = set().union(*(element_keys(el) for el in root.iter()))
+    keys = cascade.DocumentKeys(root).keys()
+    assert keys == {key for key in expected if key[:1] in "#."}
+    assert ".d" in keys and ".e\u00a0f" in keys and "#y z" in keys
