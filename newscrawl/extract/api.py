@@ -235,6 +235,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         art.is_article, art.probability = classifier(page, art, meta, evidence)
     if art.body is None and art.is_article:
         _fallback_body(page, art)
+    elif art.body is None and rel.separator is not None and rel.separator is not page.body:
+        _listing_body(page, art, rel.separator, params, shown, skip)
     if art.published is None and td.weak_published and art.is_article:
         # a date the model half-believes, only where a date is expected (not on product or
         # documentation pages, which often have none)
@@ -262,6 +264,23 @@ def _fallback_body(page: Page, art: Article) -> None:
         art.body = found.text
         art.provenance["body"] = {"method": "coreex-fallback", "score": round(found.score, 4)}
         art.warnings.append("NCE found no content: CoreEx's main content node used")
+
+
+def _listing_body(page: Page, art: Article, separator: Any, params: NCEParams, shown: set[int],
+                  skip: set[int]) -> None:
+    """A page that is no article, whose separator held too little text once its link lists were
+    pruned, gets the separator's text with the link lists kept (boilerplate-named blocks still
+    go): on a listing, collection or index page the links are the content (wcxb-dev body F1
+    .8355 -> .8377, listing pages .533 -> .560, collection .573 -> .600; docs/decisions.md,
+    "Listing pages: the separator's links as the body"). A separator that is the whole
+    ``<body>`` is no content region (menus and footers: seed 004's garbage), and keeps None."""
+    keep_links = replace(params, prune_nested=False)
+    kept = [k for k in pruned(page, separator, separator, keep_links) if k in shown and k not in skip]
+    text = "\n".join(paragraphs(page, kept))
+    if len(text) >= MIN_BODY_CHARS:
+        art.body = text
+        art.provenance["body"] = {"method": "nce-links-kept", "score": 0.5}
+        art.warnings.append("no article text: the separator's text is the body, link lists included")
 
 
 def _last_h1(page: Page, end: int, shown: set[int]) -> int | None:

@@ -85,6 +85,23 @@ def test_no_convincing_content_gives_no_body():
     assert not art.is_article
 
 
+def test_a_listing_page_keeps_its_links_as_the_body():
+    # a section front: NCE's separator is the list of stories, all links, which its link-density
+    # pruning removes; the page is no article, and its content is that list
+    nav = "".join(f'<li><a href="/section/{i}">Section {i}</a></li>' for i in range(12))
+    items = "".join(f'<li><a href="/news/2024/05/{i:02d}/story-{i}">Council votes on the riverside housing plan, '
+                    f'part {i} of the series</a></li>' for i in range(20))
+    foot = "".join(f'<a href="/legal/{i}">Legal page {i}</a> ' for i in range(8))
+    art = extract(f"<html><head><title>Latest news | Valley Times</title></head><body><nav><ul>{nav}</ul></nav>"
+                  f"<main><h1>Latest news</h1><ul class=stories>{items}</ul></main><footer>{foot}</footer></body></html>",
+                  "https://valley.example/latest/")
+    assert not art.is_article
+    assert art.provenance["body"]["method"] == "nce-links-kept"
+    lines = art.body.split("\n")
+    assert lines[0] == "Council votes on the riverside housing plan, part 0 of the series" and len(lines) == 20
+    assert "Section 3" not in art.body and "Legal page" not in art.body
+
+
 @pytest.mark.parametrize("is_article", [True, False])
 def test_an_article_where_nce_finds_nothing_gets_coreex_main_node(is_article: bool):
     from newscrawl.extract.api import extract_page
