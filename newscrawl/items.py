@@ -2,7 +2,7 @@
 
 Feed exports write fields in declaration order (Scrapy 2.18+), so the order below is the column
 order of CSV exports. Fields a stage could not fill are left out of the item rather than set to
-empty values, except ``body`` which is ``None`` when a page has no convincing article text.
+empty values, except ``body`` which is ``None`` when a page has no convincing content.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ class NewsArticle(scrapy.Item):
     published = scrapy.Field()      # publication date, ISO 8601 (date or datetime)
     modified = scrapy.Field()       # last-modified date, ISO 8601, where the page states one
     authors = scrapy.Field()        # list of author names, where the page states them
-    body = scrapy.Field()           # article text, one paragraph per line; None if no article text
+    body = scrapy.Field()           # main text, one paragraph per line (a listing's: its links); None if none
     language = scrapy.Field()       # BCP 47 language tag from <html lang> / metadata, if stated
     is_article = scrapy.Field()     # page classifier verdict (bool)
     probability = scrapy.Field()    # page classifier probability of "article" (0..1)
