@@ -15,15 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from newscrawl.evaluate import Record, format_table, load_dataset, prediction, read_page, score
+from newscrawl.commands.evaluate import predict
+from newscrawl.evaluate import Record, format_table, load_dataset, score
 from newscrawl.paths import datasets_dir
 
 FLOORS = Path(__file__).with_name("quality_floors.json")
@@ -37,29 +36,14 @@ METRICS: dict[str, tuple[str, str]] = {  # floor name -> (score block, key)
 RECORD_MARGIN = 0.02  # floors are written this far under the measured value
 
 
-def _extract(job: tuple[str, str, str | None]) -> tuple[str, dict[str, Any]]:
-    from newscrawl.extract import extract
-
-    logging.getLogger("newscrawl").setLevel(logging.CRITICAL)  # failures are counted, not logged
-
-    record_id, path, url = job
-    try:
-        article = extract(read_page(path), url)
-    except Exception as exc:  # scored as an empty page; the error count shows it
-        return record_id, {"error": f"{exc.__class__.__name__}: {exc}"}
-    return record_id, prediction(article)
-
-
 def sample(records: list[Record], every: int) -> list[Record]:
     return records if every <= 1 else records[::every]
 
 
-def measure(folder: Path, every: int, pool: ProcessPoolExecutor | None) -> tuple[dict[str, Any], float]:
+def measure(folder: Path, every: int, workers: int) -> tuple[dict[str, Any], float]:
     records = sample([r for r in load_dataset(folder) if r.path is not None], every)
-    jobs = [(r.id, str(r.path), r.url) for r in records]
     start = time.perf_counter()
-    results = pool.map(_extract, jobs, chunksize=8) if pool else map(_extract, jobs)
-    predictions = dict(results)
+    predictions, _ = predict(records, workers=workers)  # `newscrawl evaluate`'s own extraction loop
     return score(records, predictions), time.perf_counter() - start
 
 
@@ -91,41 +75,36 @@ def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
     table: dict[str, dict[str, Any]] = {}
     recorded: dict[str, dict[str, Any]] = {}
-    pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    try:
-        for name in names:
-            folder = datasets_dir() / name
-            if not (folder / "truth.jsonl").is_file():
-                failures.append(f"{name}: dataset not found at {folder}")
+    for name in names:
+        folder = datasets_dir() / name
+        if not (folder / "truth.jsonl").is_file():
+            failures.append(f"{name}: dataset not found at {folder}")
+            continue
+        every = int(floors.get(name, {}).get("sample", 1))
+        scores, seconds = measure(folder, every, args.workers)
+        label = name if every <= 1 else f"{name} (1/{every})"
+        table[label] = scores
+        print(f"{label}: {scores['pages']} pages in {seconds:.1f}s", file=sys.stderr)
+        recorded[name] = {"sample": every} if every > 1 else {}
+        allowed = int(floors.get(name, {}).get("max_errors", 0))
+        if scores["errors"] > allowed:
+            failures.append(f"{name}: {scores['errors']} pages failed to extract (allowed {allowed})")
+        gated = metrics(scores)
+        gated += [k for k in floors.get(name, {}) if k not in gated and k not in ("sample", "max_errors")]
+        for metric in gated:
+            if metric.partition("@")[0] not in METRICS:
+                failures.append(f"{name}: unknown metric {metric!r} in {args.floors.name}")
                 continue
-            every = int(floors.get(name, {}).get("sample", 1))
-            scores, seconds = measure(folder, every, pool)
-            label = name if every <= 1 else f"{name} (1/{every})"
-            table[label] = scores
-            print(f"{label}: {scores['pages']} pages in {seconds:.1f}s", file=sys.stderr)
-            recorded[name] = {"sample": every} if every > 1 else {}
-            allowed = int(floors.get(name, {}).get("max_errors", 0))
-            if scores["errors"] > allowed:
-                failures.append(f"{name}: {scores['errors']} pages failed to extract (allowed {allowed})")
-            gated = metrics(scores)
-            gated += [k for k in floors.get(name, {}) if k not in gated and k not in ("sample", "max_errors")]
-            for metric in gated:
-                if metric.partition("@")[0] not in METRICS:
-                    failures.append(f"{name}: unknown metric {metric!r} in {args.floors.name}")
-                    continue
-                measured = value(scores, metric)
-                floor = floors.get(name, {}).get(metric)
-                if measured is None:
-                    if floor is not None:
-                        failures.append(f"{name}: {metric} has a floor but could not be measured")
-                    continue
-                if "@" not in metric or floor is not None:  # per-type floors are recorded where one is set
-                    recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
-                if floor is not None and measured < floor:
-                    failures.append(f"{name}: {metric} {measured:.3f} < floor {floor:.3f}")
-    finally:
-        if pool:
-            pool.shutdown()
+            measured = value(scores, metric)
+            floor = floors.get(name, {}).get(metric)
+            if measured is None:
+                if floor is not None:
+                    failures.append(f"{name}: {metric} has a floor but could not be measured")
+                continue
+            if "@" not in metric or floor is not None:  # per-type floors are recorded where one is set
+                recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
+            if floor is not None and measured < floor:
+                failures.append(f"{name}: {metric} {measured:.3f} < floor {floor:.3f}")
     rows: dict[str, dict[str, Any]] = {}
     for label, scores in table.items():
         rows[label] = scores

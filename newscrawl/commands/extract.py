@@ -4,7 +4,8 @@ Other tools call this command, so its output is a contract: one JSON object for 
 batch mode exactly one JSON line per manifest line, in input order, each with ``id``, ``url``,
 ``title``, ``published``, ``body``, ``is_article``, ``probability`` (plus the rest of
 ``Article.to_dict()``), and ``error`` instead of fields when the page could not be processed.
-A failing page never stops the batch.
+A failing page never stops the batch. ``--workers N`` extracts on N processes
+(:mod:`newscrawl.parallel`) with the same output, in the same order.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from newscrawl.evaluate import read_page
+from newscrawl.parallel import Failed, ordered_map, resolve_workers
 
 HELP = "extract title, date and body from an HTML file (or a JSONL manifest with --batch)"
 
@@ -34,6 +36,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", default="nce",
                         help="extraction method: nce (default) or a body extractor the core offers "
                              "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="with --batch: extract on this many processes, output unchanged and in order "
+                             "(default 1; 0: one per CPU)")
 
 
 def extractor(method: str) -> Callable[..., Any]:
@@ -71,31 +76,75 @@ def _as_dict(article: Any) -> dict[str, Any]:
     return article.to_dict() if hasattr(article, "to_dict") else dict(article)
 
 
-def batch_lines(manifest: Path, run: Callable[[bytes, str | None], Any]) -> Iterator[dict[str, Any]]:
-    """One output object per manifest line, in order; errors become ``{"error": ...}`` lines."""
+_worker_run: Callable[[bytes, str | None], Any] | None = None  # this process's page function
+
+
+def start_worker(method: str, templates: dict[Any, Any] | None = None) -> None:
+    """Build this process's page function once (models load on its first page): ``extract`` with
+    ``method``, removing the page's site template when ``templates`` (learnt from the manifest) has one."""
+    global _worker_run
+    run = extractor(method)
+    if templates is not None:
+        from newscrawl.template.batch import templated
+
+        run = templated(templates, run)
+    _worker_run = run
+
+
+def worker_extract(html: bytes, url: str | None) -> Any:
+    """The page function :func:`start_worker` built in this process."""
+    if _worker_run is None:
+        raise RuntimeError("start_worker() was not called in this process")
+    return _worker_run(html, url)
+
+
+def _line_output(job: tuple[Path, int, str]) -> dict[str, Any]:
+    """The output object of one manifest line; an error becomes ``{"error": ...}``."""
+    base, number, line = job
+    out: dict[str, Any] = {"id": None, "url": None}
+    try:
+        entry = json.loads(line)
+        if not isinstance(entry, dict):
+            raise ValueError("manifest line is not a JSON object")
+        out["id"], out["url"] = entry.get("id"), entry.get("url")
+        path = entry.get("path")
+        if not path:
+            raise ValueError("manifest line has no path")
+        article = _as_dict(worker_extract(read_page(base / path), out["url"]))
+    except Exception as exc:  # one bad page or line must not stop the batch
+        return _error_line(out, f"line {number}: {exc.__class__.__name__}: {exc}")
+    article.pop("url", None)
+    article.pop("id", None)
+    out.update(article)
+    return out
+
+
+def _error_line(out: dict[str, Any], error: str) -> dict[str, Any]:
+    out.update({name: None for name in _BATCH_FIELDS})
+    out["error"] = error
+    return out
+
+
+def _ids_of(line: str) -> dict[str, Any]:
+    """``id`` and ``url`` of a manifest line, as far as it parses (for a line whose worker died)."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        entry = None
+    return {key: entry.get(key) if isinstance(entry, dict) else None for key in ("id", "url")}
+
+
+def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1,
+                templates: dict[Any, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """One output object per manifest line, in order, extracted on ``workers`` processes; errors
+    (including a worker process dying on a page) become ``{"error": ...}`` lines."""
     base = manifest.parent
     with open(manifest, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            out: dict[str, Any] = {"id": None, "url": None}
-            try:
-                entry = json.loads(line)
-                if not isinstance(entry, dict):
-                    raise ValueError("manifest line is not a JSON object")
-                out["id"], out["url"] = entry.get("id"), entry.get("url")
-                path = entry.get("path")
-                if not path:
-                    raise ValueError("manifest line has no path")
-                article = _as_dict(run(read_page(base / path), out["url"]))
-            except Exception as exc:  # one bad page or line must not stop the batch
-                out.update({name: None for name in _BATCH_FIELDS})
-                out["error"] = f"line {number}: {exc.__class__.__name__}: {exc}"
-                yield out
-                continue
-            article.pop("url", None)
-            article.pop("id", None)
-            out.update(article)
+        jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
+        for (_, number, line), out in ordered_map(_line_output, jobs, workers,
+                                                   initializer=start_worker, initargs=(method, templates)):
+            if isinstance(out, Failed):
+                out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
             yield out
 
 
@@ -103,16 +152,21 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     if bool(args.file) == bool(args.batch):
         raise SystemExit("newscrawl extract: give either FILE or --batch MANIFEST")
-    extract_one = extractor(args.method)
+    try:
+        workers = resolve_workers(args.workers)
+    except ValueError as exc:
+        raise SystemExit(f"newscrawl extract: --workers: {exc}") from None
+    extract_one = extractor(args.method)  # an unknown method stops here, before any worker starts
     if args.batch:
         manifest = Path(args.batch)
         if not manifest.is_file():
             raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
+        templates = None
         if args.site_templates:
-            from newscrawl.template.batch import template_extractor
+            from newscrawl.template.batch import manifest_templates
 
-            extract_one = template_extractor(manifest, extract_one)
-        for out in batch_lines(manifest, extract_one):
+            templates = manifest_templates(manifest)
+        for out in batch_lines(manifest, args.method, workers=workers, templates=templates):
             stdout.write(dumps(out) + "\n")
             stdout.flush()
         return 0

@@ -4,9 +4,9 @@ Manifest lines sharing a ``site`` value (without one: the registrable domain of 
 group; in a group of at least 3 pages each page gets the template learned from the others by
 mapping them directly (``templates_for_group``: their links need not lead to each other). A
 first pass learns the templates group by group and keeps only the templates; the extraction pass
-then removes each page's template around extraction. Pages without a group template are
-extracted as usual. The output format is unchanged (``extraction`` provenance gains
-``template``).
+then removes each page's template around extraction (with ``--workers``, each worker process gets
+the templates once). Pages without a group template are extracted as usual. The output format is
+unchanged (``extraction`` provenance gains ``template``).
 """
 
 from __future__ import annotations
@@ -66,12 +66,11 @@ def manifest_templates(manifest: Path, **options: Any) -> dict[tuple[str | None,
     return result
 
 
-def template_extractor(manifest: Path, fallback: Callable[[bytes, str | None], Any], mode: str = "after",
-                       **options: Any) -> Callable[[bytes, str | None], Any]:
-    """An ``extract(html, url)`` that removes the page's group template (NCE extraction)."""
+def templated(templates: dict[tuple[str | None, str], Template], fallback: Callable[[bytes, str | None], Any],
+              mode: str = "after") -> Callable[[bytes, str | None], Any]:
+    """An ``extract(html, url)`` that removes the page's group template (``templates``, from
+    :func:`manifest_templates`) around NCE extraction; pages without one go to ``fallback``."""
     from newscrawl.extract.api import extract_page
-
-    templates = manifest_templates(manifest, **options)
 
     def run(html: bytes, url: str | None) -> Any:
         template = templates.get(_page_key(html, url))

@@ -64,6 +64,17 @@ def test_batch_keeps_order_and_reports_errors(tmp_path: Path, capsys: pytest.Cap
     assert "line 5" in out[4]["error"]
 
 
+def test_batch_on_worker_processes_writes_the_same_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    manifest = write_manifest(tmp_path)
+    assert main(["extract", "--batch", str(manifest)]) == 0
+    serial = capsys.readouterr().out
+    assert main(["extract", "--batch", str(manifest), "--workers", "2"]) == 0
+    assert capsys.readouterr().out == serial  # errors included, in input order
+    with pytest.raises(SystemExit) as info:
+        main(["extract", "--batch", str(manifest), "--workers", "-2"])
+    assert "--workers" in str(info.value.code)
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))
@@ -111,6 +122,10 @@ def test_evaluate_json_on_generated_dataset(tmp_path: Path, capsys: pytest.Captu
     assert result["published"]["accuracy"] == 1.0
     assert result["snippets"]["tp"] == 2 and result["snippets"]["fp"] == 0
     assert result["pages_per_second"] > 0
+    assert main(["evaluate", str(tmp_path), "--json", "--workers", "2"]) == 0
+    pooled = json.loads(capsys.readouterr().out)
+    assert {k: v for k, v in pooled.items() if k != "pages_per_second"} == \
+        {k: v for k, v in result.items() if k != "pages_per_second"}
     assert main(["evaluate", str(tmp_path), "--limit", "1"]) == 0
     table = capsys.readouterr().out
     assert "body F1" in table and tmp_path.name[:10] in table

@@ -40,3 +40,5 @@ def test_site_templates_in_batch_mode(tmp_path: Path) -> None:
         assert out["body"] and f"{40 + k}-0" in out["body"]
         assert "Sign up for the morning email" not in out["body"]
     assert {o["id"]: o["title"] for o in plain} == {o["id"]: o["title"] for o in templated}
+    # on worker processes: the same lines (the templates are learnt once and handed to each worker)
+    assert run("--site-templates", "--workers", "2") == templated

@@ -1,0 +1,153 @@
+"""An ordered map over worker processes, for the batch commands (``extract --batch``, ``evaluate``).
+
+Extraction is CPU-bound Python, so one process uses one core. ``--workers N`` spreads the pages over N
+processes and keeps what the commands promise: results come back in input order, with at most a
+few items per worker in flight (a manifest of millions of lines is never read ahead), and no item
+is lost when a worker dies. A worker killed by the kernel (out of memory), crashing in C code or
+exiting breaks the whole pool in ``concurrent.futures``; the items that were in flight then run
+again one at a time in a fresh single-worker pool, so only the item that kills its worker again is
+reported (as :class:`Failed`), and the rest of the input goes on in a new pool.
+
+Workers are started with the ``spawn`` method: each imports newscrawl afresh (about a second), which
+is safe whatever threads the parent runs and behaves the same on every platform. ``initializer``
+builds a worker's per-process state once (the extractor and its models), rather than pickling it
+with every item.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+IN_FLIGHT_PER_WORKER = 4  # enough to keep each worker busy while the parent writes results
+
+
+@dataclass(frozen=True)
+class Failed:
+    """An item whose call raised in the worker, or whose worker process died on it."""
+
+    reason: str
+
+
+def resolve_workers(value: int) -> int:
+    """``--workers`` as given: N >= 1 processes, 0 for one per CPU; anything else is an error."""
+    if value < 0:
+        raise ValueError(f"workers must be 0 (one per CPU) or a positive number, not {value}")
+    return value or os.cpu_count() or 1
+
+
+def ordered_map(func: Callable[[T], R], items: Iterable[T], workers: int = 1, *,
+                initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+                ) -> Iterator[tuple[T, R | Failed]]:
+    """``(item, func(item))`` for each item, in input order, computed by ``workers`` processes
+    (``workers`` <= 1: in this process, after calling ``initializer`` here). ``func`` and
+    ``initializer`` must be importable module-level functions; items and results must pickle."""
+    if workers <= 1:
+        if initializer is not None:
+            initializer(*initargs)
+        for item in items:
+            try:
+                yield item, func(item)
+            except Exception as exc:  # the same outcome as in a worker
+                yield item, Failed(f"{exc.__class__.__name__}: {exc}")
+        return
+    yield from _pooled(func, iter(items), workers, initializer, initargs)
+
+
+def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+              ) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=initializer, initargs=initargs)
+
+
+def _outcome(future: Future[R]) -> R | Failed:
+    """The future's result, or Failed for an exception the call raised; BrokenProcessPool passes."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise
+    except Exception as exc:
+        return Failed(f"{exc.__class__.__name__}: {exc}")
+
+
+def _submit(pool: ProcessPoolExecutor, func: Callable[[T], R], item: T) -> Future[R]:
+    """``pool.submit``; on a pool that broke meanwhile, a future holding that error, so the item
+    joins the ones run again."""
+    try:
+        return pool.submit(func, item)
+    except BrokenProcessPool as exc:
+        future: Future[R] = Future()
+        future.set_exception(exc)
+        return future
+
+
+def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
+            initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> Iterator[tuple[T, R | Failed]]:
+    limit = IN_FLIGHT_PER_WORKER * workers
+    pending: deque[tuple[T, Future[R]]] = deque()
+    pool = _new_pool(workers, initializer, initargs)
+    try:
+        while True:
+            while len(pending) < limit:
+                try:
+                    item = next(source)
+                except StopIteration:
+                    break
+                pending.append((item, _submit(pool, func, item)))
+            if not pending:
+                pool.shutdown(wait=True)  # the workers have exited when the caller goes on
+                return
+            item, future = pending.popleft()
+            try:
+                outcome = _outcome(future)
+            except BrokenProcessPool:
+                pool.shutdown(wait=True, cancel_futures=True)
+                retry = [(item, future), *pending]
+                pending.clear()
+                logger.warning("a worker process died; %d items in flight run again one at a time", len(retry))
+                yield from _isolated(func, retry, initializer, initargs)
+                pool = _new_pool(workers, initializer, initargs)
+                continue
+            yield item, outcome
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _isolated(func: Callable[[T], R], retry: list[tuple[T, Future[R]]],
+              initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> Iterator[tuple[T, R | Failed]]:
+    """The items in flight when a pool broke, in order: a result that was already in is kept; the
+    others run alone in a one-worker pool, so a death names its item (the pool is renewed after it)."""
+    pool: ProcessPoolExecutor | None = None
+    try:
+        for item, future in retry:
+            if future.done() and not future.cancelled():
+                try:
+                    yield item, _outcome(future)
+                    continue
+                except BrokenProcessPool:
+                    pass  # it was in flight when the worker died: run it again
+            if pool is None:
+                pool = _new_pool(1, initializer, initargs)
+            try:
+                outcome = _outcome(pool.submit(func, item))
+            except BrokenProcessPool:
+                pool.shutdown(wait=True)
+                pool = None
+                logger.error("a worker process died on an item; it is reported as failed, the rest go on")
+                outcome = Failed("the worker process died on this item (killed, out of memory or crashed)")
+            yield item, outcome
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
