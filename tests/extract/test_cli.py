@@ -75,6 +75,24 @@ def test_batch_on_worker_processes_writes_the_same_lines(tmp_path: Path, capsys:
     assert "--workers" in str(info.value.code)
 
 
+def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path: Path) -> None:
+    # `newscrawl extract --batch m.jsonl | head`: no traceback, the exit status of a broken pipe
+    import subprocess
+    import sys
+
+    (tmp_path / "a.html").write_text(article_html("Alpha Report"), encoding="utf-8")
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text("".join(json.dumps({"id": i, "path": "a.html"}) + "\n" for i in range(400)), encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "newscrawl", "extract", "--batch", str(manifest)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    assert json.loads(process.stdout.readline())["id"] == 0
+    process.stdout.close()  # more than a pipe buffer of lines is still to come
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=300) == 141
+    assert "Traceback" not in error and "BrokenPipe" not in error
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))
