@@ -47,6 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args._run(args) or 0)
+    except KeyboardInterrupt:  # Ctrl-C: what was written stays written; no traceback
+        print("newscrawl: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT, as shells report it
     except BrokenPipeError:
         # the reader went away (``newscrawl extract --batch m.jsonl | head``): stop quietly, as Unix
         # tools do; stdout goes to /dev/null so the interpreter's final flush does not raise again

@@ -8,6 +8,10 @@ exiting breaks the whole pool in ``concurrent.futures``; the items that were in 
 again one at a time in a fresh single-worker pool, so only the item that kills its worker again is
 reported (as :class:`Failed`), and the rest of the input goes on in a new pool.
 
+Workers never outlive the batch: each watches its parent and exits within a second of it being
+gone (a parent killed outright runs no clean-up), and leaves Ctrl-C to the parent, which shuts
+the pool down.
+
 Workers are started with the ``spawn`` method: each imports newscrawl afresh (about a second), which
 is safe whatever threads the parent runs and behaves the same on every platform. ``initializer``
 builds a worker's per-process state once (the extractor and its models), rather than pickling it
@@ -19,6 +23,9 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -32,6 +39,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 IN_FLIGHT_PER_WORKER = 4  # enough to keep each worker busy while the parent writes results
+PARENT_CHECK_SECONDS = 1.0  # how often a worker checks that its parent is still there
 
 
 @dataclass(frozen=True)
@@ -69,7 +77,24 @@ def ordered_map(func: Callable[[T], R], items: Iterable[T], workers: int = 1, *,
 def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
               ) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=initializer, initargs=initargs)
+                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
+
+
+def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    """Runs first in each worker: a watchdog that ends the worker when its parent is gone, then the
+    caller's initializer. A parent killed outright (SIGTERM, SIGKILL, out of memory) runs no clean-up,
+    and its workers, blocked on a queue whose other end they hold themselves, would wait forever."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="newscrawl-parent-watch", daemon=True).start()
+    # Ctrl-C reaches the whole process group: the parent stops the batch and shuts the pool down,
+    # so the workers leave it to the parent instead of each printing a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _outcome(future: Future[R]) -> R | Failed:

@@ -36,6 +36,10 @@ def die_on_three(x):
         os._exit(7)  # the worker process dies, as when the kernel kills it
     return x * x
 
+def pid_of(x):
+    time.sleep(0.05)
+    return os.getpid()
+
 def fail_on_two(x):
     if x == 2:
         raise ValueError("two is bad")
@@ -115,3 +119,45 @@ def test_python_dash_m_newscrawl_can_start_workers(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert [line.startswith('{"id": 1') for line in lines] == [True, False] and len(lines) == 2
+
+
+def test_workers_end_when_their_parent_is_killed(helpers: ModuleType, tmp_path: Path) -> None:
+    # a parent killed outright runs no clean-up; its workers must not live on as orphans
+    import signal
+    import subprocess
+    import time
+
+    script = ("from newscrawl.parallel import ordered_map\n"
+              "from nc_parallel_helpers import pid_of\n"
+              "for _, pid in ordered_map(pid_of, iter(int, 1), 2):\n"
+              "    print(pid, flush=True)\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(helpers.__file__).parent), *sys.path])}
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env, text=True)
+    assert parent.stdout is not None
+    workers: set[int] = set()
+    for _ in range(400):  # an endless input keeps the pool busy; both workers show up
+        workers.add(int(parent.stdout.readline()))
+        if len(workers) == 2:
+            break
+    assert len(workers) == 2 and parent.pid not in workers
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(timeout=30)
+    deadline = time.monotonic() + 30
+    alive = set(workers)
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = {pid for pid in alive if _running(pid)}
+    assert not alive, f"workers {alive} outlived their parent"
+
+
+def _running(pid: int) -> bool:
+    """The process exists and is no zombie (an exited orphan waits for init to reap it)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state != "Z"

@@ -93,6 +93,27 @@ def test_a_reader_that_stops_early_ends_the_batch_quietly(tmp_path: Path) -> Non
     assert "Traceback" not in error and "BrokenPipe" not in error
 
 
+def test_ctrl_c_stops_a_batch_on_workers_without_tracebacks(tmp_path: Path) -> None:
+    # Ctrl-C signals the whole foreground process group: parent and workers
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    (tmp_path / "a.html").write_text(article_html("Alpha Report"), encoding="utf-8")
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text("".join(json.dumps({"id": i, "path": "a.html"}) + "\n" for i in range(20000)), encoding="utf-8")
+    process = subprocess.Popen([sys.executable, "-m", "newscrawl", "extract", "--batch", str(manifest), "--workers", "2"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    assert process.stdout is not None and process.stderr is not None
+    assert json.loads(process.stdout.readline())["id"] == 0  # the workers are running
+    os.killpg(process.pid, signal.SIGINT)
+    process.stdout.read()
+    error = process.stderr.read().decode()
+    assert process.wait(timeout=120) == 130
+    assert "interrupted" in error and "Traceback" not in error
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))
