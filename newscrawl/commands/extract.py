@@ -5,7 +5,8 @@ batch mode exactly one JSON line per manifest line, in input order, each with ``
 ``title``, ``published``, ``body``, ``is_article``, ``probability`` (plus the rest of
 ``Article.to_dict()``), and ``error`` instead of fields when the page could not be processed.
 A failing page never stops the batch. ``--workers N`` extracts on N processes
-(:mod:`newscrawl.parallel`) with the same output, in the same order.
+(:mod:`newscrawl.parallel`) with the same output, in the same order. ``--batch -`` reads the
+manifest from standard input, page paths relative to the current folder.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ _BATCH_FIELDS = ("title", "published", "body", "is_article", "probability")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="an .html or .html.gz file")
-    parser.add_argument("--batch", metavar="MANIFEST", help='JSONL lines {"id", "url", "path"} (path relative to the manifest)')
+    parser.add_argument("--batch", metavar="MANIFEST",
+                        help='JSONL lines {"id", "url", "path"} (path relative to the manifest); '
+                             '"-" reads them from standard input (paths relative to the current folder)')
     parser.add_argument("--url", help="the page's URL (resolves links, helps dates and site names)")
     parser.add_argument("--site-templates", action="store_true",
                         help="with --batch: learn a template per page from the other pages of its site "
@@ -138,14 +141,37 @@ def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1,
                 templates: dict[Any, Any] | None = None) -> Iterator[dict[str, Any]]:
     """One output object per manifest line, in order, extracted on ``workers`` processes; errors
     (including a worker process dying on a page) become ``{"error": ...}`` lines."""
-    base = manifest.parent
     with open(manifest, encoding="utf-8") as handle:
-        jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
-        for (_, number, line), out in ordered_map(_line_output, jobs, workers,
-                                                   initializer=start_worker, initargs=(method, templates)):
-            if isinstance(out, Failed):
-                out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
-            yield out
+        yield from stream_lines(handle, manifest.parent, method, workers=workers, templates=templates)
+
+
+def stream_lines(handle: TextIO, base: Path, method: str = "nce", *, workers: int = 1,
+                 templates: dict[Any, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """:func:`batch_lines` over an open manifest (standard input too), page paths relative to ``base``;
+    lines are read as the workers take them."""
+    jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
+    for (_, number, line), out in ordered_map(_line_output, jobs, workers,
+                                               initializer=start_worker, initargs=(method, templates)):
+        if isinstance(out, Failed):
+            out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
+        yield out
+
+
+def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, Any]]:
+    """The output lines of ``--batch``: of the manifest file, or of standard input for "-"."""
+    if args.batch == "-":
+        if args.site_templates:  # templates are learnt in a first pass over the manifest
+            raise SystemExit("newscrawl extract: --site-templates reads the manifest twice; give it as a file")
+        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers)
+    manifest = Path(args.batch)
+    if not manifest.is_file():
+        raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
+    templates = None
+    if args.site_templates:
+        from newscrawl.template.batch import manifest_templates
+
+        templates = manifest_templates(manifest)
+    return batch_lines(manifest, args.method, workers=workers, templates=templates)
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
@@ -158,15 +184,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         raise SystemExit(f"newscrawl extract: --workers: {exc}") from None
     extract_one = extractor(args.method)  # an unknown method stops here, before any worker starts
     if args.batch:
-        manifest = Path(args.batch)
-        if not manifest.is_file():
-            raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
-        templates = None
-        if args.site_templates:
-            from newscrawl.template.batch import manifest_templates
-
-            templates = manifest_templates(manifest)
-        for out in batch_lines(manifest, args.method, workers=workers, templates=templates):
+        for out in _batch_output(args, workers):
             stdout.write(dumps(out) + "\n")
             stdout.flush()
         return 0

@@ -114,6 +114,22 @@ def test_ctrl_c_stops_a_batch_on_workers_without_tracebacks(tmp_path: Path) -> N
     assert "interrupted" in error and "Traceback" not in error
 
 
+def test_batch_reads_the_manifest_from_standard_input(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    manifest = write_manifest(tmp_path)
+    assert main(["extract", "--batch", str(manifest)]) == 0
+    from_file = capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)  # paths are relative to the current folder
+    monkeypatch.setattr("sys.stdin", io.StringIO(manifest.read_text(encoding="utf-8")))
+    assert main(["extract", "--batch", "-"]) == 0
+    assert capsys.readouterr().out == from_file
+    with pytest.raises(SystemExit) as info:  # templates need a first pass over the manifest
+        main(["extract", "--batch", "-", "--site-templates"])
+    assert "file" in str(info.value.code)
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))
