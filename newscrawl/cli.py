@@ -13,6 +13,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from newscrawl.parallel import WorkersCannotRun
+
 COMMANDS: dict[str, str] = {
     "crawl": "newscrawl.commands.crawl",
     "demo": "newscrawl.commands.demo",
@@ -47,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args._run(args) or 0)
+    except WorkersCannotRun as exc:  # --workers: the worker processes die before doing any work
+        print(f"newscrawl: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # Ctrl-C: what was written stays written; no traceback
         print("newscrawl: interrupted", file=sys.stderr)
         return 130  # 128 + SIGINT, as shells report it

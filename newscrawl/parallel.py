@@ -40,13 +40,21 @@ R = TypeVar("R")
 
 IN_FLIGHT_PER_WORKER = 4  # enough to keep each worker busy while the parent writes results
 PARENT_CHECK_SECONDS = 1.0  # how often a worker checks that its parent is still there
+# Items in a row that each kill a fresh worker: then no worker can run (an initializer that fails, a
+# broken install), and the map stops with WorkersCannotRun instead of failing every item one by one.
+MAX_DEATHS_IN_A_ROW = 8
 
 
 @dataclass(frozen=True)
 class Failed:
-    """An item whose call raised in the worker, or whose worker process died on it."""
+    """An item whose call raised in the worker, or whose worker process died on it (``died``)."""
 
     reason: str
+    died: bool = False
+
+
+class WorkersCannotRun(RuntimeError):
+    """Fresh worker processes died on MAX_DEATHS_IN_A_ROW items in a row."""
 
 
 def resolve_workers(value: int) -> int:
@@ -122,6 +130,7 @@ def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
             initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> Iterator[tuple[T, R | Failed]]:
     limit = IN_FLIGHT_PER_WORKER * workers
     pending: deque[tuple[T, Future[R]]] = deque()
+    deaths = 0  # items in a row whose worker died on them
     pool = _new_pool(workers, initializer, initargs)
     try:
         while True:
@@ -142,9 +151,15 @@ def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
                 retry = [(item, future), *pending]
                 pending.clear()
                 logger.warning("a worker process died; %d items in flight run again one at a time", len(retry))
-                yield from _isolated(func, retry, initializer, initargs)
+                for item, outcome in _isolated(func, retry, initializer, initargs):
+                    deaths = deaths + 1 if isinstance(outcome, Failed) and outcome.died else 0
+                    if deaths >= MAX_DEATHS_IN_A_ROW:
+                        raise WorkersCannotRun(f"worker processes died on {deaths} items in a row, each in a "
+                                               "fresh process: they cannot run (see the errors above)") from None
+                    yield item, outcome
                 pool = _new_pool(workers, initializer, initargs)
                 continue
+            deaths = 0
             yield item, outcome
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -171,7 +186,7 @@ def _isolated(func: Callable[[T], R], retry: list[tuple[T, Future[R]]],
                 pool.shutdown(wait=True)
                 pool = None
                 logger.error("a worker process died on an item; it is reported as failed, the rest go on")
-                outcome = Failed("the worker process died on this item (killed, out of memory or crashed)")
+                outcome = Failed("the worker process died on this item (killed, out of memory or crashed)", died=True)
             yield item, outcome
     finally:
         if pool is not None:

@@ -15,7 +15,9 @@ from types import ModuleType
 
 import pytest
 
-from newscrawl.parallel import IN_FLIGHT_PER_WORKER, Failed, ordered_map, resolve_workers
+from newscrawl.parallel import (
+    IN_FLIGHT_PER_WORKER, Failed, WorkersCannotRun, ordered_map, resolve_workers,
+)
 
 HELPERS = '''
 import os, time
@@ -39,6 +41,9 @@ def die_on_three(x):
 def pid_of(x):
     time.sleep(0.05)
     return os.getpid()
+
+def broken_setup():
+    raise RuntimeError("cannot start")
 
 def fail_on_two(x):
     if x == 2:
@@ -72,6 +77,13 @@ def test_the_item_that_kills_its_worker_is_reported_and_the_rest_go_on(helpers: 
     assert [item for item, _ in out] == items
     assert isinstance(out[3][1], Failed) and "died" in out[3][1].reason
     assert [result for item, result in out if item != 3] == [x * x for x in items if x != 3]
+
+
+def test_workers_that_cannot_start_stop_the_map_instead_of_failing_every_item(helpers: ModuleType) -> None:
+    results = ordered_map(helpers.slow_square, range(1000), 2, initializer=helpers.broken_setup)
+    with pytest.raises(WorkersCannotRun):
+        for _, outcome in results:
+            assert isinstance(outcome, Failed) and outcome.died  # the few before the limit
 
 
 @pytest.mark.parametrize("workers", [1, 2])

@@ -130,6 +130,19 @@ def test_batch_reads_the_manifest_from_standard_input(tmp_path: Path, capsys: py
     assert "file" in str(info.value.code)
 
 
+def test_workers_that_cannot_run_end_the_command_with_a_message(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    import newscrawl.commands.extract as command
+    from newscrawl.parallel import WorkersCannotRun
+
+    def run(args, stdout=None):
+        raise WorkersCannotRun("worker processes died on 8 items in a row")
+
+    monkeypatch.setattr(command, "run", run)
+    assert main(["extract", "--batch", "m.jsonl", "--workers", "2"]) == 1
+    assert "died on 8 items in a row" in capsys.readouterr().err
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))
