@@ -22,6 +22,7 @@ from newscrawl.evaluate import (
 )
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
 from newscrawl.paths import datasets_dir
+from newscrawl.timelimit import TimeLimitExceeded
 
 HELP = "score the extraction against a dataset's truth.jsonl (body, snippets, title, date, is_article)"
 
@@ -57,7 +58,7 @@ def _predict_one(job: tuple[str, Path, str | None]) -> tuple[dict[str, Any], flo
     start = time.perf_counter()
     try:
         found = prediction(worker_extract(data, url))
-    except Exception as exc:  # the core should not raise; if it does, score the page as empty
+    except (Exception, TimeLimitExceeded) as exc:  # the core should not raise; if it does, score the page as empty
         found = {"error": f"{exc.__class__.__name__}: {exc}"}
     return found, time.perf_counter() - start
 

@@ -21,10 +21,14 @@ from typing import Any, TextIO
 
 from newscrawl.evaluate import read_page
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
+from newscrawl.timelimit import TimeLimitExceeded, time_limit
 
 HELP = "extract title, date and body from an HTML file (or a JSONL manifest with --batch)"
 
 _BATCH_FIELDS = ("title", "published", "body", "is_article", "probability")
+# A batch page taking longer than this gets an error line (the slowest of the 1,933 dataset pages
+# takes under a second, a 50 MB hostile page a few; tests/hostile)
+PAGE_TIMEOUT = 120.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", default="nce",
                         help="extraction method: nce (default) or a body extractor the core offers "
                              "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
+    parser.add_argument("--page-timeout", type=float, default=PAGE_TIMEOUT, metavar="SECONDS",
+                        help=f"with --batch: a page taking longer gets an error line (default {PAGE_TIMEOUT:g}; 0: none)")
     parser.add_argument("--workers", type=int, default=1,
                         help="with --batch: extract on this many processes, output unchanged and in order "
                              "(default 1; 0: one per CPU)")
@@ -80,25 +86,29 @@ def _as_dict(article: Any) -> dict[str, Any]:
 
 
 _worker_run: Callable[[bytes, str | None], Any] | None = None  # this process's page function
+_worker_timeout = 0.0  # and its time limit per page
 
 
-def start_worker(method: str, templates: dict[Any, Any] | None = None) -> None:
+def start_worker(method: str, templates: dict[Any, Any] | None = None, page_timeout: float = 0.0) -> None:
     """Build this process's page function once (models load on its first page): ``extract`` with
-    ``method``, removing the page's site template when ``templates`` (learnt from the manifest) has one."""
-    global _worker_run
+    ``method``, removing the page's site template when ``templates`` (learnt from the manifest) has one,
+    stopped after ``page_timeout`` seconds (0: no limit)."""
+    global _worker_run, _worker_timeout
     run = extractor(method)
     if templates is not None:
         from newscrawl.template.batch import templated
 
         run = templated(templates, run)
-    _worker_run = run
+    _worker_run, _worker_timeout = run, page_timeout
 
 
 def worker_extract(html: bytes, url: str | None) -> Any:
-    """The page function :func:`start_worker` built in this process."""
+    """The page function :func:`start_worker` built in this process, within its time limit
+    (:class:`newscrawl.timelimit.TimeLimitExceeded` past it)."""
     if _worker_run is None:
         raise RuntimeError("start_worker() was not called in this process")
-    return _worker_run(html, url)
+    with time_limit(_worker_timeout):
+        return _worker_run(html, url)
 
 
 def _line_output(job: tuple[Path, int, str]) -> dict[str, Any]:
@@ -114,7 +124,7 @@ def _line_output(job: tuple[Path, int, str]) -> dict[str, Any]:
         if not path:
             raise ValueError("manifest line has no path")
         article = _as_dict(worker_extract(read_page(base / path), out["url"]))
-    except Exception as exc:  # one bad page or line must not stop the batch
+    except (Exception, TimeLimitExceeded) as exc:  # one bad page or line must not stop the batch
         return _error_line(out, f"line {number}: {exc.__class__.__name__}: {exc}")
     article.pop("url", None)
     article.pop("id", None)
@@ -137,21 +147,24 @@ def _ids_of(line: str) -> dict[str, Any]:
     return {key: entry.get(key) if isinstance(entry, dict) else None for key in ("id", "url")}
 
 
-def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1,
-                templates: dict[Any, Any] | None = None) -> Iterator[dict[str, Any]]:
+def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1, templates: dict[Any, Any] | None = None,
+                page_timeout: float = PAGE_TIMEOUT) -> Iterator[dict[str, Any]]:
     """One output object per manifest line, in order, extracted on ``workers`` processes; errors
-    (including a worker process dying on a page) become ``{"error": ...}`` lines."""
+    (including a worker process dying on a page, or a page over ``page_timeout`` seconds) become
+    ``{"error": ...}`` lines."""
     with open(manifest, encoding="utf-8") as handle:
-        yield from stream_lines(handle, manifest.parent, method, workers=workers, templates=templates)
+        yield from stream_lines(handle, manifest.parent, method, workers=workers, templates=templates,
+                                page_timeout=page_timeout)
 
 
 def stream_lines(handle: TextIO, base: Path, method: str = "nce", *, workers: int = 1,
-                 templates: dict[Any, Any] | None = None) -> Iterator[dict[str, Any]]:
+                 templates: dict[Any, Any] | None = None, page_timeout: float = PAGE_TIMEOUT
+                 ) -> Iterator[dict[str, Any]]:
     """:func:`batch_lines` over an open manifest (standard input too), page paths relative to ``base``;
     lines are read as the workers take them."""
     jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
-    for (_, number, line), out in ordered_map(_line_output, jobs, workers,
-                                               initializer=start_worker, initargs=(method, templates)):
+    for (_, number, line), out in ordered_map(_line_output, jobs, workers, initializer=start_worker,
+                                               initargs=(method, templates, page_timeout)):
         if isinstance(out, Failed):
             out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
         yield out
@@ -162,7 +175,7 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
     if args.batch == "-":
         if args.site_templates:  # templates are learnt in a first pass over the manifest
             raise SystemExit("newscrawl extract: --site-templates reads the manifest twice; give it as a file")
-        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers)
+        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers, page_timeout=args.page_timeout)
     manifest = Path(args.batch)
     if not manifest.is_file():
         raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
@@ -171,7 +184,7 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
         from newscrawl.template.batch import manifest_templates
 
         templates = manifest_templates(manifest)
-    return batch_lines(manifest, args.method, workers=workers, templates=templates)
+    return batch_lines(manifest, args.method, workers=workers, templates=templates, page_timeout=args.page_timeout)
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:

@@ -143,6 +143,19 @@ def test_workers_that_cannot_run_end_the_command_with_a_message(monkeypatch: pyt
     assert "died on 8 items in a row" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_page_over_the_time_limit_gets_an_error_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       workers: str) -> None:
+    manifest = write_manifest(tmp_path)
+    # 0.1 ms: far under what any page takes (the fixed cost alone is a few ms)
+    assert main(["extract", "--batch", str(manifest), "--workers", workers, "--page-timeout", "0.0001"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o["id"] for o in out] == ["a", "missing", "b", "bad", None]
+    assert "TimeLimitExceeded" in out[0]["error"] and out[0]["body"] is None
+    assert "TimeLimitExceeded" in out[2]["error"]
+    assert "FileNotFoundError" in out[1]["error"]  # the other errors are as before
+
+
 def test_single_file_prints_one_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "page.html.gz"
     path.write_bytes(gzip.compress(article_html("Gamma Report").encode("utf-8")))

@@ -1,0 +1,42 @@
+"""A time limit on one call, for the batch commands (``newscrawl extract --batch --page-timeout``).
+
+The core bounds its own work by input limits (size, elements, depth; tests/hostile), so a page never
+should take long; this is the guard for what those limits miss, so that one page cannot stall a batch
+of millions. It raises :class:`TimeLimitExceeded` inside the call from a ``SIGALRM`` timer. That
+works only in a process's main thread (a batch worker's, the command's) and on platforms that have
+the signal; elsewhere the call runs unlimited. A long call inside C code is interrupted when it
+returns to Python.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+class TimeLimitExceeded(BaseException):
+    """The call took longer than its time limit. A BaseException, like KeyboardInterrupt: the core
+    turns every Exception of a page into warnings on an empty Article, and a page stopped for time
+    must come out as an error instead."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Raise TimeLimitExceeded in the block after ``seconds`` (0 or less: no limit)."""
+    if seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expired(signum: int, frame: Any) -> None:
+        raise TimeLimitExceeded(f"no result within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,57 @@
+"""newscrawl.timelimit: a page that runs too long is stopped, and the extract core does not swallow it."""
+
+from __future__ import annotations
+
+import signal
+import threading
+
+import pytest
+
+from newscrawl.timelimit import TimeLimitExceeded, time_limit
+
+
+def spin() -> None:
+    while True:
+        pass
+
+
+def test_a_call_past_its_limit_is_stopped_and_the_handler_restored() -> None:
+    before = signal.getsignal(signal.SIGALRM)
+    with pytest.raises(TimeLimitExceeded, match="0.05 s"):
+        with time_limit(0.05):
+            spin()
+    assert signal.getsignal(signal.SIGALRM) is before
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_no_limit_and_quick_calls() -> None:
+    with time_limit(0):
+        total = sum(range(1000))
+    with time_limit(30):
+        total += 1
+    assert total == 499501
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_outside_the_main_thread_the_call_runs_unlimited() -> None:
+    done: list[bool] = []
+
+    def work() -> None:
+        with time_limit(0.01):  # signal timers belong to the main thread: no limit, no error
+            done.append(True)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert done == [True]
+
+
+def test_the_extract_core_lets_the_time_limit_through() -> None:
+    # extract() turns a page's exceptions into warnings; a page stopped for time must not look like
+    # an empty article
+    from newscrawl.extract import extract
+
+    html = "<html><body>" + "".join(f"<div><p>Paragraph {i} of a long page.</p></div>" for i in range(20000)) + "</body></html>"
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(0.001):
+            extract(html, "https://example.com/long")
