@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -25,8 +26,14 @@ class TimeLimitExceeded(BaseException):
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise TimeLimitExceeded in the block after ``seconds`` (0 or less: no limit)."""
+    """Raise TimeLimitExceeded in the block after ``seconds`` (0 or less: no limit). A caller's own
+    pending alarm (pytest-timeout's, a program's) is kept: it is put back afterwards with the time
+    it has left, and when it is due first the block runs under it alone."""
     if seconds <= 0 or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    remaining, interval = signal.getitimer(signal.ITIMER_REAL)
+    if remaining and remaining <= seconds:
         yield
         return
 
@@ -34,9 +41,12 @@ def time_limit(seconds: float) -> Iterator[None]:
         raise TimeLimitExceeded(f"no result within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, expired)
+    started = time.monotonic()
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if remaining:
+            signal.setitimer(signal.ITIMER_REAL, max(remaining - (time.monotonic() - started), 1e-6), interval)

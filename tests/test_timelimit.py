@@ -15,22 +15,29 @@ def spin() -> None:
         pass
 
 
+def _timer_kept(before: float) -> bool:
+    """The real-time timer is as before the block (pytest-timeout may have one running)."""
+    left = signal.getitimer(signal.ITIMER_REAL)[0]
+    return left == 0.0 if before == 0.0 else before - 5.0 < left <= before
+
+
 def test_a_call_past_its_limit_is_stopped_and_the_handler_restored() -> None:
-    before = signal.getsignal(signal.SIGALRM)
+    before, timer = signal.getsignal(signal.SIGALRM), signal.getitimer(signal.ITIMER_REAL)[0]
     with pytest.raises(TimeLimitExceeded, match="0.05 s"):
         with time_limit(0.05):
             spin()
     assert signal.getsignal(signal.SIGALRM) is before
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert _timer_kept(timer)
 
 
 def test_no_limit_and_quick_calls() -> None:
+    timer = signal.getitimer(signal.ITIMER_REAL)[0]
     with time_limit(0):
         total = sum(range(1000))
     with time_limit(30):
         total += 1
     assert total == 499501
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert _timer_kept(timer)
 
 
 def test_outside_the_main_thread_the_call_runs_unlimited() -> None:
@@ -55,3 +62,25 @@ def test_the_extract_core_lets_the_time_limit_through() -> None:
     with pytest.raises(TimeLimitExceeded):
         with time_limit(0.001):
             extract(html, "https://example.com/long")
+
+
+def test_a_callers_own_alarm_is_kept() -> None:
+    fired: list[int] = []
+    timer = signal.getitimer(signal.ITIMER_REAL)  # pytest-timeout's, if it runs one: put back below
+    outer = signal.signal(signal.SIGALRM, lambda signum, frame: fired.append(signum))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 50.0)
+        with pytest.raises(TimeLimitExceeded):
+            with time_limit(0.05):
+                spin()
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 45.0 < left <= 50.0  # re-armed with the time it had left
+        assert signal.getsignal(signal.SIGALRM) is not None and not fired
+        signal.setitimer(signal.ITIMER_REAL, 0.02)  # an alarm due before the limit: the block runs under it
+        with time_limit(30):
+            while not fired:
+                pass
+        assert fired == [signal.SIGALRM]
+    finally:
+        signal.signal(signal.SIGALRM, outer)
+        signal.setitimer(signal.ITIMER_REAL, *timer)
