@@ -44,3 +44,16 @@ def gc_paused() -> Iterator[None]:
             _depth -= 1
             if _depth == 0 and _resume:
                 gc.enable()
+
+
+def recover() -> None:
+    """After an asynchronous exception (a page's time limit, :mod:`newscrawl.timelimit`) stopped this
+    process's only extracting thread midway, possibly inside this module's own bookkeeping: nothing
+    is inside the pause any more, so the count is reset and the collector put back as it was. Only
+    for a process that extracts in one thread (the batch commands, their workers)."""
+    global _depth
+    with _lock:
+        stuck = _depth > 0 or (_resume and not gc.isenabled())
+        _depth = 0
+        if stuck and _resume:
+            gc.enable()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 
@@ -57,11 +58,34 @@ def test_the_extract_core_lets_the_time_limit_through() -> None:
     # extract() turns a page's exceptions into warnings; a page stopped for time must not look like
     # an empty article
     from newscrawl.extract import extract
+    from newscrawl.gcpause import recover
 
     html = "<html><body>" + "".join(f"<div><p>Paragraph {i} of a long page.</p></div>" for i in range(20000)) + "</body></html>"
-    with pytest.raises(TimeLimitExceeded):
-        with time_limit(0.001):
-            extract(html, "https://example.com/long")
+    enabled = gc.isenabled()
+    try:
+        with pytest.raises(TimeLimitExceeded):
+            with time_limit(0.001):
+                extract(html, "https://example.com/long")
+    finally:
+        recover()
+    assert gc.isenabled() == enabled
+
+
+@pytest.mark.parametrize("stopped_at", ["inside the pause", "between disabling and counting"])
+def test_recover_puts_the_collector_back_after_a_stop_midway(stopped_at: str) -> None:
+    import newscrawl.gcpause as gcpause
+
+    gc.enable()
+    gcpause._resume = True
+    gc.disable()
+    if stopped_at == "inside the pause":  # stopped in the pause's closing bookkeeping, still counted
+        gcpause._depth = 1
+    assert not gc.isenabled()
+    gcpause.recover()
+    assert gc.isenabled() and gcpause._depth == 0
+    with gcpause.gc_paused():  # and the pause works as before
+        assert not gc.isenabled()
+    assert gc.isenabled()
 
 
 def test_a_callers_own_alarm_is_kept() -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from newscrawl.evaluate import read_page
+from newscrawl.gcpause import recover
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
 from newscrawl.timelimit import TimeLimitExceeded, time_limit
 
@@ -107,8 +108,12 @@ def worker_extract(html: bytes, url: str | None) -> Any:
     (:class:`newscrawl.timelimit.TimeLimitExceeded` past it)."""
     if _worker_run is None:
         raise RuntimeError("start_worker() was not called in this process")
-    with time_limit(_worker_timeout):
-        return _worker_run(html, url)
+    try:
+        with time_limit(_worker_timeout):
+            return _worker_run(html, url)
+    except TimeLimitExceeded:
+        recover()  # the page may have been stopped inside the collector pause's bookkeeping
+        raise
 
 
 def _line_output(job: tuple[Path, int, str]) -> dict[str, Any]:
