@@ -54,6 +54,10 @@ DEFAULTS: dict[str, Any] = {
     # --- pipelines (newscrawl.pipelines) ------------------------------------------------------
     # Run title/date/body extraction on handed-off pages.
     "NEWSCRAWL_EXTRACTION_ENABLED": True,
+    # Seconds a page's extraction may take before it is stopped and the item exported with the error
+    # (counted in newscrawl/extraction/timeouts); 0 turns the limit off. Guard only: the core's input
+    # limits keep pages to a few seconds at most. Applies where the pipeline runs in the main thread.
+    "NEWSCRAWL_EXTRACTION_TIMEOUT": 120.0,
     # Export every handed-off page, with is_article saying which are articles (default: articles only).
     "NEWSCRAWL_EXPORT_ALL": False,
     # Keep the raw HTML in exported items (it is dropped after extraction by default).

@@ -10,7 +10,9 @@ Order (priorities installed by the add-on; any project may re-order them):
 * 900 :class:`DropRawHtmlPipeline` — removes the raw HTML before export (``NEWSCRAWL_KEEP_HTML``).
 
 Extraction never raises into the crawl: a page that fails is exported with the error recorded in
-``extraction`` and counted in ``newscrawl/extraction/errors``.
+``extraction`` and counted in ``newscrawl/extraction/errors``; one that takes longer than
+``NEWSCRAWL_EXTRACTION_TIMEOUT`` seconds is stopped, exported the same way and counted in
+``newscrawl/extraction/timeouts``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ from weakref import WeakKeyDictionary
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
+
+from newscrawl.gcpause import recover
+from newscrawl.timelimit import TimeLimitExceeded, time_limit
 
 logger = logging.getLogger(__name__)
 
@@ -99,6 +104,7 @@ class ExtractionPipeline:
         _check_choices(self.method, self.page_model)
         # keep the Page for TemplatePipeline only when it runs
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
+        self.timeout = settings.getfloat("NEWSCRAWL_EXTRACTION_TIMEOUT", 120.0)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -112,15 +118,22 @@ class ExtractionPipeline:
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         try:
-            try:
-                page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
-            except Exception:  # unparseable input: extract() reports it in the warnings
-                article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method,
-                                        page_model=self.page_model)
-            else:
-                article = self._extract_from_page(page, method=self.method, page_model=self.page_model)
-                if self.share:
-                    _share_page(item, page)
+            with time_limit(self.timeout):
+                try:
+                    page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
+                except Exception:  # unparseable input: extract() reports it in the warnings
+                    article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method,
+                                            page_model=self.page_model)
+                else:
+                    article = self._extract_from_page(page, method=self.method, page_model=self.page_model)
+                    if self.share:
+                        _share_page(item, page)
+        except TimeLimitExceeded as exc:  # a page the input limits missed: it must not hold up the crawl
+            recover()
+            stats.inc_value("newscrawl/extraction/timeouts")
+            logger.error("Extraction of %s stopped: %s", adapter.get("url"), exc)
+            adapter["extraction"] = {"error": f"TimeLimitExceeded: {exc}"}
+            return item
         except Exception as exc:  # the core must not raise; if it does, keep the page and say why
             stats.inc_value("newscrawl/extraction/errors")
             logger.error("Extraction failed for %s: %s: %s", adapter.get("url"), type(exc).__name__, exc)
