@@ -108,3 +108,22 @@ def test_a_callers_own_alarm_is_kept() -> None:
     finally:
         signal.signal(signal.SIGALRM, outer)
         signal.setitimer(signal.ITIMER_REAL, *timer)
+
+
+def test_the_handler_is_put_back_when_the_timer_expires_during_clean_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the block finished just at the deadline: the alarm lands while the timer is being cancelled
+    real = signal.setitimer
+    before = signal.getsignal(signal.SIGALRM)
+
+    def expiring(which: int, seconds: float, *interval: float) -> tuple[float, float]:
+        if seconds == 0:
+            monkeypatch.setattr(signal, "setitimer", real)
+            real(which, 0)
+            raise TimeLimitExceeded("no result within 30 s")
+        return real(which, seconds, *interval)
+
+    monkeypatch.setattr(signal, "setitimer", expiring)
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit(30):
+            pass
+    assert signal.getsignal(signal.SIGALRM) is before
