@@ -50,7 +50,8 @@ def recover() -> None:
     """After an asynchronous exception (a page's time limit, :mod:`newscrawl.timelimit`) stopped this
     process's only extracting thread midway, possibly inside this module's own bookkeeping: nothing
     is inside the pause any more, so the count is reset and the collector put back as it was. Only
-    for a process that extracts in one thread (the batch commands, their workers)."""
+    for a process that extracts in one thread (the batch commands and their workers, a crawl's
+    reactor thread); :func:`newscrawl.timelimit.page_time_limit` calls it."""
     global _depth
     with _lock:
         stuck = _depth > 0 or (_resume and not gc.isenabled())

@@ -26,8 +26,7 @@ from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
-from newscrawl.gcpause import recover
-from newscrawl.timelimit import TimeLimitExceeded, time_limit
+from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
 
 logger = logging.getLogger(__name__)
 
@@ -118,7 +117,7 @@ class ExtractionPipeline:
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         try:
-            with time_limit(self.timeout):
+            with page_time_limit(self.timeout):
                 try:
                     page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
                 except Exception:  # unparseable input: extract() reports it in the warnings
@@ -129,7 +128,6 @@ class ExtractionPipeline:
                     if self.share:
                         _share_page(item, page)
         except TimeLimitExceeded as exc:  # a page the input limits missed: it must not hold up the crawl
-            recover()
             stats.inc_value("newscrawl/extraction/timeouts")
             logger.error("Extraction of %s stopped: %s", adapter.get("url"), exc)
             adapter["extraction"] = {"error": f"TimeLimitExceeded: {exc}"}

@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from newscrawl.gcpause import recover
+
 
 class TimeLimitExceeded(BaseException):
     """The call took longer than its time limit. A BaseException, like KeyboardInterrupt: the core
@@ -52,3 +54,15 @@ def time_limit(seconds: float) -> Iterator[None]:
             signal.signal(signal.SIGALRM, previous)
             if remaining:
                 signal.setitimer(signal.ITIMER_REAL, max(remaining - (time.monotonic() - started), 1e-6), interval)
+
+
+@contextmanager
+def page_time_limit(seconds: float) -> Iterator[None]:
+    """:func:`time_limit` around one page's extraction. A stop can land inside the collector pause's
+    own bookkeeping (:mod:`newscrawl.gcpause`), so it is followed by ``gcpause.recover()``."""
+    try:
+        with time_limit(seconds):
+            yield
+    except TimeLimitExceeded:
+        recover()
+        raise

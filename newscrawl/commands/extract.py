@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from newscrawl.evaluate import read_page
-from newscrawl.gcpause import recover
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
-from newscrawl.timelimit import TimeLimitExceeded, time_limit
+from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
 
 HELP = "extract title, date and body from an HTML file (or a JSONL manifest with --batch)"
 
@@ -108,12 +107,8 @@ def worker_extract(html: bytes, url: str | None) -> Any:
     (:class:`newscrawl.timelimit.TimeLimitExceeded` past it)."""
     if _worker_run is None:
         raise RuntimeError("start_worker() was not called in this process")
-    try:
-        with time_limit(_worker_timeout):
-            return _worker_run(html, url)
-    except TimeLimitExceeded:
-        recover()  # the page may have been stopped inside the collector pause's bookkeeping
-        raise
+    with page_time_limit(_worker_timeout):
+        return _worker_run(html, url)
 
 
 def _line_output(job: tuple[Path, int, str]) -> dict[str, Any]:
