@@ -24,26 +24,26 @@ from contextlib import contextmanager
 
 _lock = threading.Lock()
 _depth = 0  # calls inside the pause
-_resume = False  # whether the collector was enabled when the outermost call began
+_holding = False  # the pause turned the collector off and has not turned it back on yet
 
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
     """Pause automatic garbage collection for the duration of the block (see module doc)."""
-    global _depth, _resume
+    global _depth, _holding
     with _lock:
-        if _depth == 0:
-            _resume = gc.isenabled()
-            if _resume:
-                gc.disable()
+        if _depth == 0 and gc.isenabled():
+            _holding = True  # set first: a stop between the two lines leaves recover() a no-op enable
+            gc.disable()
         _depth += 1
     try:
         yield
     finally:
         with _lock:
             _depth -= 1
-            if _depth == 0 and _resume:
+            if _depth == 0 and _holding:
                 gc.enable()
+                _holding = False
 
 
 def recover() -> None:
@@ -52,9 +52,9 @@ def recover() -> None:
     is inside the pause any more, so the count is reset and the collector put back as it was. Only
     for a process that extracts in one thread (the batch commands and their workers, a crawl's
     reactor thread); :func:`newscrawl.timelimit.page_time_limit` calls it."""
-    global _depth
+    global _depth, _holding
     with _lock:
-        stuck = _depth > 0 or (_resume and not gc.isenabled())
         _depth = 0
-        if stuck and _resume:
+        if _holding:  # only what the pause turned off: a collector the caller had disabled stays off
             gc.enable()
+            _holding = False

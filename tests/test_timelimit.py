@@ -73,7 +73,7 @@ def test_recover_puts_the_collector_back_after_a_stop_midway(stopped_at: str) ->
     import newscrawl.gcpause as gcpause
 
     gc.enable()
-    gcpause._resume = True
+    gcpause._holding = True
     gc.disable()
     if stopped_at == "inside the pause":  # stopped in the pause's closing bookkeeping, still counted
         gcpause._depth = 1
@@ -125,3 +125,16 @@ def test_the_handler_is_put_back_when_the_timer_expires_during_clean_up(monkeypa
             pass
     assert signal.getsignal(signal.SIGALRM) is before
 
+
+def test_recover_leaves_a_collector_the_caller_disabled_off() -> None:
+    # a stop before the pause began (while the page was parsed): nothing of the pause's to undo
+    import newscrawl.gcpause as gcpause
+
+    with gcpause.gc_paused():  # an earlier page, the collector enabled
+        pass
+    gc.disable()
+    try:
+        gcpause.recover()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
