@@ -13,6 +13,8 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from newscrawl.parallel import WorkersCannotRun
+
 COMMANDS: dict[str, str] = {
     "crawl": "newscrawl.commands.crawl",
     "demo": "newscrawl.commands.demo",
@@ -47,6 +49,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args._run(args) or 0)
+    except WorkersCannotRun as exc:  # --workers: the worker processes die before doing any work
+        print(f"newscrawl: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:  # Ctrl-C: what was written stays written; no traceback
         print("newscrawl: interrupted", file=sys.stderr)
         return 130  # 128 + SIGINT, as shells report it
@@ -55,14 +60,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # tools do; stdout goes to /dev/null so the interpreter's final flush does not raise again
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the broken pipe
-    except Exception as exc:
-        # --workers: the worker processes die before doing any work. The batch machinery is looked
-        # up, not imported (~20 ms of start-up for every command): only a batch can raise this
-        parallel = sys.modules.get("newscrawl.parallel")
-        if parallel is None or not isinstance(exc, parallel.WorkersCannotRun):
-            raise
-        print(f"newscrawl: {exc}", file=sys.stderr)
-        return 1
 
 
 if __name__ == "__main__":

@@ -21,17 +21,18 @@ with every item.
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import BrokenExecutor, Future
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 logger = logging.getLogger(__name__)
 
@@ -84,6 +85,10 @@ def ordered_map(func: Callable[[T], R], items: Iterable[T], workers: int = 1, *,
 
 def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
               ) -> ProcessPoolExecutor:
+    # imported here: multiprocessing costs ~20 ms, and the commands import this module on every run
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
 
@@ -106,10 +111,10 @@ def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs
 
 
 def _outcome(future: Future[R]) -> R | Failed:
-    """The future's result, or Failed for an exception the call raised; BrokenProcessPool passes."""
+    """The future's result, or Failed for an exception the call raised; a broken pool (BrokenExecutor) passes."""
     try:
         return future.result()
-    except BrokenProcessPool:
+    except BrokenExecutor:
         raise
     except Exception as exc:
         return Failed(f"{exc.__class__.__name__}: {exc}")
@@ -120,7 +125,7 @@ def _submit(pool: ProcessPoolExecutor, func: Callable[[T], R], item: T) -> Futur
     joins the ones run again."""
     try:
         return pool.submit(func, item)
-    except BrokenProcessPool as exc:
+    except BrokenExecutor as exc:
         future: Future[R] = Future()
         future.set_exception(exc)
         return future
@@ -146,7 +151,7 @@ def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
             item, future = pending.popleft()
             try:
                 outcome = _outcome(future)
-            except BrokenProcessPool:
+            except BrokenExecutor:
                 pool.shutdown(wait=True, cancel_futures=True)
                 retry = [(item, future), *pending]
                 pending.clear()
@@ -176,13 +181,13 @@ def _isolated(func: Callable[[T], R], retry: list[tuple[T, Future[R]]],
                 try:
                     yield item, _outcome(future)
                     continue
-                except BrokenProcessPool:
+                except BrokenExecutor:
                     pass  # it was in flight when the worker died: run it again
             if pool is None:
                 pool = _new_pool(1, initializer, initargs)
             try:
                 outcome = _outcome(pool.submit(func, item))
-            except BrokenProcessPool:
+            except BrokenExecutor:
                 pool.shutdown(wait=True)
                 pool = None
                 logger.error("a worker process died on an item; it is reported as failed, the rest go on")
