@@ -13,8 +13,9 @@ shape group, each text model alone, and the shipped set plus MSS (the expensive 
 set leaves out). The text models' probabilities are nested in each fold (out of inner folds for
 the training part), as `newscrawl train page` does. The shipped model type is also cross-validated with folds grouped by site (stricter: no
 site in both train and test), its misses are counted by page type, and the features' CPU cost
-is split by part. The words model is also scored as the default (``page_model="words"``) applies it
-(English text only, dated pages lowered part of the way: round 6), and the shipped models' out-of-domain
+is split by part. The words model is also scored as ``page_model="words"`` applies it (English text only,
+dated pages lowered part of the way: round 6), and as the default applies it, after the first pass that
+decides alone where it is sure (round 7: the shipped threshold, a model refitted in each fold), and the shipped models' out-of-domain
 recall is counted: the pages each calls articles on trafilatura-eval by ``<html lang>`` and on
 cleanportaleval (nearly all articles; neither has page labels). readability is an out-of-domain check:
 models trained on all of wcxb-dev, tested there (its pages have no URL, so the models for it are
@@ -41,11 +42,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import newscrawl.classify.features as page_features  # noqa: E402
-from newscrawl.classify.features import COREEX_TAGS, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
+from newscrawl.classify.features import COREEX_TAGS, FAST_FEATURES, FEATURE_GROUPS, FEATURE_NAMES  # noqa: E402
 from newscrawl.classify.mss import mss  # noqa: E402
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
-from newscrawl.classify.page import (MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, applied, load,  # noqa: E402
+from newscrawl.classify.page import (FAST_MODEL_FILE, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, applied,  # noqa: E402
+                                     first_pass_file, load, load_first_pass,
                                      page_model_file, probability)
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
@@ -92,8 +94,17 @@ class WordsMode:
     english: np.ndarray  # per page: english_share(page text) >= ENGLISH_SHARE
     dated: np.ndarray  # per page: the visible_date feature
 
+    first_pass: str | None = None  # the config of the first pass (FAST_FEATURES), if scored
+    below: float = 0.0  # the first pass decides where its probability is <= below or >= 1 - below
+    cascade_name: str = ""
+
     def combine(self, probs: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
         return applied(probs[self.plain], probs[self.words], self.english[rows], self.dated[rows])
+
+    def cascade(self, probs: dict[str, np.ndarray], rows: np.ndarray) -> np.ndarray:
+        """The shipped default: the first pass where it is sure, the words model as applied elsewhere."""
+        fast = probs[self.first_pass]
+        return np.where((fast <= self.below) | (fast >= 1 - self.below), fast, self.combine(probs, rows))
 
 
 def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, groups: list[str] | None = None,
@@ -111,6 +122,8 @@ def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, group
     out: dict[str, list] = {name: [] for name in configs}
     if words_mode is not None:
         out[words_mode.name] = []
+        if words_mode.first_pass in configs:
+            out[words_mode.cascade_name] = []
     if groups is None:
         splits = list(RepeatedStratifiedKFold(n_splits=10, n_repeats=repeats, random_state=20).split(X, y))
     else:
@@ -135,6 +148,8 @@ def repeated_cv(X: np.ndarray, y: np.ndarray, configs: dict, repeats: int, group
                 misses[name].update(int(i) for i in test[pred != y[test]])
         if words_mode is not None:
             out[words_mode.name].append(_prf(y[test], words_mode.combine(probs, test) >= THRESHOLD))
+            if words_mode.first_pass in configs:
+                out[words_mode.cascade_name].append(_prf(y[test], words_mode.cascade(probs, test) >= THRESHOLD))
     return {name: np.asarray(v) for name, v in out.items()}
 
 
@@ -270,14 +285,20 @@ def main() -> int:
         headline_alone: (None, [TEXT_FEATURES.index("headline_model")], True),
         "text-length threshold (1 split)": (_text_length_stump, text_len, False),
     }
+    fast = load_first_pass(str(models_dir() / FAST_MODEL_FILE))
+    first_pass = "first pass alone: gradient-boosted trees on the fast features"
+    configs[first_pass] = (MODELS["boosted"], _columns(FAST_FEATURES), False)
     if args.shipped_only:
-        configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone)}
+        configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone, first_pass)}
     texts = text_matrices(dev.texts)
-    words_mode = WordsMode(f"{base}: the text models as the default applies them (English text only, "
-                           "dated pages lowered part of the way; shipped default)", stacked, no_text,
+    below = fast.below if fast is not None else 0.0
+    words_mode = WordsMode(f"{base}: the text models as applied (English text only, dated pages lowered part "
+                           'of the way; page_model="words")', stacked, no_text,
                            np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
                                        for row in dev.texts]),
-                           X[:, FEATURE_NAMES.index("visible_date")] > 0)
+                           X[:, FEATURE_NAMES.index("visible_date")] > 0, first_pass, below,
+                           f"shipped default: the first pass where <= {below:g} or >= {1 - below:g}, "
+                           "else the words model as applied")
     t0 = time.perf_counter()
     misses = {shipped: Counter()}
     folds = repeated_cv(X, y, configs, args.repeats, misses=misses, texts=texts, words_mode=words_mode)
@@ -308,7 +329,7 @@ def main() -> int:
     print()
 
     sites = [truth[i].get("site") or i for i in dev.ids]
-    grouped_configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone,
+    grouped_configs = {name: configs[name] for name in (stacked, no_text, text_alone, headline_alone, first_pass,
                                                         "extra trees: without the "
                                                         "extraction and structure groups (previous model's features)")
                        if name in configs}
@@ -339,7 +360,10 @@ def articles_called(limit: int | None) -> None:
     cleanportaleval (all articles), with the CPU time of the classifier alone per page. Pages without a
     URL (trafilatura-eval has 35) get the URL-less model in every column, as in ``extract()``."""
     words_model, texts = load(str(models_dir() / WORDS_MODEL_FILE))
-    modes = ('page_model="plain"', "words model alone", "default (words model as applied)")
+    modes = ('page_model="plain"', "words model alone", 'page_model="words" (as applied)',
+             "default (first pass, then the words model as applied)")
+    choice = {'page_model="plain"': "plain", 'page_model="words" (as applied)': "words",
+              "default (first pass, then the words model as applied)": "default"}
     called: dict[tuple[str, str], Counter] = {}
     cpu = Counter()
     for name in ("trafilatura-eval", "cleanportaleval"):
@@ -358,8 +382,9 @@ def articles_called(limit: int | None) -> None:
                         values = page_features.feature_vector(page, meta, art, evidence)
                         p = words_model.positive_proba([values + text_probabilities(texts, text_inputs(page, art.title))])[0]
                     else:  # as extract() does: a page without a URL gets the URL-less model in every mode
-                        path = page_model_file("plain" if mode == 'page_model="plain"' else "words", page)
-                        p = probability(page, meta, path, article=art, evidence=evidence)
+                        name = choice.get(mode, "words")
+                        p = probability(page, meta, page_model_file(name, page), article=art, evidence=evidence,
+                                        first_pass=first_pass_file(name, page))
                     cpu[mode] += time.process_time() - t
                     called.setdefault((name, lang), Counter())[mode] += p >= THRESHOLD
                 called[(name, lang)]["pages"] += 1

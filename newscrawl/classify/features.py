@@ -99,6 +99,16 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
 }
 FEATURE_NAMES: tuple[str, ...] = (LINK_FEATURES + URL_FEATURES + CONTENT_FEATURES + PAGE_FEATURES
                                   + EXTRACTION_FEATURES + STRUCTURE_FEATURES + SHAPE_FEATURES)
+# The structure features that read only the URL and the page's declarations (no tree scan).
+DECLARED_FEATURES = ("path_depth", "has_query", "url_root", "schema_breadcrumb", "schema_webpage", "schema_org",
+                     "meta_published_time", "meta_section", "meta_tag", "twitter_large_image")
+# What the page classifier's first pass reads (newscrawl.classify.page, docs/decisions.md "Page classifier,
+# round 7"): the features that cost little once the extraction has run. Left for the full model are the
+# link targets (resolving every href), CoreEx, the repeated-block and container scans, the site naming
+# itself, the region's external links, and the text models: ~3 ms of a page's ~4.3 on trafilatura-eval.
+FAST_FEATURES: tuple[str, ...] = (URL_FEATURES + PAGE_FEATURES
+                                  + tuple(n for n in EXTRACTION_FEATURES if n != "region_external")
+                                  + SHAPE_FEATURES + DECLARED_FEATURES)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 FAR = 100  # date_title_distance when there is no title or no visible date (text nodes)
@@ -243,86 +253,129 @@ def extraction_evidence(page: Page) -> tuple[Article, Evidence]:
     return found[0]
 
 
+class PageFeatures:
+    """One page's features in two stages: :meth:`fast` (:data:`FAST_FEATURES`, what the classifier's first
+    pass reads) and :meth:`all` (:data:`FEATURE_NAMES`), which adds the costly ones to the fast ones
+    without computing those again. ``metadata`` and the extraction's ``article`` and ``evidence`` are
+    reused if given; otherwise computed here."""
+
+    def __init__(self, page: Page, metadata: Any = None, article: Any = None,
+                 evidence: Evidence | None = None) -> None:
+        self.page = page
+        self.meta = metadata if metadata is not None else read_metadata(page, page.url)
+        if evidence is None or article is None:
+            article, evidence = extraction_evidence(page)
+        self.article, self.evidence = article, evidence
+        self._fast: dict[str, float] | None = None
+        self._all: dict[str, float] | None = None
+        self._region: Region | None = None
+        self._dates: DateNodes | None = None
+        self._text_len = 0
+
+    def fast_row(self) -> list[float]:
+        """:meth:`fast` in :data:`FAST_FEATURES` order (the first pass's input)."""
+        values = self.fast()
+        return [values[name] for name in FAST_FEATURES]
+
+    def row(self) -> list[float]:
+        """:meth:`all` in :data:`FEATURE_NAMES` order (the full models' input)."""
+        values = self.all()
+        return [values[name] for name in FEATURE_NAMES]
+
+    def fast(self) -> dict[str, float]:
+        if self._fast is not None:
+            return self._fast
+        page, meta, article, evidence = self.page, self.meta, self.article, self.evidence
+        out: dict[str, float] = {}
+        own = link_features(page.url or "")
+        out.update(url_number=own["has_number"], url_date=own["has_date"], url_slash=own["ends_with_slash"],
+                   url_reserved=own["has_reserved_word"], url_length=own["url_length"],
+                   url_slug_tokens=own["slug_tokens"])
+        text_len = self._text_len = page.text_len(page.body)
+        types = set(meta.schema_types or ())
+        og = (meta.og_type or "").strip().lower()
+        heads = headline_links(page)
+        body = page.body
+        paragraphs = float(page.tag_count(body, "p"))
+        elements = max(page.descendants(body), 1)
+        path = urlsplit(page.url or "").path.lower()
+        tags = page.tag_totals()  # what body.iter(tag) yields, counted once
+        out.update(
+            og_article=float(og == "article"),
+            og_website=float(og == "website"),
+            og_product=float(og.startswith("product")),
+            og_other=float(bool(og) and og not in ("article", "website") and not og.startswith("product")),
+            schema_article=float(bool(types & ARTICLE_TYPES)),
+            schema_news=float(any("News" in t for t in types)),
+            schema_blog=float(bool(types & {"BlogPosting", "Blog"})),
+            schema_forum=float(bool(types & FORUM_TYPES)),
+            schema_tech=float(bool(types & {"TechArticle", "APIReference", "HowTo"})),
+            schema_listing=float(bool(types & LISTING_TYPES)),
+            schema_product=float(bool(types & PRODUCT_TYPES)),
+            schema_faq=float("FAQPage" in types),
+            has_published=float(bool(meta.published)),
+            has_modified=float(bool(meta.modified)),
+            has_authors=float(bool(meta.authors)),
+            has_article_body=float(meta.article_body_element is not None or bool(meta.article_body_text)),
+            time_elements=float(tags["time"]),
+            text_len=float(text_len),
+            link_density=page.link_density(body),
+            paragraphs=paragraphs,
+            paragraph_share=paragraphs / elements,
+            headlines=float(heads.headlines),
+            headline_density=heads.headlines / max(text_len / 1000, 1.0),
+            linked_headlines=heads.linked,
+            self_linked_headlines=heads.self_linked,
+            list_items=float(page.tag_count(body, "li")) / elements,
+            images=float(page.tag_count(body, "img")),
+            inputs=float(tags["input"] + tags["form"]),
+            code_blocks=float(tags["pre"] + tags["code"]),
+            prices=float(_price_count(page.body_text[:200_000])),
+            **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
+        )
+        extraction, self._region = extraction_features(page, article, evidence, text_len)
+        out.update(extraction)
+        self._dates = date_nodes(page)
+        out.update(shape_features(page, article, evidence, self._dates))
+        out.update(declared_features(page, meta))
+        self._fast = out
+        return out
+
+    def all(self) -> dict[str, float]:
+        if self._all is not None:
+            return self._all
+        out = dict(self.fast())
+        page, region = self.page, self._region
+        anchors = page_anchors(page)
+        links = page_links(anchors)
+        repeats = Counter(links)  # each distinct URL measured once, counted as often as it is linked
+        times = list(repeats.values())
+        number, date, slash, reserved, length = zip(*link_flags_many(list(repeats))) if repeats else ((),) * 5
+        counts = {"number": sum(compress(times, number)), "date": sum(compress(times, date)),
+                  "slash": sum(compress(times, slash)), "reserved": sum(compress(times, reserved)),
+                  "short": sum(compress(times, map(SHORT_LINK.__gt__, length)))}
+        out["links"] = float(len(links))
+        for key, value in counts.items():
+            out[f"links_{key}"] = float(value)
+            out[f"share_{key}"] = value / len(links) if links else 0.0
+        core = coreex(page, with_text=False)
+        out["coreex_score"] = core.score
+        out.update(_one_hot("coreex_tag", core.tag))
+        out.update(_one_hot("coreex_s_tag", core.subset_tag))
+        elements = page.elements
+        external = sum(1 for a in region.anchors
+                       if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
+        out["region_external"] = external * (1000 / max(region.chars, 1))  # per_k as the other region measures
+        out.update(structure_features(page, self.meta, self._text_len, getattr(self.article, "body", None) or "",
+                                      anchors, self._dates.short))
+        self._all = out
+        return out
+
+
 def page_features(page: Page, metadata: Any = None, article: Any = None,
                   evidence: Evidence | None = None) -> dict[str, float]:
-    """Every feature in :data:`FEATURE_NAMES` for one parsed page (``metadata``, and the extraction's
-    ``article`` and ``evidence``, reused if given; otherwise computed here)."""
-    meta = metadata if metadata is not None else read_metadata(page, page.url)
-    if evidence is None or article is None:
-        article, evidence = extraction_evidence(page)
-    out: dict[str, float] = {}
-
-    anchors = page_anchors(page)
-    links = page_links(anchors)
-    repeats = Counter(links)  # each distinct URL measured once, counted as often as it is linked
-    times = list(repeats.values())
-    number, date, slash, reserved, length = zip(*link_flags_many(list(repeats))) if repeats else ((),) * 5
-    counts = {"number": sum(compress(times, number)), "date": sum(compress(times, date)),
-              "slash": sum(compress(times, slash)), "reserved": sum(compress(times, reserved)),
-              "short": sum(compress(times, map(SHORT_LINK.__gt__, length)))}
-    out["links"] = float(len(links))
-    for key, value in counts.items():
-        out[f"links_{key}"] = float(value)
-        out[f"share_{key}"] = value / len(links) if links else 0.0
-
-    own = link_features(page.url or "")
-    out.update(url_number=own["has_number"], url_date=own["has_date"], url_slash=own["ends_with_slash"],
-               url_reserved=own["has_reserved_word"], url_length=own["url_length"],
-               url_slug_tokens=own["slug_tokens"])
-
-    text_len = page.text_len(page.body)
-    core = coreex(page, with_text=False)
-    out["coreex_score"] = core.score
-    out.update(_one_hot("coreex_tag", core.tag))
-    out.update(_one_hot("coreex_s_tag", core.subset_tag))
-
-    types = set(meta.schema_types or ())
-    og = (meta.og_type or "").strip().lower()
-    heads = headline_links(page)
-    body = page.body
-    paragraphs = float(page.tag_count(body, "p"))
-    elements = max(page.descendants(body), 1)
-    text = page.body_text
-    path = urlsplit(page.url or "").path.lower()
-    tags = page.tag_totals()  # what body.iter(tag) yields, counted once
-    out.update(
-        og_article=float(og == "article"),
-        og_website=float(og == "website"),
-        og_product=float(og.startswith("product")),
-        og_other=float(bool(og) and og not in ("article", "website") and not og.startswith("product")),
-        schema_article=float(bool(types & ARTICLE_TYPES)),
-        schema_news=float(any("News" in t for t in types)),
-        schema_blog=float(bool(types & {"BlogPosting", "Blog"})),
-        schema_forum=float(bool(types & FORUM_TYPES)),
-        schema_tech=float(bool(types & {"TechArticle", "APIReference", "HowTo"})),
-        schema_listing=float(bool(types & LISTING_TYPES)),
-        schema_product=float(bool(types & PRODUCT_TYPES)),
-        schema_faq=float("FAQPage" in types),
-        has_published=float(bool(meta.published)),
-        has_modified=float(bool(meta.modified)),
-        has_authors=float(bool(meta.authors)),
-        has_article_body=float(meta.article_body_element is not None or bool(meta.article_body_text)),
-        time_elements=float(tags["time"]),
-        text_len=float(text_len),
-        link_density=page.link_density(body),
-        paragraphs=paragraphs,
-        paragraph_share=paragraphs / elements,
-        headlines=float(heads.headlines),
-        headline_density=heads.headlines / max(text_len / 1000, 1.0),
-        linked_headlines=heads.linked,
-        self_linked_headlines=heads.self_linked,
-        list_items=float(page.tag_count(body, "li")) / elements,
-        images=float(page.tag_count(body, "img")),
-        inputs=float(tags["input"] + tags["form"]),
-        code_blocks=float(tags["pre"] + tags["code"]),
-        prices=float(_price_count(text[:200_000])),
-        **{f"path_{k}": float(rx.search(path) is not None) for k, rx in _PATH_WORDS.items()},
-    )
-    out.update(extraction_features(page, article, evidence, text_len, anchors))
-    dates = date_nodes(page)
-    out.update(structure_features(page, meta, text_len, getattr(article, "body", None) or "", anchors, dates.short))
-    out.update(shape_features(page, article, evidence, dates))
-    return out
+    """Every feature in :data:`FEATURE_NAMES` for one parsed page (see :class:`PageFeatures`)."""
+    return PageFeatures(page, metadata, article, evidence).all()
 
 
 @dataclass(frozen=True)
@@ -370,10 +423,19 @@ def _jaccard(a: str | None, b: str | None) -> float:
     return len(x & y) / len(x | y) if x | y else 0.0
 
 
-def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: int,
-                        anchors: dict[Any, Anchor]) -> dict[str, float]:
+class Region(NamedTuple):
+    """The relevant region's links (element indices, and elements above the body) and text length:
+    :class:`PageFeatures` counts the external ones only when the full model needs them."""
+
+    anchors: set[Any]
+    chars: int
+
+
+def extraction_features(page: Page, article: Any, evidence: Evidence,
+                        text_len: int) -> tuple[dict[str, float], Region]:
     """Title, visible date and body shape as the extraction found them: an article has a title
-    heading early, a date next to it, and a body of long lines ending like sentences."""
+    heading early, a date next to it, and a body of long lines ending like sentences. Also the
+    relevant region, whose external links (``region_external``) need the resolved anchors."""
     tns = page.text_nodes
     total = max(text_len, 1)
     out: dict[str, float] = {}
@@ -455,15 +517,11 @@ def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: 
             nearest[j] = reach[j] if d is None else d
         region += len(tns[k].text)
         in_list += len(tns[k].text) if li >= 0 or beyond is not None else 0
-    elements = page.elements
-    external = sum(1 for a in region_anchors
-                   if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
     per_k = 1000 / max(region, 1)
     out["region_headings"] = len(headings) * per_k
-    out["region_external"] = external * per_k
     out["region_links"] = len(region_anchors) * per_k
     out["region_list_share"] = in_list / max(region, 1)
-    return out
+    return out, Region(region_anchors, region)
 
 
 def _repeated_blocks(page: Page, date_like: list[int]) -> tuple[int, int, int]:
@@ -519,8 +577,8 @@ def _score_groups(page: Page, groups: list[list[int]], date_like: list[int]) -> 
 
 def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
                        anchors: dict[Any, Anchor], short_dates: list[int]) -> dict[str, float]:
-    """Markup, link and URL measures that tell listings, forums, shops and service pages from articles
-    (``body_text``: the extracted body, where the site naming itself is counted; ``short_dates``:
+    """Markup and link measures that tell listings, forums, shops and service pages from articles (with
+    :func:`declared_features`, the structure group; ``body_text``: the extracted body, where the site naming itself is counted; ``short_dates``:
     ``DateNodes.short`` of :func:`date_nodes`)."""
     body = page.body
     total = max(text_len, 1)
@@ -562,6 +620,13 @@ def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
     out["external_share"] = external / web if web else 0.0
     out["brand_per_k"] = _brand_per_k(body_text, meta, _site(page.url))
 
+    return out
+
+
+def declared_features(page: Page, meta: Any) -> dict[str, float]:
+    """The URL's shape and what the page declares about itself (schema.org types, OpenGraph and
+    Twitter tags): :data:`DECLARED_FEATURES`, no tree scan."""
+    out: dict[str, float] = {}
     parts = urlsplit(page.url or "")
     segments = [s for s in parts.path.split("/") if s]
     out["path_depth"] = float(len(segments))
@@ -731,8 +796,7 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
 def feature_vector(page: Page, metadata: Any = None, article: Any = None,
                    evidence: Evidence | None = None) -> list[float]:
     """:func:`page_features` in :data:`FEATURE_NAMES` order (the model's input)."""
-    values = page_features(page, metadata, article, evidence)
-    return [values[name] for name in FEATURE_NAMES]
+    return PageFeatures(page, metadata, article, evidence).row()
 
 
 def newsplease_rule(page: Page, metadata: Any = None) -> bool:

@@ -11,6 +11,10 @@ it is applied only where they are valid (:func:`probability`): pages whose text 
 plain model's probability, and on a page showing a date the text models may raise that probability but
 lower it only part of the way. ``NEWSCRAWL_PAGE_MODEL = "plain"`` (``extract(..., page_model="plain")``)
 uses the plain model everywhere (docs/decisions.md, page classifier round 6 and the lead's decision).
+Under the default a first pass comes before the words model: ``models/page_classifier_fast.json`` reads
+only the features that cost little once the extraction has run, and decides alone where it is sure
+(its probability at most ``decide_below`` or at least ``decide_above``, thresholds chosen by training
+so that the cascade keeps the words model's F1); ``"words"`` skips it (docs/decisions.md, round 7).
 Each model's feature list must be :data:`FEATURE_NAMES` and then some of :data:`TEXT_FEATURES` in
 that order, so a model from another version of the features is refused rather than silently
 misread. A model that reads text models names them (files next to it) with their checksums: a text
@@ -23,12 +27,12 @@ import functools
 import logging
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from newscrawl import modelio
-from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
+from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, PageFeatures
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities
 from newscrawl.extract.api import Evidence
 from newscrawl.page import Page
@@ -37,6 +41,7 @@ from newscrawl.paths import models_dir
 MODEL_FILE = "page_classifier.json"
 NO_URL_MODEL_FILE = "page_classifier_nourl.json"
 WORDS_MODEL_FILE = "page_classifier_words.json"  # the default for pages with a URL: also reads the text models
+FAST_MODEL_FILE = "page_classifier_fast.json"  # the default's first pass (pages with a URL)
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
@@ -101,17 +106,57 @@ def page_model_file(name: str | None, page: Page | None = None) -> str | None:
     return str(name)
 
 
+def first_pass_file(name: str | None, page: Page | None = None) -> str | None:
+    """The first-pass model for the same value: the shipped one under the default (None, "" or "default")
+    for a page with a URL; None (no first pass) for "words", "plain", a path, or a page without a URL."""
+    if name in (None, "", "default") and (page is None or page.url):
+        return str(models_dir() / FAST_MODEL_FILE)
+    return None
+
+
+class FirstPass(NamedTuple):
+    """The first-pass trees and the probabilities at or beyond which they decide alone."""
+
+    model: modelio.TreeModel
+    below: float
+    above: float
+
+
+@functools.lru_cache(maxsize=4)
+def load_first_pass(path: str) -> FirstPass | None:
+    """The first-pass model at ``path``, validated and cached; None (logged once) when it is missing or
+    refused: the page then goes to the full model, which decides every page alone anyway."""
+    try:
+        model = modelio.load_model(path)
+        if model.features != FAST_FEATURES:
+            raise modelio.ModelError(f"first-pass model {Path(path).name} was trained on other features; "
+                                     "retrain it with `newscrawl train page --first-pass-only`")
+        below, above = model.meta.get("decide_below"), model.meta.get("decide_above")
+        if not (isinstance(below, float | int) and isinstance(above, float | int) and 0 <= below < 0.5 < above <= 1):
+            raise modelio.ModelError(f"first-pass model {Path(path).name} has no valid decide_below/decide_above")
+    except modelio.ModelError as exc:
+        logger.error("page classifier's first pass unavailable, every page goes to the full model: %s", exc)
+        return None
+    return FirstPass(model, float(below), float(above))
+
+
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
-                article: Any = None, evidence: Evidence | None = None) -> float:
+                article: Any = None, evidence: Evidence | None = None, first_pass: str | None = None) -> float:
     """Probability that ``page`` is a single article (0..1). ``model_path`` None: the plain model (or the
     URL-less one for a page without a URL); ``extract()`` passes :func:`page_model_file`'s choice. A model
     that reads text models (the words model) reads them only where they are valid: on English text, and on
-    a page showing a date lowering the plain model's probability by :data:`DATED_WEIGHT` of the gap only."""
+    a page showing a date lowering the plain model's probability by :data:`DATED_WEIGHT` of the gap only.
+    ``first_pass`` (:func:`first_pass_file`): a first-pass model whose sure probability is the answer."""
     plain = None if page.url else str(models_dir() / NO_URL_MODEL_FILE)  # the model without text models
     model, texts = load(model_path or plain)
-    if article is None or evidence is None:
-        article, evidence = extraction_evidence(page)
-    row = feature_vector(page, metadata, article, evidence)
+    features = PageFeatures(page, metadata, article, evidence)
+    fast = load_first_pass(first_pass) if first_pass else None
+    if fast is not None:
+        sure = float(fast.model.positive_proba([features.fast_row()], positive=True)[0])
+        if sure <= fast.below or sure >= fast.above:
+            return sure
+    article = features.article
+    row = features.row()
     if not texts:
         return float(model.positive_proba([row], positive=True)[0])
     without = float(load(plain)[0].positive_proba([row], positive=True)[0])
@@ -133,8 +178,9 @@ def applied(plain: Any, words: Any, english: Any, dated: Any) -> np.ndarray:
 
 
 def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,
-             model_path: str | None = None, threshold: float = THRESHOLD) -> tuple[bool, float]:
+             model_path: str | None = None, threshold: float = THRESHOLD,
+             first_pass: str | None = None) -> tuple[bool, float]:
     """``(is_article, probability)`` for a parsed page. ``extract()`` passes its Article, metadata and
     :class:`Evidence`; without them the extraction pipeline is run here first (same features)."""
-    p = probability(page, metadata, model_path, article=article, evidence=evidence)
+    p = probability(page, metadata, model_path, article=article, evidence=evidence, first_pass=first_pass)
     return p >= threshold, p

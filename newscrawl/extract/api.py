@@ -400,13 +400,14 @@ def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,
     """The page classifier (newscrawl.classify.page) when present, else a documented rule:
     an article type in metadata, or a title and a body of ARTICLE_BODY_CHARS+ characters."""
     try:
-        from newscrawl.classify.page import classify, page_model_file
+        from newscrawl.classify.page import classify, first_pass_file, page_model_file
     except ImportError:
         classify = None
     if classify is not None:
         try:
             verdict, probability = classify(page, art, metadata=meta, evidence=evidence,
-                                            model_path=page_model_file(page_model, page))
+                                            model_path=page_model_file(page_model, page),
+                                            first_pass=first_pass_file(page_model, page))
         except Exception as exc:  # e.g. its model missing: fall back to the rule below
             art.warnings.append(f"page classifier unavailable: {exc.__class__.__name__}: {exc}")
         else:

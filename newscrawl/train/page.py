@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from newscrawl import modelio
-from newscrawl.classify.features import FEATURE_NAMES, feature_vector, newsplease_rule
+from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
-from newscrawl.classify.page import MODEL_FILE, text_model_file
-from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, text_inputs, vectorize
+from newscrawl.classify.page import FAST_MODEL_FILE, MODEL_FILE, WORDS_MODEL_FILE, applied, text_model_file
+from newscrawl.classify.text import ENGLISH_SHARE, MAX_CHARS, TEXT_FEATURES, english_share, text_inputs, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
@@ -57,6 +57,12 @@ TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
 # multilingual articles are mostly called non-articles, and readability's minimal URL-less fixtures
 # (the quality gate's is_article) lose half their recall (docs/decisions.md, round 5)
 NO_TEXT_FEATURES: tuple[str, ...] = ()
+# The first pass (models/page_classifier_fast.json): boosted trees on FAST_FEATURES that decide a page
+# alone where their probability is at most t or at least 1 - t. t is the largest of these whose
+# decisions, out of fold, keep the F1 of the model they stand in for (the words model as applied)
+# within FAST_TOLERANCE on average over the repeats (docs/decisions.md, "Page classifier, round 7").
+FAST_THRESHOLDS = (0.001, 0.002, 0.005, 0.01, 0.02)
+FAST_TOLERANCE = 0.0005
 
 
 @dataclass
@@ -243,6 +249,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"as <name>_words.json (with its text models) and <name>_nourl.json)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
+    parser.add_argument("--first-pass-only", action="store_true",
+                        help=f"train only the first-pass model ({FAST_MODEL_FILE} next to --out), validated against "
+                             "the model type of the words model already there (one extraction pass, a few minutes)")
 
 
 def no_url_path(path: Path) -> Path:
@@ -264,12 +273,93 @@ def run(args: argparse.Namespace) -> int:
     words = words_path(out)
     text_files = {name: words.with_name(text_model_file(words, name)) for name in TEXT_FEATURES}
     table = load_features(TRAIN_DATASETS, args.limit, with_urls=True)  # the extraction runs once per URL mode
+    if args.first_pass_only:
+        train_first_pass(fast_path(out), table, _chosen(words), args.repeats)
+        return 0
     plain = train_one(out, table, True, NO_TEXT_FEATURES, args.repeats, text_files)
     # the words model's "without the text models" row is the default's boosted row (same pages and folds)
     train_one(words, table, True, TEXT_FEATURES, args.repeats, text_files, without_text=plain["boosted"])
+    train_first_pass(fast_path(out), table, _chosen(words), args.repeats)
     bare = load_features(TRAIN_DATASETS, args.limit, with_urls=False)
     train_one(no_url_path(out), bare, False, NO_TEXT_FEATURES, args.repeats, text_files)
     return 0
+
+
+def fast_path(path: Path) -> Path:
+    """The first-pass model next to the page model at ``path`` (``page_classifier_fast.json``)."""
+    return path.with_name(path.stem + "_fast" + path.suffix)
+
+
+def _chosen(words: Path) -> str:
+    """The model type of the words model at ``words`` (what the first pass is validated against)."""
+    try:
+        kind = modelio.load_model(words).meta.get("chosen")
+    except modelio.ModelError as exc:
+        raise SystemExit(f"newscrawl train page: cannot read the words model {words}: {exc}") from None
+    if kind not in MODELS:
+        raise SystemExit(f"newscrawl train page: the words model {words} names no known model type ({kind!r})")
+    return kind
+
+
+def first_pass_scores(table: FeatureTable, words_kind: str, repeats: int) -> dict[str, Any]:
+    """Out-of-fold probabilities, per repeat of shuffled stratified 10-fold: the first pass's (boosted trees
+    on FAST_FEATURES) and the full default's (the words model of type ``words_kind`` as
+    :func:`newscrawl.classify.page.probability` applies it, text models nested in the fold). For each
+    threshold t of FAST_THRESHOLDS: the pooled F1 of the cascade (the first pass where its probability is
+    <= t or >= 1 - t, the full default elsewhere), the share of pages it decides and how often it
+    disagrees with the full default, each the mean over the repeats."""
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = table.arrays()
+    fast_cols = [FEATURE_NAMES.index(name) for name in FAST_FEATURES]
+    matrices = text_matrices(table.texts)
+    english = np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
+                          for row in table.texts])
+    dated = X[:, FEATURE_NAMES.index("visible_date")] > 0
+    full_f1, fast_f1 = [], []
+    per_t: dict[float, list[tuple[float, float, float]]] = {t: [] for t in FAST_THRESHOLDS}
+    for rep in range(repeats):
+        plain, words, fast = (np.zeros(len(y)) for _ in range(3))
+        for k, (train, test) in enumerate(StratifiedKFold(10, shuffle=True, random_state=rep).split(X, y)):
+            plain[test] = make_boosted().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+            inner, outer = text_columns(matrices, y, train, test, seed=k)
+            words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
+                np.column_stack([X[test], outer]))[:, 1]
+            fast[test] = make_boosted().fit(X[train][:, fast_cols], y[train]).predict_proba(X[test][:, fast_cols])[:, 1]
+        full = applied(plain, words, english, dated)
+        full_f1.append(f1_score(y, full >= 0.5))
+        fast_f1.append(f1_score(y, fast >= 0.5))
+        for t in FAST_THRESHOLDS:
+            early = (fast <= t) | (fast >= 1 - t)
+            cascade = np.where(early, fast, full)
+            per_t[t].append((f1_score(y, cascade >= 0.5), early.mean(), ((cascade >= 0.5) != (full >= 0.5)).mean()))
+    return {"full_f1": float(np.mean(full_f1)), "first_pass_f1": float(np.mean(fast_f1)), "repeats": repeats,
+            "thresholds": {str(t): {"f1": float(np.mean([r[0] for r in rows])), "decided": float(np.mean([r[1] for r in rows])),
+                                    "disagree": float(np.mean([r[2] for r in rows]))} for t, rows in per_t.items()}}
+
+
+def train_first_pass(out: Path, table: FeatureTable, words_kind: str, repeats: int) -> dict[str, Any]:
+    """Fit and write the first-pass model with its threshold (:func:`first_pass_scores`) and card."""
+    scores = first_pass_scores(table, words_kind, repeats)
+    keep = [float(t) for t, r in scores["thresholds"].items() if r["f1"] >= scores["full_f1"] - FAST_TOLERANCE]
+    threshold = max(keep, default=0.0)  # 0: the first pass decides nothing
+    X, y = table.arrays()
+    model = make_boosted().fit(X[:, [FEATURE_NAMES.index(name) for name in FAST_FEATURES]], y)
+    meta = {"trained_on": list(TRAIN_DATASETS), "urls": True, "pages": int(len(y)), "articles": int(y.sum()),
+            "chosen": "boosted", "params": BOOSTED_PARAMS, "decide_below": threshold, "decide_above": 1 - threshold,
+            "validated_against": f"{WORDS_MODEL_FILE} ({words_kind}) as applied", "tolerance": FAST_TOLERANCE,
+            "cv_design": f"stratified 10-fold, shuffled, x {repeats}; F1 of all out-of-fold predictions per repeat",
+            "cv": scores}
+    modelio.save_model(modelio.export_trees(model, FAST_FEATURES, meta), out)
+    _write_fast_card(out.with_suffix(".md"), out.name, meta)
+    print(f"{out.name}: {len(y)} pages; full default F1 {scores['full_f1']:.4f}, first pass alone "
+          f"{scores['first_pass_f1']:.4f}")
+    for t, r in scores["thresholds"].items():
+        print(f"  decides at <= {t} or >= {1 - float(t):g}: {r['decided']:.1%} of pages, F1 {r['f1']:.4f}, "
+              f"disagrees on {r['disagree']:.2%}")
+    print(f"saved {out}; decides below {threshold:g} and above {1 - threshold:g}")
+    return meta
 
 
 def words_path(path: Path) -> Path:
@@ -337,7 +427,8 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
            "whose text is not English" if meta["urls"] else
            "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
     if meta["text_models"]:
-        use = ("pages with a URL, the default (`NEWSCRAWL_PAGE_MODEL = \"default\"` or \"words\"). It knows the words of its mostly English training pages, so "
+        use = ("pages with a URL (`NEWSCRAWL_PAGE_MODEL = \"words\"`, and under the default, \"default\", for the "
+               "pages its first pass `page_classifier_fast.json` is not sure of). It knows the words of its mostly English training pages, so "
                "it is applied only where they are valid: pages whose text is not English (a share of common English "
                "words under `ENGLISH_SHARE`) get the plain model's probability, and on a page showing a date it "
                "lowers the plain model's probability only `DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
@@ -402,6 +493,48 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "
         "`benchmarks/page_classifier.py` reports wcxb-dev alone.",
+        "",
+    ]
+    path.write_text("\n".join(lines), encoding="utf-8")
+
+
+def _write_fast_card(path: Path, name: str, meta: dict) -> None:
+    cv = meta["cv"]
+    lines = [
+        f"# {name} — the page classifier's first pass",
+        "",
+        "Used by `newscrawl.classify.page.probability` for pages with a URL under the default "
+        "(`NEWSCRAWL_PAGE_MODEL = \"default\"`): where its probability is at most "
+        f"{meta['decide_below']:g} or at least {meta['decide_above']:g} it sets `is_article` and `probability` "
+        f"alone; elsewhere the page goes to `{WORDS_MODEL_FILE}` as applied. It reads only the features that "
+        "cost little once the extraction has run (`FAST_FEATURES` in `newscrawl/classify/features.py`: the "
+        "URL's link-target features, declared types and dates, text and tag measures, headline links, what "
+        "the extraction found, the headline and body as text, the URL's shape), so a decided page skips the "
+        "link targets, CoreEx, the repeated-block and container scans and the text models (docs/decisions.md, "
+        "\"Page classifier, round 7\").",
+        "",
+        f"- **Model**: boosted (scikit-learn's HistGradientBoostingClassifier), params "
+        f"`{json.dumps(meta['params'], sort_keys=True)}`, {len(FAST_FEATURES)} features.",
+        f"- **Data**: the pages of `{MODEL_FILE}`: {meta['pages']} pages, {meta['articles']} articles.",
+        f"- **Threshold**: the largest of {', '.join(map(str, FAST_THRESHOLDS))} whose cascade keeps the F1 of "
+        f"the full default within {meta['tolerance']} ({meta['cv_design'].split(';')[0]}, "
+        f"against {meta['validated_against']}, text models nested in each fold).",
+        f"- **Cross-validated** ({meta['cv_design']}): full default F1 {cv['full_f1']:.4f}; the first pass alone "
+        f"{cv['first_pass_f1']:.4f}.",
+        "",
+        "| decides at | pages it decides | cascade F1 | disagrees with the full default |",
+        "|---|---|---|---|",
+    ]
+    for t, r in cv["thresholds"].items():
+        mark = " (shipped)" if float(t) == meta["decide_below"] else ""
+        lines.append(f"| <= {t} or >= {1 - float(t):g}{mark} | {r['decided']:.1%} | {r['f1']:.4f} | {r['disagree']:.2%} |")
+    lines += [
+        "",
+        "- **Rebuild**: `newscrawl train page` writes it after the other page models; `newscrawl train page "
+        "--first-pass-only` writes it alone, validated against the type of the words model already in `models/`.",
+        "- **Caveats**: the threshold is chosen on the training pages (wcxb-dev and the demo site); "
+        "`benchmarks/page_classifier.py` scores the cascade on wcxb-dev alone. `NEWSCRAWL_PAGE_MODEL = \"words\"` "
+        "skips the first pass.",
         "",
     ]
     path.write_text("\n".join(lines), encoding="utf-8")

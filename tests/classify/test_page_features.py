@@ -336,7 +336,7 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks(random_tag_soup):
     import dataclasses
 
     from newscrawl.classify.features import (
-        INLINE_P, LONG_P, date_nodes, extraction_features, shape_features)
+        INLINE_P, LONG_P, PageFeatures, date_nodes, extraction_features, shape_features)
 
     rng = random.Random(5)
     tags = ["div", "p", "ul", "li", "a", "span", "h2", "h3", "em", "section", "p", "a"]
@@ -361,7 +361,8 @@ def test_region_and_inline_links_by_index_equal_the_tree_walks(random_tag_soup):
             if run % 2:  # scattered nodes: climbs that meet the earlier ones higher up, or not at all
                 relevant = tuple(sorted(rng.sample(range(count), rng.randint(1, count))))
             ev = dataclasses.replace(evidence, relevant=relevant)
-            got = extraction_features(page, art, ev, page.text_len(page.body), anchors)
+            got, _ = extraction_features(page, art, ev, page.text_len(page.body))
+            got["region_external"] = PageFeatures(page, None, art, ev).all()["region_external"]
             headings, external, links, in_list, region = _region_by_tree_walk(page, relevant, anchors)
             per_k = 1000 / max(region, 1)
             assert (got["region_headings"], got["region_external"], got["region_links"], got["region_list_share"]) == (

@@ -11,7 +11,8 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify.features import extraction_evidence, feature_vector
-from newscrawl.classify.page import MODEL_FEATURES, WORDS_MODEL_FILE, load, page_model_file, probability, text_model_file
+from newscrawl.classify.page import (MODEL_FEATURES, WORDS_MODEL_FILE, first_pass_file, load, page_model_file, probability,
+                                     text_model_file)
 from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, headline_text, page_text, text_inputs, text_probabilities, vectorize
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -167,8 +168,11 @@ def test_extract_and_the_pipeline_setting_pick_the_page_model():
     url = "https://example.com/2025/03/04/council.html"
     page = Page.from_html(html, url)
     default, plain = newscrawl.extract(html, url), newscrawl.extract(html, url, page_model="plain")
+    words = newscrawl.extract(html, url, page_model="words")
     assert plain.probability == pytest.approx(probability(page))
-    assert default.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
+    assert words.probability == pytest.approx(probability(page, model_path=page_model_file("words")))
+    assert default.probability == pytest.approx(probability(page, model_path=page_model_file("default"),
+                                                            first_pass=first_pass_file("default", page)))
     assert ExtractionPipeline(get_crawler(settings_dict={"NEWSCRAWL_PAGE_MODEL": "plain"})).page_model == "plain"
 
 
