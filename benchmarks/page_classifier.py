@@ -382,9 +382,9 @@ def articles_called(limit: int | None) -> None:
                         values = page_features.feature_vector(page, meta, art, evidence)
                         p = words_model.positive_proba([values + text_probabilities(texts, text_inputs(page, art.title))])[0]
                     else:  # as extract() does: a page without a URL gets the URL-less model in every mode
-                        name = choice.get(mode, "words")
-                        p = probability(page, meta, page_model_file(name, page), article=art, evidence=evidence,
-                                        first_pass=first_pass_file(name, page))
+                        setting = choice.get(mode, "words")
+                        p = probability(page, meta, page_model_file(setting, page), article=art, evidence=evidence,
+                                        first_pass=first_pass_file(setting, page))
                     cpu[mode] += time.process_time() - t
                     called.setdefault((name, lang), Counter())[mode] += p >= THRESHOLD
                 called[(name, lang)]["pages"] += 1
