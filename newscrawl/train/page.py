@@ -10,7 +10,10 @@ without a URL is a supported call, and a model that never saw such rows misreads
 link features (docs/decisions.md, "Page classifier, round 3"). A third model, the default for pages with a URL,
 ``models/page_classifier_words.json``, also reads two text models (written next to it) stacked
 out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round 5), hence
-applied to English text only (round 6, :func:`newscrawl.classify.page.probability`).
+applied to English text only (round 6, :func:`newscrawl.classify.page.probability`). A fourth,
+``models/page_classifier_fast.json``, is the default's first pass: boosted trees on the cheap features
+that decide alone where they are sure, with the threshold chosen here so that the cascade keeps the words
+model's out-of-fold F1 (round 7); ``--first-pass-only`` trains it alone.
 ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
@@ -488,7 +491,7 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "- **Full experiment** (with/without link-target features, news-please rule, text-length baseline, "
         "20 repeats): `python benchmarks/page_classifier.py`.",
         "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page twice, "
-        "with and without URLs, 10–30 minutes; it writes the three page models and the text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
+        "with and without URLs, 10–30 minutes; it writes the four page models (plain, words, URL-less and the first pass) and the text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
         "- **Caveats**: wcxb-dev is a modern (2025) multi-site sample, mostly one page per site; news section and "
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "
