@@ -82,7 +82,8 @@ def _check_choices(method: str, page_model: str | None) -> None:
     if method != "nce" and method not in METHODS:
         raise ValueError(f"NEWSCRAWL_BODY_EXTRACTOR = {method!r}: one of 'nce', {', '.join(map(repr, METHODS))}")
     if page_model not in (None, "default", "words", "plain") and not Path(page_model).is_file():
-        raise ValueError(f"NEWSCRAWL_PAGE_MODEL = {page_model!r}: 'default', 'words', 'plain' or the path of a model file")
+        raise ValueError(f"NEWSCRAWL_PAGE_MODEL = {page_model!r}: "
+                         "'default', 'words', 'plain' or the path of a model file")
 
 
 class ExtractionPipeline:

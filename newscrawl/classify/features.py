@@ -270,7 +270,6 @@ class PageFeatures:
         self._all: dict[str, float] | None = None
         self._region: Region | None = None
         self._dates: DateNodes | None = None
-        self._text_len = 0
 
     def fast_row(self) -> list[float]:
         """:meth:`fast` in :data:`FAST_FEATURES` order (the first pass's input)."""
@@ -291,7 +290,7 @@ class PageFeatures:
         out.update(url_number=own["has_number"], url_date=own["has_date"], url_slash=own["ends_with_slash"],
                    url_reserved=own["has_reserved_word"], url_length=own["url_length"],
                    url_slug_tokens=own["slug_tokens"])
-        text_len = self._text_len = page.text_len(page.body)
+        text_len = page.text_len(page.body)
         types = set(meta.schema_types or ())
         og = (meta.og_type or "").strip().lower()
         heads = headline_links(page)
@@ -366,7 +365,7 @@ class PageFeatures:
         external = sum(1 for a in region.anchors
                        if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
         out["region_external"] = external * (1000 / max(region.chars, 1))  # per_k as the other region measures
-        out.update(structure_features(page, self.meta, self._text_len, getattr(self.article, "body", None) or "",
+        out.update(structure_features(page, self.meta, int(out["text_len"]), getattr(self.article, "body", None) or "",
                                       anchors, self._dates.short))
         self._all = out
         return out
@@ -578,8 +577,8 @@ def _score_groups(page: Page, groups: list[list[int]], date_like: list[int]) -> 
 def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
                        anchors: dict[Any, Anchor], short_dates: list[int]) -> dict[str, float]:
     """Markup and link measures that tell listings, forums, shops and service pages from articles (with
-    :func:`declared_features`, the structure group; ``body_text``: the extracted body, where the site naming itself is counted; ``short_dates``:
-    ``DateNodes.short`` of :func:`date_nodes`)."""
+    :func:`declared_features`, the structure group; ``body_text``: the extracted body, where the site
+    naming itself is counted; ``short_dates``: ``DateNodes.short`` of :func:`date_nodes`)."""
     body = page.body
     total = max(text_len, 1)
     out: dict[str, float] = {}

@@ -254,7 +254,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--first-pass-only", action="store_true",
                         help=f"train only the first-pass model ({FAST_MODEL_FILE} next to --out), validated against "
-                             "the model type of the words model already there (one extraction pass, a few minutes)")
+                             "the model types of the plain and words models already there (one extraction pass, "
+                             "a few minutes)")
 
 
 def no_url_path(path: Path) -> Path:
@@ -277,12 +278,12 @@ def run(args: argparse.Namespace) -> int:
     text_files = {name: words.with_name(text_model_file(words, name)) for name in TEXT_FEATURES}
     table = load_features(TRAIN_DATASETS, args.limit, with_urls=True)  # the extraction runs once per URL mode
     if args.first_pass_only:
-        train_first_pass(fast_path(out), table, _chosen(words), args.repeats)
+        train_first_pass(fast_path(out), table, _chosen(out), _chosen(words), args.repeats)
         return 0
     plain = train_one(out, table, True, NO_TEXT_FEATURES, args.repeats, text_files)
     # the words model's "without the text models" row is the default's boosted row (same pages and folds)
     train_one(words, table, True, TEXT_FEATURES, args.repeats, text_files, without_text=plain["boosted"])
-    train_first_pass(fast_path(out), table, _chosen(words), args.repeats)
+    train_first_pass(fast_path(out), table, _chosen(out), _chosen(words), args.repeats)
     bare = load_features(TRAIN_DATASETS, args.limit, with_urls=False)
     train_one(no_url_path(out), bare, False, NO_TEXT_FEATURES, args.repeats, text_files)
     return 0
@@ -293,21 +294,23 @@ def fast_path(path: Path) -> Path:
     return path.with_name(path.stem + "_fast" + path.suffix)
 
 
-def _chosen(words: Path) -> str:
-    """The model type of the words model at ``words`` (what the first pass is validated against)."""
+def _chosen(path: Path) -> str:
+    """The model type of the page model at ``path`` (the first pass is validated against the plain and
+    words models' types)."""
     try:
-        kind = modelio.load_model(words).meta.get("chosen")
+        kind = modelio.load_model(path).meta.get("chosen")
     except modelio.ModelError as exc:
-        raise SystemExit(f"newscrawl train page: cannot read the words model {words}: {exc}") from None
+        raise SystemExit(f"newscrawl train page: cannot read the page model {path}: {exc}") from None
     if kind not in MODELS:
-        raise SystemExit(f"newscrawl train page: the words model {words} names no known model type ({kind!r})")
+        raise SystemExit(f"newscrawl train page: the page model {path} names no known model type ({kind!r})")
     return kind
 
 
-def first_pass_scores(table: FeatureTable, words_kind: str, repeats: int) -> dict[str, Any]:
+def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, repeats: int) -> dict[str, Any]:
     """Out-of-fold probabilities, per repeat of shuffled stratified 10-fold: the first pass's (boosted trees
-    on FAST_FEATURES) and the full default's (the words model of type ``words_kind`` as
-    :func:`newscrawl.classify.page.probability` applies it, text models nested in the fold). For each
+    on FAST_FEATURES) and the full default's (the plain model of type ``plain_kind`` and the words model of
+    type ``words_kind`` as :func:`newscrawl.classify.page.probability` applies them, text models nested in
+    the fold). For each
     threshold t of FAST_THRESHOLDS: the pooled F1 of the cascade (the first pass where its probability is
     <= t or >= 1 - t, the full default elsewhere), the share of pages it decides and how often it
     disagrees with the full default, each the mean over the repeats."""
@@ -325,7 +328,7 @@ def first_pass_scores(table: FeatureTable, words_kind: str, repeats: int) -> dic
     for rep in range(repeats):
         plain, words, fast = (np.zeros(len(y)) for _ in range(3))
         for k, (train, test) in enumerate(StratifiedKFold(10, shuffle=True, random_state=rep).split(X, y)):
-            plain[test] = make_boosted().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
+            plain[test] = MODELS[plain_kind]().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
             inner, outer = text_columns(matrices, y, train, test, seed=k)
             words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
                 np.column_stack([X[test], outer]))[:, 1]
@@ -342,9 +345,10 @@ def first_pass_scores(table: FeatureTable, words_kind: str, repeats: int) -> dic
                                     "disagree": float(np.mean([r[2] for r in rows]))} for t, rows in per_t.items()}}
 
 
-def train_first_pass(out: Path, table: FeatureTable, words_kind: str, repeats: int) -> dict[str, Any]:
+def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind: str,
+                     repeats: int) -> dict[str, Any]:
     """Fit and write the first-pass model with its threshold (:func:`first_pass_scores`) and card."""
-    scores = first_pass_scores(table, words_kind, repeats)
+    scores = first_pass_scores(table, plain_kind, words_kind, repeats)
     keep = [float(t) for t, r in scores["thresholds"].items() if r["f1"] >= scores["full_f1"] - FAST_TOLERANCE]
     threshold = max(keep, default=0.0)  # 0: the first pass decides nothing
     X, y = table.arrays()
@@ -534,7 +538,7 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     lines += [
         "",
         "- **Rebuild**: `newscrawl train page` writes it after the other page models; `newscrawl train page "
-        "--first-pass-only` writes it alone, validated against the type of the words model already in `models/`.",
+        "--first-pass-only` writes it alone, validated against the types of the plain and words models already in `models/`.",
         "- **Caveats**: the threshold is chosen on the training pages (wcxb-dev and the demo site); "
         "`benchmarks/page_classifier.py` scores the cascade on wcxb-dev alone. `NEWSCRAWL_PAGE_MODEL = \"words\"` "
         "skips the first pass.",

@@ -136,7 +136,7 @@ def test_training_keeps_the_widest_threshold_within_the_tolerance(tmp_path):
         words = "the council said that it will fund the wall" if is_article else "home news sport shop login"
         table.texts.append((f"{words} {k}", f"title {k}"))
     out = tmp_path / "page_classifier_fast.json"
-    meta = train.train_first_pass(out, table, "boosted", repeats=1)
+    meta = train.train_first_pass(out, table, "boosted", "boosted", repeats=1)
     scores = meta["cv"]
     kept = [float(t) for t, r in scores["thresholds"].items() if r["f1"] >= scores["full_f1"] - train.FAST_TOLERANCE]
     assert meta["decide_below"] == max(kept, default=0.0) and meta["decide_above"] == 1 - meta["decide_below"]
