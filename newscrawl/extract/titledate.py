@@ -42,6 +42,10 @@ WEAK_DATE_THRESHOLD = 0.25
 TITLE_RULE = "best"
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
+# Marks that separate breadcrumb or menu items. A title text that starts or ends with one took it
+# from a neighbouring run ("<span>|</span><span>Headline</span>", "» Headline"); no headline begins
+# or ends with one. Dashes and colons are not among them ("-5 °C tonight", "Update:").
+_EDGE_MARKS = " |\u00bb\u203a\u00b7\u2022>/"
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
 
@@ -113,7 +117,13 @@ def node_title_text(page: Page, k: int, meta_title: str | None = None) -> str:
     short block when that holds no word links (breadcrumbs are links; permalink symbols such as
     "¶" are left out), else the text run alone. A run that is the structured headline
     ``meta_title`` by itself stays alone: the rest of its block is a label or kicker
-    ("Headline:", "SELECTED:", a section name) that the page declares no part of the title."""
+    ("Headline:", "SELECTED:", a section name) that the page declares no part of the title.
+    Separator marks at either end (``_EDGE_MARKS``) are left out, unless nothing else is left."""
+    text = _title_unit_text(page, k, meta_title)
+    return text.strip(_EDGE_MARKS) or text
+
+
+def _title_unit_text(page: Page, k: int, meta_title: str | None) -> str:
     tn = page.text_nodes[k]
     limit = 2 * len(tn.text) + 10
     block = block_of(tn.container)

@@ -207,9 +207,18 @@ def test_a_linked_headline_split_by_inline_markup_is_the_whole_link():
 
 def test_breadcrumb_links_keep_the_run_alone_but_permalink_symbols_do_not():
     crumbs = '<p><a href="/">Home</a> » <a href="/blog">Blog</a> » Renting a Car: Key Words</p>'
-    assert _title_text(crumbs, "» Renting a Car: Key Words") == "» Renting a Car: Key Words"
+    assert _title_text(crumbs, "» Renting a Car: Key Words") == "Renting a Car: Key Words"
     sphinx = '<h1><code>functools</code> — Higher-order functions<a class="headerlink" href="#f">¶</a></h1>'
     assert _title_text(sphinx, "— Higher-order functions") == "functools — Higher-order functions"
+
+
+def test_separator_marks_at_either_end_leave_the_title():
+    item = '<ol><li><span>|</span><span>Sustainability in our shop</span></li></ol>'
+    assert _title_text(item, "Sustainability in our shop") == "Sustainability in our shop"
+    assert _title_text("<h2>» Storm hits the coast ›</h2>", "» Storm hits the coast ›") == "Storm hits the coast"
+    assert _title_text("<h2>-5 °C tonight: frost warning</h2>", "-5 °C tonight: frost warning") == "-5 °C tonight: frost warning"
+    assert _title_text("<h2>Update:</h2>", "Update:") == "Update:"
+    assert _title_text("<h2>|</h2>", "|") == "|"  # nothing but a mark: kept, the title model judges it
 
 
 def test_runs_are_joined_with_the_page_spacing():
