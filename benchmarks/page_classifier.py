@@ -47,7 +47,7 @@ from newscrawl.classify.mss import mss  # noqa: E402
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities  # noqa: E402
 from newscrawl import modelio  # noqa: E402
 from newscrawl.classify.page import (FAST_MODEL_FILE, MODEL_FILE, THRESHOLD, WORDS_MODEL_FILE, applied,  # noqa: E402
-                                     first_pass_file, load, load_first_pass,
+                                     dated, first_pass_file, load, load_first_pass,
                                      page_model_file, probability)
 from newscrawl.extract.api import extract_page  # noqa: E402
 from newscrawl.page import Page  # noqa: E402
@@ -92,7 +92,7 @@ class WordsMode:
     words: str  # the config with the text models
     plain: str  # the config without them
     english: np.ndarray  # per page: english_share(page text) >= ENGLISH_SHARE
-    dated: np.ndarray  # per page: the visible_date feature
+    dated: np.ndarray  # per page: newscrawl.classify.page.dated
 
     first_pass: str | None = None  # the config of the first pass (FAST_FEATURES), if scored
     below: float = 0.0  # the first pass decides where its probability is <= below or >= 1 - below
@@ -296,7 +296,7 @@ def main() -> int:
                            'of the way; page_model="words")', stacked, no_text,
                            np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
                                        for row in dev.texts]),
-                           X[:, FEATURE_NAMES.index("visible_date")] > 0, first_pass, below,
+                           dated(X), first_pass, below,
                            f"shipped default: the first pass where <= {below:g} or >= {1 - below:g}, "
                            "else the words model as applied")
     t0 = time.perf_counter()

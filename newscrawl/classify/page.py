@@ -45,10 +45,14 @@ FAST_MODEL_FILE = "page_classifier_fast.json"  # the default's first pass (pages
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
-_VISIBLE_DATE = FEATURE_NAMES.index("visible_date")
-# on a page showing a date, the share of the way from the plain model's probability down to the words model's
+# on a dated page, the share of the way from the plain model's probability down to the words model's
 # that is taken: below 0.5, a dated page the plain model is sure of stays an article (docs/decisions.md, round 6)
 DATED_WEIGHT = 0.4
+# a page is dated when it shows a date near its headline or its URL holds one (seed 002's strongest
+# link-target sign of an article): dated news reports are where the text models' doubts, learnt on
+# wcxb-dev's guides and services, are mostly wrong (docs/decisions.md, "Dated pages: the URL's date too")
+DATED_FEATURES = ("visible_date", "url_date")
+_DATED = [FEATURE_NAMES.index(name) for name in DATED_FEATURES]
 _FILE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9_.-]*\.json")
 
 
@@ -145,7 +149,7 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     """Probability that ``page`` is a single article (0..1). ``model_path`` None: the plain model (or the
     URL-less one for a page without a URL); ``extract()`` passes :func:`page_model_file`'s choice. A model
     that reads text models (the words model) reads them only where they are valid: on English text, and on
-    a page showing a date lowering the plain model's probability by :data:`DATED_WEIGHT` of the gap only.
+    a :func:`dated` page lowering the plain model's probability by :data:`DATED_WEIGHT` of the gap only.
     ``first_pass`` (:func:`first_pass_file`): a first-pass model whose sure probability is the answer."""
     plain = None if page.url else str(models_dir() / NO_URL_MODEL_FILE)  # the model without text models
     model, texts = load(model_path or plain)
@@ -164,16 +168,22 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
     if english_share(inputs["text_model"]) < ENGLISH_SHARE:
         return without  # the text models know English words only: elsewhere they call most articles non-articles
     words = float(model.positive_proba([row + text_probabilities(texts, inputs)], positive=True)[0])
-    return float(applied(without, words, True, bool(row[_VISIBLE_DATE])))
+    return float(applied(without, words, True, bool(dated(np.asarray([row]))[0])))
 
 
-def applied(plain: Any, words: Any, english: Any, dated: Any) -> np.ndarray:
+def dated(X: np.ndarray) -> np.ndarray:
+    """Per row of page features (FEATURE_NAMES order, extra columns allowed): is the page dated
+    (:data:`DATED_FEATURES`)? One rule for :func:`probability`, training and the benchmark."""
+    return (X[:, _DATED] > 0).any(axis=1)
+
+
+def applied(plain: Any, words: Any, english: Any, dated_page: Any) -> np.ndarray:
     """The words model's probability as :func:`probability` applies it, from the plain model's and the
     words model's (floats, or arrays: the benchmark's out-of-fold columns): the plain one where the
-    text is not English; on a page showing a date, lowered only DATED_WEIGHT of the way to the words
+    text is not English; on a dated page (:func:`dated`), lowered only DATED_WEIGHT of the way to the words
     model's (dated news articles unlike wcxb-dev's guides: the text models' doubts, mostly wrong
     there, move less); the words model's elsewhere."""
-    lowered = np.logical_and(dated, words < plain)
+    lowered = np.logical_and(dated_page, words < plain)
     return np.where(english, np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
 
 

@@ -32,7 +32,7 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
-from newscrawl.classify.page import FAST_MODEL_FILE, MODEL_FILE, WORDS_MODEL_FILE, applied, text_model_file
+from newscrawl.classify.page import FAST_MODEL_FILE, MODEL_FILE, WORDS_MODEL_FILE, applied, dated, text_model_file
 from newscrawl.classify.text import ENGLISH_SHARE, MAX_CHARS, TEXT_FEATURES, english_share, text_inputs, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
@@ -322,7 +322,6 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, rep
     matrices = text_matrices(table.texts)
     english = np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
                           for row in table.texts])
-    dated = X[:, FEATURE_NAMES.index("visible_date")] > 0
     full_f1, fast_f1 = [], []
     per_t: dict[float, list[tuple[float, float, float]]] = {t: [] for t in FAST_THRESHOLDS}
     for rep in range(repeats):
@@ -333,7 +332,7 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, rep
             words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
                 np.column_stack([X[test], outer]))[:, 1]
             fast[test] = make_boosted().fit(X[train][:, fast_cols], y[train]).predict_proba(X[test][:, fast_cols])[:, 1]
-        full = applied(plain, words, english, dated)
+        full = applied(plain, words, english, dated(X))
         full_f1.append(f1_score(y, full >= 0.5))
         fast_f1.append(f1_score(y, fast >= 0.5))
         for t in FAST_THRESHOLDS:

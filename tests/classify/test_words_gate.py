@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
-from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, load, page_model_file, probability
+from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, dated, load, page_model_file, probability
 from newscrawl.classify.text import ENGLISH_SHARE, english_share, page_text, text_inputs, text_probabilities
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
@@ -91,6 +92,17 @@ def test_words_model_reads_english_pages_and_lowers_a_dated_one_only_part_of_the
     assert row[visible_date] == 1.0 and own < default - 0.5  # the words model alone would drop it
     p = probability(dated, model_path=page_model_file("words"))
     assert p == pytest.approx(default + DATED_WEIGHT * (own - default)) and p >= 0.5 > own
+
+
+def test_a_date_in_the_url_dates_the_page_as_a_visible_date_does():
+    url_date, visible_date = FEATURE_NAMES.index("url_date"), FEATURE_NAMES.index("visible_date")
+    page = _page(ENGLISH, dated=False, url="https://example.com/2025/03/04/council-flood-defences")
+    row, default, own = _parts(page)
+    assert row[url_date] == 1.0 and row[visible_date] == 0.0
+    assert own < default - 0.05  # the words model alone would lower it further
+    p = probability(page, model_path=page_model_file("words"))
+    assert p == pytest.approx(default + DATED_WEIGHT * (own - default)) and p > own + 0.03
+    assert list(dated(np.array([row, _parts(_page(ENGLISH, dated=False))[0]]))) == [True, False]
 
 
 def test_words_model_on_a_page_without_url_falls_back_to_the_url_less_model():
