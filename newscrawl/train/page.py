@@ -436,8 +436,9 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         use = ("pages with a URL (`NEWSCRAWL_PAGE_MODEL = \"words\"`, and under the default, \"default\", for the "
                "pages its first pass `page_classifier_fast.json` is not sure of). It knows the words of its mostly English training pages, so "
                "it is applied only where they are valid: pages whose text is not English (a share of common English "
-               "words under `ENGLISH_SHARE`) get the plain model's probability, and on a page showing a date it "
-               "lowers the plain model's probability only `DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
+               "words under `ENGLISH_SHARE`) get the plain model's probability, and on a dated page (a date shown "
+               "near the headline, or one in the URL: `dated`) it lowers the plain model's probability only "
+               "`DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
                "It calls a few English news pages of trafilatura-eval articles fewer than the plain model "
                "(docs/decisions.md, page classifier round 6 and the lead's decision); the scores below are of the "
                "model alone, `benchmarks/page_classifier.py` also scores it as applied")
