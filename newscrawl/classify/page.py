@@ -9,8 +9,9 @@ models' probabilities (hashed word n-grams, :mod:`newscrawl.classify.text`): F1 
 cross-validation against 0.934 without them. Its words are those of mostly English training pages, so
 it is applied only where they are valid (:func:`probability`): pages whose text is not English get the
 plain model's probability, and on a dated page (:func:`dated`: a date shown near the headline, or one
-in the URL) the text models may raise that probability but lower it only part of the way. ``NEWSCRAWL_PAGE_MODEL = "plain"`` (``extract(..., page_model="plain")``)
-uses the plain model everywhere (docs/decisions.md, page classifier round 6 and the lead's decision).
+in the URL) the text models may raise that probability but lower it only part of the way.
+``NEWSCRAWL_PAGE_MODEL = "plain"`` (``extract(..., page_model="plain")``) uses the plain model everywhere
+(docs/decisions.md, page classifier round 6 and the lead's decision).
 Under the default a first pass comes before the words model: ``models/page_classifier_fast.json`` reads
 only the features that cost little once the extraction has run, and decides alone where it is sure
 (its probability at most ``decide_below`` or at least ``decide_above``, thresholds chosen by training
