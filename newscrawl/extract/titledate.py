@@ -42,10 +42,11 @@ WEAK_DATE_THRESHOLD = 0.25
 TITLE_RULE = "best"
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
-# Marks that separate breadcrumb or menu items. A title text that starts or ends with one took it
-# from a neighbouring run ("<span>|</span><span>Headline</span>", "» Headline"); no headline begins
-# or ends with one. Dashes and colons are not among them ("-5 °C tonight", "Update:").
-_EDGE_MARKS = " |\u00bb\u203a\u00b7\u2022>/"
+# Marks that separate breadcrumb or menu items: the site-name separators without dashes and colons
+# ("-5 °C tonight", "Update:"), plus the arrows of breadcrumbs. A title text that starts or ends with
+# one took it from a neighbouring run ("<span>|</span><span>Headline</span>", "» Headline"); no
+# headline begins or ends with one.
+_EDGE_MARKS = "".join(c for c in SEP_CHARS if c not in "-\u2013\u2014:") + "\u203a>"
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
 
 
