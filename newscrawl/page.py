@@ -28,7 +28,7 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   range) and ``hidden_flags()`` of every element by index, and ``text_owners()`` (element index
   of each text node), for array passes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
-  ``visibility:hidden``, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
+  ``visibility:hidden`` or clipped to nothing, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
   nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
 - ``is_boilerplate(el)`` id/class names that say navigation, sidebar, share, comments, ...
 
@@ -78,7 +78,21 @@ _DROP_TAGS = (
 # "Extraction quality against the peers, round 4").
 NOSCRIPT_PAGE_CHARS = 300
 _WS = re.compile(r"\s+")
-_INLINE_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# Inline styles that hide an element: display:none, visibility:hidden, and the "visually hidden"
+# idiom of screen-reader-only text (route announcers repeating the headline, skip links, honeypot
+# form fields): a box clipped to nothing, by clip-path: inset(50%) or, on an absolutely positioned
+# box (clip applies to no other), clip: rect() of zero or one-pixel edges (docs/decisions.md,
+# "Visually hidden inline styles").
+_INLINE_HIDDEN = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*hidden|clip-path\s*:\s*inset\(\s*50%\s*\)"
+    r"|(?P<clip>(?<![\w-])clip\s*:\s*rect\(\s*(?:0(?:px)?|1px)(?:\s*,?\s*(?:0(?:px)?|1px)){3}\s*\))", re.I)
+_POSITIONED = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.I)
+
+
+def inline_hidden(style: str) -> bool:
+    """Whether an inline ``style`` attribute hides its element (see _INLINE_HIDDEN)."""
+    found = _INLINE_HIDDEN.search(style)
+    return found is not None and (found.lastgroup != "clip" or _POSITIONED.search(style) is not None)
 BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related, ...
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
     r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
@@ -321,7 +335,7 @@ class Page:
         add_el, add_tag, add_depth, add_parent = elements.append, tags.append, depth.append, parent.append
         add_first, add_end, add_desc, add_hidden = first_tn.append, end_tn.append, desc.append, hidden_flag.append
         add_len, add_link, add_tn, add_owner = text_len.append, link_len.append, text_nodes.append, owner.append
-        new_tn, hidden_style = tuple.__new__, _INLINE_HIDDEN.search
+        new_tn, hidden_style = tuple.__new__, inline_hidden
         stack: list[int] = [-1]  # indices of open elements under a sentinel (the body's parent)
         push, pop = stack.append, stack.pop
         hidden_depth = 0  # > 0 while inside a hidden subtree
@@ -346,7 +360,7 @@ class Page:
                 add_desc(0)
                 push(i)
                 if hidden_depth or tag == "style" or el.get("hidden") is not None or (
-                        (style := el.get("style")) and hidden_style(style) is not None):
+                        (style := el.get("style")) and hidden_style(style)):
                     hidden_depth += 1
                     add_hidden(True)
                     add_len(0)

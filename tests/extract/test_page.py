@@ -62,6 +62,25 @@ def test_boilerplate_names_and_hidden_flags():
     assert page.is_hidden(hidden) and not page.visible(hidden)
 
 
+@pytest.mark.parametrize("style, hidden", [
+    ("position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)", True),
+    ("clip: rect(1px, 1px, 1px, 1px); position: fixed", True),
+    ("position:absolute; clip:rect(0px 0px 0px 0px)", True),
+    ("clip-path: inset(50%)", True),
+    ("clip:rect(0,0,0,0)", False),  # clip applies to absolutely positioned boxes only
+    ("position:absolute; clip:rect(10px, 80px, 40px, 0)", False),  # a crop, not nothing
+    ("clip-path: inset(0%)", False),
+    ("position:absolute; mask-clip:rect(0,0,0,0)", False),
+])
+def test_visually_hidden_inline_styles(style, hidden):
+    page = Page.from_html(f'<html><body><p id="announcer" style="{style}">The headline again</p>'
+                          '<p>Body text that stays.</p></body></html>')
+    el = page.root.xpath("//p[@id='announcer']")[0]
+    assert page.is_hidden(el) is hidden
+    texts = [tn.text for tn in page.text_nodes]
+    assert ("The headline again" in texts) is not hidden and "Body text that stays." in texts
+
+
 def test_styles_from_page_css_and_user_agent_defaults():
     page = Page.from_html(HTML)
     h1 = page.root.xpath("//h1")[0]
