@@ -85,7 +85,9 @@ _WS = re.compile(r"\s+")
 # "Visually hidden inline styles").
 _INLINE_HIDDEN = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|clip-path\s*:\s*inset\(\s*50%\s*\)"
-    r"|(?P<clip>(?<![\w-])clip\s*:\s*rect\(\s*(?:0(?:px)?|1px)(?:\s*,?\s*(?:0(?:px)?|1px)){3}\s*\))", re.I)
+    # edges apart by a comma or by spaces, never by "\s*,?\s*": two adjacent runs over the same
+    # spaces backtrack quadratically on a hostile attribute (a rect( followed by 100k spaces)
+    r"|(?P<clip>(?<![\w-])clip\s*:\s*rect\(\s*(?:0(?:px)?|1px)(?:(?:\s*,\s*|\s+)(?:0(?:px)?|1px)){3}\s*\))", re.I)
 _POSITIONED = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.I)
 
 

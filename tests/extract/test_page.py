@@ -81,6 +81,15 @@ def test_visually_hidden_inline_styles(style, hidden):
     assert ("The headline again" in texts) is not hidden and "Body text that stays." in texts
 
 
+@pytest.mark.timeout(30)
+def test_visually_hidden_test_is_linear_in_hostile_styles():
+    # "rect(0" then a long run of spaces: the edge separator once backtracked quadratically
+    spaces = " " * 200_000
+    page = Page.from_html(f'<html><body><p style="position:absolute; clip:rect(0{spaces}x">Shown</p>'
+                          f'<p style="clip:rect(0,{spaces}0,0,0); position:absolute">Hidden</p></body></html>')
+    assert [tn.text for tn in page.text_nodes] == ["Shown"]
+
+
 def test_styles_from_page_css_and_user_agent_defaults():
     page = Page.from_html(HTML)
     h1 = page.root.xpath("//h1")[0]
