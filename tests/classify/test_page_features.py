@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from newscrawl.classify.features import (
     FEATURE_GROUPS, Anchor, _date_line, extraction_evidence, page_anchors, page_features)
 from newscrawl.classify.page import classify
@@ -303,6 +305,31 @@ def test_price_count_equals_the_regex_over_the_whole_text():
     prose = "Tickets cost $12.50 (or 10 EUR, 9,99€) from 2021; the 2,000 usdollar fund, \u20b9 500 and 3 gbp."
     # 4 a copy: "9,99€)" has no word boundary after the sign, "usdollar" none after "usd"
     assert _price_count(prose * 3) == len(_PRICE.findall(prose * 3)) == 12
+
+
+def test_price_and_sentence_patterns_count_as_their_backtracking_forms():
+    # the lookbehinds make the scans linear; the counts must stay those of the plain patterns
+    import re
+
+    from newscrawl.classify.features import _PRICE, _SENTENCE_BREAK
+
+    plain_price = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b)", re.IGNORECASE)
+    plain_break = re.compile(r"[.!?\u3002\uff01\uff1f]+(?:\s|$)")
+    rng = random.Random(11)
+    alphabet = list("$€0123456789.,.,  \tabx!?\n") + ["eur", "USD", "gbp", "\u0660", "\u3002", "\u00a0", "e"]
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        assert len(_PRICE.findall(text)) == len(plain_price.findall(text)), repr(text)
+        assert _SENTENCE_BREAK.findall(text) == plain_break.findall(text), repr(text)
+
+
+@pytest.mark.timeout(60)
+def test_long_runs_of_digits_and_marks_cost_linear_time():
+    # 200k digits after a currency word and 200k dots before a letter: quadratic scans took minutes
+    for text in ("eur" + "1" * 200_000, "." * 200_000 + "x", "?" * 200_000 + "!x", "1," * 100_000 + "x eur"):
+        art = extract(f"<html><body><article><h1>Headline</h1><p>{text}</p></article></body></html>",
+                      "http://example.com/2024/01/02/story")
+        assert art.body is not None and len(art.body) >= 200_000
 
 
 def _region_by_tree_walk(page: Page, relevant, anchors) -> tuple[int, int, int, int, int]:
