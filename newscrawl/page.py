@@ -28,8 +28,9 @@ API (reused by NCE, the title/date models, MSS/CoreEx/NewsFeed and the template 
   range) and ``hidden_flags()`` of every element by index, and ``text_owners()`` (element index
   of each text node), for array passes.
 - ``is_hidden(el)`` hidden by markup (``hidden`` attribute, inline ``display:none`` /
-  ``visibility:hidden`` or clipped to nothing, ``aria-hidden`` is *not* hidden); such subtrees contribute no text
-  nodes and no length. ``style(el)`` the computed style (lazy, cached), ``visible(el)``.
+  ``visibility:hidden`` or clipped to nothing, ``aria-hidden`` is *not* hidden); such subtrees
+  contribute no text nodes and no length. ``style(el)`` the computed style (lazy, cached),
+  ``visible(el)``.
 - ``is_boilerplate(el)`` id/class names that say navigation, sidebar, share, comments, ...
 
 Bad input degrades: at most ``MAX_CHARS`` characters are parsed, at most ``MAX_ELEMENTS``
@@ -95,6 +96,8 @@ def inline_hidden(style: str) -> bool:
     """Whether an inline ``style`` attribute hides its element (see _INLINE_HIDDEN)."""
     found = _INLINE_HIDDEN.search(style)
     return found is not None and (found.lastgroup != "clip" or _POSITIONED.search(style) is not None)
+
+
 BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related, ...
     r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
     r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
