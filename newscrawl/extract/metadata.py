@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
@@ -125,15 +126,44 @@ def strip_site_name(title: str | None, site_name: str | None) -> str | None:
 
 def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str:
     """``title`` without its last segment after a separator when that segment names the site in
-    any spelling (:func:`names_site`), for the title the extractor outputs, whatever its source.
-    ``Metadata.title`` keeps only the declared name stripped: it is also the title model's
-    meta_title_edit feature, which the shipped model learnt on that form."""
-    last = None
-    for last in _SITE_SEP.finditer(title):
-        pass
-    if last is not None and last.start() > 0 and names_site(title[last.end():], site_keys(site_name, url)):
-        return title[: last.start()].rstrip(SEP_CHARS) or title  # "site.de // » Name": no "//" left
+    any spelling (:func:`names_site`) or one of the URL's section folders (:func:`section_keys`:
+    "| Opinion" on /opinion/...), twice at most ("Story | Section | Site"), for the title the
+    extractor outputs, whatever its source. ``Metadata.title`` keeps only the declared name
+    stripped: it is also the title model's meta_title_edit feature, which the shipped model learnt
+    on that form."""
+    keys = sections = None
+    for _ in range(2):
+        last = None
+        for last in _SITE_SEP.finditer(title):
+            pass
+        if last is None or last.start() == 0:
+            break
+        if keys is None:
+            keys, sections = site_keys(site_name, url), section_keys(url)
+        tail = title[last.end():]
+        if not (names_site(tail, keys) or _key(tail) in sections):
+            break
+        head = title[: last.start()].rstrip(SEP_CHARS)  # "site.de // » Name": no "//" left
+        if not head:
+            break
+        title = head
     return title
+
+
+def section_keys(url: str | None) -> frozenset[str]:
+    """The folders of the URL's path before its last segment, in letters and digits only, as
+    :func:`site_keys` spells names: the sections a page sits in ("opinion", "patienteducation").
+    Folders of digits only (dates, ids) are left out: a title may end in its year."""
+    if not url:
+        return frozenset()
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # a malformed URL names no sections
+        return frozenset()
+    folders = [_key(unquote(part)) for part in path.split("/")[:-1] if part]
+    if path.endswith("/") and folders:
+        folders.pop()  # "/opinion/story-slug/": the slug is the last segment still
+    return frozenset(k for k in folders if len(k) >= _MIN_SITE_KEY and not k.isdigit())
 
 
 def _key(text: str) -> str:

@@ -240,6 +240,13 @@ def test_strip_site_name(title: str, site: str | None, expected: str) -> None:
     ("What do people love about Rust? | Rust Blog", "@rustlang", "https://blog.rust-lang.org/2024/x",
      "What do people love about Rust?"),  # its first word is the first half of the name
     ("Rain in Spain | Daily Notes", None, "https://dailyplanet.example/a", "Rain in Spain | Daily Notes"),  # < half
+    # a section folder of the URL: "| Opinion" on /opinion/..., also before the site's name
+    ("Rain in Spain | Opinion", None, "https://dailyplanet.example/opinion/rain-in-spain", "Rain in Spain"),
+    ("Sleep tips | Patient Education | Daily Planet", None,
+     "https://dailyplanet.example/children/patient-education/sleep-tips/", "Sleep tips"),
+    ("Rain in Spain | Opinion", None, "https://dailyplanet.example/rain-in-spain/opinion", "Rain in Spain | Opinion"),
+    ("Best laptops - 2024", None, "https://dailyplanet.example/2024/05/best-laptops", "Best laptops - 2024"),
+    ("Opinion", None, "https://dailyplanet.example/opinion/x", "Opinion"),
 ])
 def test_trailing_site_name_in_another_spelling(title: str, site: str | None, url: str | None, expected: str) -> None:
     from newscrawl.extract.metadata import strip_site_suffix
