@@ -54,6 +54,7 @@ from typing import Any, NamedTuple
 from lxml import etree, html as lxml_html
 
 from newscrawl.safeurl import valid_url
+from newscrawl.textcache import text_cache
 
 MAX_CHARS = 8_000_000  # decoded characters parsed; the rest is cut (a real article page is < 3 MB)
 MAX_ELEMENTS = 150_000  # elements kept in document order; later ones are dropped
@@ -116,7 +117,8 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
     """``pattern.search(names) is not None`` remembered per string, for the regexes the Page, NCE and
     the body read id/class names with (boilerplate, comments, captions, author boxes, screen-reader
     classes): siblings and pages repeat their names, and such a regex has no literal to skip to (~1 us
-    a search, ~500 a page). Keyed by the string alone, so an entry holds no object the collector tracks.
+    a search, ~500 a page). Keyed by the string alone, so an entry holds no object the collector tracks;
+    names longer than textcache.MAX_KEY_CHARS are searched each time, never held.
     ASCII names (nearly all) are lower-cased and searched without re.I, the same answer ~2x faster on
     the long word alternations; other names keep re.I (its folding matches "\u017f" to "s", "\u212a" to
     "k"). So the pattern must be case-insensitive and written in lower case."""
@@ -124,7 +126,7 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
         raise ValueError(f"name_test needs a re.I pattern written in lower case: {pattern.pattern!r}")
     cased = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE).search
     search = pattern.search
-    return functools.lru_cache(maxsize=maxsize)(
+    return text_cache(maxsize)(
         lambda names: (cased(names.lower()) if names.isascii() else search(names)) is not None)
 
 

@@ -30,6 +30,7 @@ from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
 from newscrawl.safeurl import join_url
+from newscrawl.textcache import MAX_KEY_CHARS, text_cache
 
 MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
@@ -326,9 +327,14 @@ def _partial_parse_for(root: Any, blocks: list[tuple[str, str | None]]) -> Docum
     return None
 
 
-@lru_cache(maxsize=4096)
+@text_cache(4096)
 def _inline_declarations(text: str) -> tuple:
     return parse_declarations(text)
+
+
+def _short(text: str | None) -> bool:
+    """Whether a memo may hold an attribute value (textcache.MAX_KEY_CHARS)."""
+    return text is None or len(text) <= MAX_KEY_CHARS
 
 
 class _KeySpace:
@@ -373,7 +379,8 @@ class _KeySpace:
         key = (tag, element_id, classes)
         found = self._own_memo.get(key)
         if found is None:
-            if len(self._own_memo) >= self.MAX_MEMO:
+            held = _short(element_id) and _short(classes)  # long attributes: never held (textcache)
+            if held and len(self._own_memo) >= self.MAX_MEMO:
                 self._own_memo.clear()
             keys = keys_of(tag, element_id, classes)
             own = self.relevant.intersection(keys)
@@ -384,7 +391,8 @@ class _KeySpace:
                 if matched:
                     own = own.union(matched)
             found = self._intern(own)
-            self._own_memo[key] = found
+            if held:
+                self._own_memo[key] = found
         return found
 
     def chain(self, parent: _Chain, own: frozenset[str]) -> _Chain:
@@ -1046,8 +1054,11 @@ class StyleResolver:
                     if not candidates.selectors:
                         state = self._compute(el, parent_state, candidates, (), inline_text,
                                               is_root)
-                    found = index.remember(key, chain, candidates, state, parent_state,
-                                           parent_chain)
+                    if _short(inline_text) and _short(element_id) and _short(classes):
+                        found = index.remember(key, chain, candidates, state, parent_state,
+                                               parent_chain)
+                    else:  # long attributes: computed for this element, never held (textcache)
+                        found = (chain, candidates, state, parent_state, parent_chain)
                 parent_chain, candidates, state, _parent_state, _parent_chain = found
                 if type(state) is dict:  # decided by per-element selector tests
                     outcome = self._outcome(el, candidates)

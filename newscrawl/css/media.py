@@ -7,12 +7,12 @@ features compare against the viewport, preference features take a browser's defa
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import tinycss2
 
 from newscrawl.css.values import ABSOLUTE_UNITS, significant
+from newscrawl.textcache import text_cache
 
 DEFAULT_VIEWPORT = (1366, 768)
 _MATCHING_TYPES = frozenset({"all", "screen"})
@@ -41,7 +41,7 @@ def _numeric_features(viewport: tuple[int, int]) -> dict[str, float]:
     }
 
 
-@lru_cache(maxsize=2048)
+@text_cache(2048)
 def media_matches(text: str | None, viewport: tuple[int, int] = DEFAULT_VIEWPORT) -> bool:
     """Whether a media query list (as written in ``media=`` or ``@media``) matches."""
     if text is None:

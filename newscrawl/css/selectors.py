@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from functools import lru_cache, partial
+from functools import partial
 from typing import Any, Callable
 from urllib.parse import urlparse
 
@@ -20,6 +20,8 @@ from cssselect2 import ElementWrapper
 from cssselect2 import parser as css_parser
 from cssselect2.compiler import _compile_node, split_whitespace
 from webencodings import ascii_lower
+
+from newscrawl.textcache import MAX_KEY_CHARS, text_cache
 
 # Selectors longer than this are dropped: no real stylesheet needs them; hostile ones are costly.
 MAX_COMPOUNDS = 32
@@ -481,6 +483,8 @@ _MISSING = object()
 def _compile_compound_cached(compound: Any) -> Test | None:
     """Compounds repeat across selectors (".entry-content", "a"): compile each one once."""
     key = tuple((type(simple).__name__, repr(simple)) for simple in compound.simple_selectors)
+    if sum(len(text) for _kind, text in key) > MAX_KEY_CHARS:  # never held (textcache)
+        return _compile_compound(compound)
     test = _COMPOUNDS.get(key, _MISSING)  # one lookup: big sheets are parsed in a thread
     if test is _MISSING:
         if len(_COMPOUNDS) >= COMPOUNDS:
@@ -536,7 +540,7 @@ def _split_selector_list(prelude: list[Any]) -> list[list[Any]]:
     return parts
 
 
-@lru_cache(maxsize=SELECTOR_TEXTS)
+@text_cache(SELECTOR_TEXTS)
 def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
     """compile_selector_list for a prelude given as text; cached, since real stylesheets
     repeat selectors (in each @media block, in every page's <style>). None when invalid."""
@@ -753,7 +757,10 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
 
 
 def _cached_part(part: str) -> Selector | None | object:
-    """_simple_part, memoised: parts repeat across rules (".entry-content p")."""
+    """_simple_part, memoised: parts repeat across rules (".entry-content p"); a part longer than
+    MAX_KEY_CHARS is compiled each time, never held (textcache)."""
+    if len(part) > MAX_KEY_CHARS:
+        return _simple_part(part)
     found = _PART_CACHE.get(part, _MISSING)
     if found is _MISSING:
         if len(_PART_CACHE) >= SELECTOR_PARTS:

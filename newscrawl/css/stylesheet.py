@@ -26,6 +26,7 @@ from newscrawl.css.scan import (
 from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
 from newscrawl.safeurl import join_url
+from newscrawl.textcache import MAX_KEY_CHARS, text_cache
 
 # Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
 # at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
@@ -159,7 +160,7 @@ def _balanced(value: str) -> bool:
     return depth == 0
 
 
-@lru_cache(maxsize=16384)
+@text_cache(16384)
 def _parsed_piece(text: str) -> tuple[tuple[Declaration, ...], tuple[tuple[str, int], ...]]:
     """One declaration's text parsed by tinycss2 (values repeat across rules and sites), and
     its non-zero statistics (most pieces count two: one declaration, kept)."""
@@ -454,7 +455,10 @@ SELECTOR_KEYS = 4096  # preludes whose keys are kept (they repeat in @media bloc
 def _missing_keys(prelude: str, present: frozenset[str]) -> list[str] | None:
     """Per selector of the prelude a key it needs that ``present`` lacks, or None when some
     selector may match (or the prelude is not read by scan.selector_key_tuples)."""
-    keys = _SELECTOR_KEYS.get(prelude, _UNREAD)
+    if len(prelude) > MAX_KEY_CHARS:  # read each time, never held (textcache)
+        keys = selector_key_tuples(prelude)
+    else:
+        keys = _SELECTOR_KEYS.get(prelude, _UNREAD)
     if keys is _UNREAD:
         if len(_SELECTOR_KEYS) >= SELECTOR_KEYS:
             _SELECTOR_KEYS.clear()

@@ -8,11 +8,12 @@ understand parses to ``None`` and the declaration is dropped, as a browser drops
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import tinycss2
 from tinycss2 import color4
+
+from newscrawl.textcache import text_cache
 
 # Properties the cascade computes. ``float`` and ``position`` are kept only because they
 # blockify ``display`` (a floated <span> computes to display:block).
@@ -480,7 +481,7 @@ def expand_font(tokens: list[Any]) -> list[tuple[str, Any]] | None:
             ("font-family", family)]
 
 
-@lru_cache(maxsize=4096)
+@text_cache(4096, arg=1)
 def parse_value_text(prop: str, text: str) -> Any:
     """Parse a value given as text (after ``var()`` substitution); cached across pages."""
     tokens = tinycss2.parse_component_value_list(text)

@@ -17,13 +17,13 @@ import fnmatch
 import posixpath
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import tldextract
 from w3lib.url import canonicalize_url, safe_url_string
 
 from newscrawl.defaults import DEFAULTS
+from newscrawl.textcache import text_cache
 
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -100,7 +100,7 @@ def canonicalize(url: str) -> str:
 _PLAIN_HOST = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9.-]+)(?=[/?#]|\Z)")
 
 
-@lru_cache(maxsize=65536)
+@text_cache(65536)
 def registrable_domain(url_or_host: str) -> str:
     """Registrable domain of a URL or host (``news.bbc.co.uk`` -> ``bbc.co.uk``); the site key.
 
@@ -129,7 +129,7 @@ def _split_domain(url_or_host: str) -> str:
     return host
 
 
-@lru_cache(maxsize=16384)
+@text_cache(16384)
 def _host_domain(host: str) -> str:
     """Registrable domain of a host by the bundled suffix list ("" when it has none): cached per
     host, since a page's links are many URLs on few hosts."""
