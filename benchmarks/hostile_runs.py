@@ -10,14 +10,23 @@ patterns (digits, dots, commas, dashes, "1.", "a-", spaces, currency signs, ...)
 extraction that takes longer than ``--slow`` seconds, then the slowest of all.
 Pages are generated here; no network, no data from ../shared.
 
-Run: ``.venv/bin/python benchmarks/hostile_runs.py [--chars 200000] [--slow 6]``.
+``--memory N`` measures the other side of the same inputs instead: N pages in a row, each with 50
+elements whose class, style and href hold distinct 20,000-character texts and 10 rules with texts as
+long in their selectors, values and media queries, printing the process's peak RSS every 20 pages.
+The memos keyed by page text must not hold them (docs/decisions.md, "Memos keyed by page text"), so
+the peak levels off after the first pages.
+
+Run: ``.venv/bin/python benchmarks/hostile_runs.py [--chars 200000] [--slow 6]`` or ``--memory 100``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
+import resource
 import signal
+import string
 import time
 
 from newscrawl import extract
@@ -86,11 +95,42 @@ def _timed_out(_signum: int, _frame: object) -> None:
     raise TimeoutError
 
 
+def long_text_page(number: int, rng: random.Random, chars: int = 20_000) -> str:
+    """A page whose attributes, selectors, values and media queries hold distinct ``chars``-long texts."""
+
+    def text() -> str:
+        return "".join(rng.choice(string.ascii_lowercase) for _ in range(chars // 8)) * 8
+
+    rules = "".join(f".k{number}x{i}{text()} .{text()} {{ color: red; --w: {text()}; font-family: {text()} }} "
+                    f"@media (min-width: {text()}) {{ p {{ color: blue }} }}" for i in range(10))
+    blocks = "".join(f'<div class="c{number}x{i} {text()}" style="color: red; --v: {text()}">'
+                     f'<a href="/{text()}">Link {i}</a> Paragraph text {i} with words.</div>' for i in range(50))
+    return f"<html><head><style>{rules}</style></head><body><article><h1>Headline</h1>{blocks}</article></body></html>"
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def memory(pages: int) -> int:
+    extract("<html><body><p>warm-up</p></body></html>", "http://127.0.0.1/warm-up")
+    print(f"peak RSS after the warm-up: {peak_rss_mib():.0f} MiB")
+    rng = random.Random(1)
+    for number in range(pages):
+        extract(long_text_page(number, rng), f"http://127.0.0.1/2024/01/02/page-{number}")
+        if number % 20 == 19 or number == pages - 1:
+            print(f"after {number + 1} pages: peak RSS {peak_rss_mib():.0f} MiB", flush=True)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--chars", type=int, default=200_000, help="length of each run (default 200000)")
     parser.add_argument("--slow", type=float, default=6.0, help="report pages slower than this many seconds")
+    parser.add_argument("--memory", type=int, metavar="N", help="instead: peak RSS over N pages of long texts")
     args = parser.parse_args()
+    if args.memory:
+        return memory(args.memory)
     signal.signal(signal.SIGALRM, _timed_out)
     extract("<html><body><p>warm-up</p></body></html>", "http://127.0.0.1/warm-up")  # models load outside the timers
     timings = []
