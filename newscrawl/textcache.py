@@ -19,10 +19,15 @@ MAX_KEY_CHARS = 4096
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def text_cache(maxsize: int, *, arg: int = 0, max_chars: int = MAX_KEY_CHARS) -> Callable[[F], F]:
+def memorable(*texts: str | None) -> bool:
+    """Whether a memo may hold these texts (each None or at most MAX_KEY_CHARS characters)."""
+    return all(text is None or len(text) <= MAX_KEY_CHARS for text in texts)
+
+
+def text_cache(maxsize: int, *, arg: int = 0) -> Callable[[F], F]:
     """``functools.lru_cache(maxsize)`` for a function whose positional argument ``arg`` is a text
-    (or None), bypassed when that text is longer than ``max_chars``. ``cache_info`` and
-    ``cache_clear`` are the cache's."""
+    (or None), bypassed when that text is not :func:`memorable`. ``cache_info`` and ``cache_clear``
+    are the cache's."""
 
     def decorate(function: F) -> F:
         cached = functools.lru_cache(maxsize=maxsize)(function)
@@ -30,7 +35,7 @@ def text_cache(maxsize: int, *, arg: int = 0, max_chars: int = MAX_KEY_CHARS) ->
         @functools.wraps(function)
         def call(*args: Any, **kwargs: Any) -> Any:
             text = args[arg] if len(args) > arg else None
-            if text is not None and len(text) > max_chars:
+            if text is not None and len(text) > MAX_KEY_CHARS:  # memorable(), inlined: a hot path
                 return function(*args, **kwargs)
             return cached(*args, **kwargs)
 

@@ -30,7 +30,7 @@ from newscrawl.css.values import (
     FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
 )
 from newscrawl.safeurl import join_url
-from newscrawl.textcache import MAX_KEY_CHARS, text_cache
+from newscrawl.textcache import memorable, text_cache
 
 MAX_IMPORT_DEPTH = 8
 MAX_VAR_DEPTH = 16
@@ -332,11 +332,6 @@ def _inline_declarations(text: str) -> tuple:
     return parse_declarations(text)
 
 
-def _short(text: str | None) -> bool:
-    """Whether a memo may hold an attribute value (textcache.MAX_KEY_CHARS)."""
-    return text is None or len(text) <= MAX_KEY_CHARS
-
-
 class _KeySpace:
     """How elements are described: the keys some rule looks at (ids, classes, tags and
     synthetic keys, see selectors.synthetic_key) and the attribute names that decide rules,
@@ -379,7 +374,7 @@ class _KeySpace:
         key = (tag, element_id, classes)
         found = self._own_memo.get(key)
         if found is None:
-            held = _short(element_id) and _short(classes)  # long attributes: never held (textcache)
+            held = memorable(element_id, classes)  # long attributes: never held
             if held and len(self._own_memo) >= self.MAX_MEMO:
                 self._own_memo.clear()
             keys = keys_of(tag, element_id, classes)
@@ -1054,7 +1049,7 @@ class StyleResolver:
                     if not candidates.selectors:
                         state = self._compute(el, parent_state, candidates, (), inline_text,
                                               is_root)
-                    if _short(inline_text) and _short(element_id) and _short(classes):
+                    if memorable(inline_text, element_id, classes):
                         found = index.remember(key, chain, candidates, state, parent_state,
                                                parent_chain)
                     else:  # long attributes: computed for this element, never held (textcache)

@@ -21,7 +21,7 @@ from cssselect2 import parser as css_parser
 from cssselect2.compiler import _compile_node, split_whitespace
 from webencodings import ascii_lower
 
-from newscrawl.textcache import MAX_KEY_CHARS, text_cache
+from newscrawl.textcache import MAX_KEY_CHARS, memorable, text_cache
 
 # Selectors longer than this are dropped: no real stylesheet needs them; hostile ones are costly.
 MAX_COMPOUNDS = 32
@@ -758,8 +758,8 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
 
 def _cached_part(part: str) -> Selector | None | object:
     """_simple_part, memoised: parts repeat across rules (".entry-content p"); a part longer than
-    MAX_KEY_CHARS is compiled each time, never held (textcache)."""
-    if len(part) > MAX_KEY_CHARS:
+    textcache.MAX_KEY_CHARS is compiled each time, never held."""
+    if not memorable(part):
         return _simple_part(part)
     found = _PART_CACHE.get(part, _MISSING)
     if found is _MISSING:

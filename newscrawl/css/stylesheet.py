@@ -26,7 +26,7 @@ from newscrawl.css.scan import (
 from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
 from newscrawl.safeurl import join_url
-from newscrawl.textcache import MAX_KEY_CHARS, text_cache
+from newscrawl.textcache import memorable, text_cache
 
 # Bounds on hostile input (a stylesheet is cut at max_bytes; style rules beyond max_rules and
 # at-rule nesting beyond MAX_NESTING are ignored); all are counted in ``stats``.
@@ -455,7 +455,7 @@ SELECTOR_KEYS = 4096  # preludes whose keys are kept (they repeat in @media bloc
 def _missing_keys(prelude: str, present: frozenset[str]) -> list[str] | None:
     """Per selector of the prelude a key it needs that ``present`` lacks, or None when some
     selector may match (or the prelude is not read by scan.selector_key_tuples)."""
-    if len(prelude) > MAX_KEY_CHARS:  # read each time, never held (textcache)
+    if not memorable(prelude):  # read each time, never held
         keys = selector_key_tuples(prelude)
     else:
         keys = _SELECTOR_KEYS.get(prelude, _UNREAD)
