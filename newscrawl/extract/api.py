@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from newscrawl.extract.body import paragraphs
-from newscrawl.extract.dates import find_date_in_url
+from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
@@ -172,15 +172,21 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
 
     # published: structured metadata first, then the visible date, then the URL
     published = meta.published if meta is not None else None
+    url_day = find_date_in_url(page.url)
     if published:
-        # the local day of the same instant, when the page or its URL shows it
-        art.published = local_published(published, td.published, find_date_in_url(page.url))
+        # a day-month order the declared text leaves open follows the visible date or the URL;
+        # then the local day of the same instant, when the page or its URL shows it
+        other = other_reading(meta.published_text, published)
+        if other is not None and other in (td.published and td.published[:10], url_day):
+            published = other + published[10:]
+        art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
-        art.published = td.published
+        other = other_reading(td.date_text, td.published)
+        art.published = other + td.published[10:] if other is not None and other == url_day else td.published
         art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
     else:
-        from_url = find_date_in_url(page.url)
+        from_url = url_day
         if from_url:
             art.published = from_url
             art.provenance["published"] = {"method": "url", "score": 0.5}

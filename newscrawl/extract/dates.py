@@ -27,9 +27,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
-__all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "MIN_DATE"]
+__all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "other_reading", "MIN_DATE"]
 
 MIN_DATE = date(1990, 1, 1)
 _MAX_SCAN = 400  # characters of a text node examined; date nodes are short
@@ -120,6 +120,7 @@ _UPDATE_WORDS = re.compile(
 )
 # Every pattern above needs a four-digit 19xx/20xx year or a numeric d.m.yy-like group: a cheap
 # test that turns away most candidate text (prices, counts, clock times) before the full scan.
+_QUICK_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d/")
 _QUICK = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 
 _RELATIVE = re.compile(
@@ -266,6 +267,36 @@ def parse_date(text: str, *, today: date | datetime | None = None, dayfirst: boo
     return _render(folded, *chosen)
 
 
+def other_reading(text: str | None, value: str | None) -> str | None:
+    """``value``'s day and month exchanged (``YYYY-MM-DD``), when ``text``, the text it was read
+    from, writes that date as two bare numbers either of which could be the month ("03-09-2026",
+    "05/08/22"); None when the text names the month, writes the year first, or day and month are
+    equal. The ambiguity rules above pick one reading; a caller with a second source for the day
+    (the URL, the visible date) checks the other one against it (docs/decisions.md, "Dates:
+    day-month order checked against the page's other dates")."""
+    if not text or not value or len(value) < 10:
+        return None
+    try:
+        year, month, day = int(value[:4]), int(value[5:7]), int(value[8:10])
+    except ValueError:
+        return None
+    if month == day or day > 12:
+        return None
+    folded = _fold(text[:_MAX_SCAN])
+    today = date.today()
+    for kind, pattern in _PATTERNS:
+        if kind not in ("slash", "dmy"):
+            continue
+        for m in pattern.finditer(folded):
+            first, second = (m["a"], m["b"]) if kind == "slash" else (m["day"], m["mon"])
+            written = int(m["year"])
+            if written < 100:
+                written = _two_digit_year(written, today)
+            if written == year and {int(first), int(second)} == {month, day}:
+                return f"{year:04d}-{day:02d}-{month:02d}"
+    return None
+
+
 _ISO_FULL = re.compile(
     r"\s*(?P<year>\d{4})-(?P<mon>\d\d)-(?P<day>\d\d)"
     r"(?:[T ](?P<hh>\d\d):(?P<mi>\d\d)(?::(?P<ss>\d\d)(?:[.,]\d+)?)?\s*(?P<tz>Z|[+-]\d\d:?\d\d)?)?\s*$",
@@ -306,6 +337,9 @@ _URL_DATE = re.compile(
     r"(?<![\d])(?P<year>(?:19|20)\d\d)(?P<sep>[/_.-])(?P<mon>[01]?\d)(?P=sep)(?P<day>[0-3]?\d)(?![\d])"
 )
 _URL_COMPACT = re.compile(r"(?:^|[/_.-])(?P<year>(?:19|20)\d\d)(?P<mon>[01]\d)(?P<day>[0-3]\d)(?=$|[/_.-])")
+# /2023/october/03/, /2019/mar/5/: the month as a word between two slashes (English and the other
+# languages of the month table; paths are matched folded)
+_URL_WORD_DATE = re.compile(rf"(?<![\d])(?P<year>(?:19|20)\d\d)/(?P<mon>{_MONTH_ALT})/(?P<day>[0-3]?\d)(?=$|[/_.-])")
 
 
 def find_date_in_url(url: str | None, *, today: date | None = None) -> str | None:
@@ -321,6 +355,11 @@ def find_date_in_url(url: str | None, *, today: date | None = None) -> str | Non
     for pattern in (_URL_DATE, _URL_COMPACT):
         for m in pattern.finditer(path):
             value = _build(int(m["year"]), int(m["mon"]), int(m["day"]), limit)
+            if value is not None:
+                return value.isoformat()
+    if "/" in path and _QUICK_YEAR.search(path):
+        for m in _URL_WORD_DATE.finditer(_fold(unquote(path))):
+            value = _build(int(m["year"]), _MONTHS[m["mon"]], int(m["day"]), limit)
             if value is not None:
                 return value.isoformat()
     return None

@@ -86,6 +86,7 @@ class Metadata:
 
     title: str | None = None
     published: str | None = None
+    published_text: str | None = None  # the text ``published`` was read from
     modified: str | None = None
     authors: list[str] = field(default_factory=list)
     language: str | None = None
@@ -278,6 +279,15 @@ class _Collector:
             self.values[name] = value
             self.sources[name] = source
 
+    def offer_date(self, name: str, text: str | None, source: str) -> None:
+        """``offer`` of the date ``text`` reads as, keeping ``text`` (as ``name + "_text"``) for
+        the callers that check a day-month order it leaves open."""
+        if name not in self.values:
+            value = parse_machine_date(text)
+            if value:
+                self.offer(name, value, source)
+                self.values[name + "_text"] = text
+
 
 def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     """Read a page's declared metadata from a :class:`newscrawl.page.Page` or an lxml root.
@@ -338,8 +348,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
             others.append(node)
     for node in articles:
         got.offer("title", _clean(node.get("headline")) or _clean(node.get("name")), "jsonld")
-        got.offer("published", parse_machine_date(_clean(node.get("datePublished"))), "jsonld")
-        got.offer("modified", parse_machine_date(_clean(node.get("dateModified"))), "jsonld")
+        got.offer_date("published", _clean(node.get("datePublished")), "jsonld")
+        got.offer_date("modified", _clean(node.get("dateModified")), "jsonld")
         got.offer("authors", _person_names(node.get("author") or node.get("creator"), by_id), "jsonld")
         got.offer("language", _clean(node.get("inLanguage")), "jsonld")
         got.offer("description", _clean(node.get("description")), "jsonld")
@@ -360,14 +370,14 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
             got.offer("title", _clean(metas[key][0]), "og" if key.startswith("og:") else "meta")
     for key in _PUBLISHED_META:
         for value in metas.get(key, ()):
-            got.offer("published", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
+            got.offer_date("published", value, "og" if key.startswith(("og:", "article:")) else "meta")
     for key, values in metas.items():  # publish-named keys the list lacks: "published", "w-published-date"
         if _PUBLISHED_NAME.search(key) and not _NOT_FIRST.search(key) and key not in _MODIFIED_META:
             for value in values:
-                got.offer("published", parse_machine_date(value), "meta")
+                got.offer_date("published", value, "meta")
     for key in _MODIFIED_META:
         for value in metas.get(key, ()):
-            got.offer("modified", parse_machine_date(value), "og" if key.startswith(("og:", "article:")) else "meta")
+            got.offer_date("modified", value, "og" if key.startswith(("og:", "article:")) else "meta")
     for key in _AUTHOR_META:
         names = [_BY_PREFIX.sub("", v).strip() for v in metas.get(key, ())]
         names = [n for n in names if n and not n.startswith(("http://", "https://", "@"))]
@@ -402,8 +412,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
                 got.offer("title", _clean(element.get("content") or element.text_content()), "itemprop")
             elif prop in ("datePublished", "dateModified"):
                 value = element.get("content") or element.get("datetime") or element.text_content()
-                got.offer("published" if prop == "datePublished" else "modified",
-                          parse_machine_date(_clean(value)), "itemprop")
+                got.offer_date("published" if prop == "datePublished" else "modified", _clean(value), "itemprop")
             elif prop == "author":
                 name = element.get("content")
                 if name is None:
@@ -413,12 +422,12 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
 
     # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
     for node in others:
-        got.offer("published", parse_machine_date(_clean(node.get("datePublished"))), "jsonld-page")
-        got.offer("modified", parse_machine_date(_clean(node.get("dateModified"))), "jsonld-page")
+        got.offer_date("published", _clean(node.get("datePublished")), "jsonld-page")
+        got.offer_date("modified", _clean(node.get("dateModified")), "jsonld-page")
     for element in times:
         if "published" in got.values:
             break
-        got.offer("published", parse_machine_date(element.get("datetime") or element.text_content()), "time")
+        got.offer_date("published", element.get("datetime") or element.text_content(), "time")
 
     if canonical and url:
         canonical = join_url(url, canonical)  # None when malformed
@@ -427,6 +436,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     return Metadata(
         title=strip_site_name(values.get("title"), site_name),
         published=values.get("published"),
+        published_text=values.get("published_text"),
         modified=values.get("modified"),
         authors=_dedupe(values.get("authors", [])),
         language=values.get("language"),

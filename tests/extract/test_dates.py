@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 import pytest
 
-from newscrawl.extract.dates import find_date_in_url, parse_date, parse_machine_date
+from newscrawl.extract.dates import find_date_in_url, other_reading, parse_date, parse_machine_date
 
 TODAY = date(2024, 6, 1)
 
@@ -140,7 +140,28 @@ def test_machine_dates(value: object, expected: str | None) -> None:
     ("https://ex.com/a/2021-13-01/", None),
     ("https://ex.com/item/1234567890", None),
     ("https://ex.com/?date=2021-03-12", None),
+    ("https://ex.com/blog/2023/october/03/slug", "2023-10-03"),
+    ("https://ex.com/2019/Mar/5", "2019-03-05"),
+    ("https://ex.com/2019/M%C3%A4rz/05/", "2019-03-05"),
+    ("https://ex.com/2019/march/5x", None),
+    ("https://ex.com/2019/march/", None),
+    ("https://ex.com/2019/marching/05/", None),
     (None, None),
 ])
 def test_find_date_in_url(url: str | None, expected: str | None) -> None:
     assert find_date_in_url(url, today=TODAY) == expected
+
+
+@pytest.mark.parametrize(("text", "value", "expected"), [
+    ("03-09-2026", "2026-09-03", "2026-03-09"),
+    ("05/08/22", "2022-05-08", "2022-08-05"),
+    ("Posted 10.12.2022, 08:00", "2022-12-10T08:00:00", "2022-10-12"),
+    ("2026-03-09", "2026-03-09", None),  # year first: never day-first
+    ("March 9, 2026", "2026-03-09", None),  # the month in words
+    ("13/11/2025", "2025-11-13", None),  # only one reading is a date
+    ("05/05/2022", "2022-05-05", None),  # both readings are the same day
+    ("03-09-2025", "2026-09-03", None),  # not the text of that value
+    (None, "2026-09-03", None),
+])
+def test_other_reading(text: str | None, value: str, expected: str | None) -> None:
+    assert other_reading(text, value) == expected

@@ -61,6 +61,26 @@ def test_structured_metadata_is_used_for_the_date():
     assert art.provenance["published"]["method"].startswith("metadata")
 
 
+def test_an_open_day_month_order_in_metadata_follows_the_visible_date():
+    # "03-09-2026" reads day-first (3 September); the page shows 9 March, the other reading
+    html = article_html().replace("<time>14 March 2024</time>", "<time>Published March 9, 2024</time>").replace(
+        "</head>", '<meta property="article:published_time" content="03-09-2024"></head>')
+    art = extract(html)
+    assert art.published == "2024-03-09"
+    assert art.provenance["published"]["method"] == "metadata:og"
+    # a visible date that is neither reading leaves the declared one as it is
+    other = html.replace("Published March 9, 2024", "Published March 12, 2024")
+    assert extract(other).published == "2024-09-03"
+
+
+def test_an_open_day_month_order_on_the_page_follows_the_url():
+    html = article_html().replace("<time>14 March 2024</time>", "<time>03/10/2023</time>")
+    # slashes read month-first on an English page: 10 March, unless the URL's day is the other reading
+    assert extract(html, "https://valley.example/news/water-plan").published == "2023-03-10"
+    assert extract(html, "https://valley.example/blog/2023/october/03/water-plan").published == "2023-10-03"
+    assert extract(html, "https://valley.example/2023/10/04/water-plan").published == "2023-03-10"
+
+
 def test_to_dict_and_callable_package():
     art = newscrawl.extract(article_html().encode("utf-8"))
     d = art.to_dict()
