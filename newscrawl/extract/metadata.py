@@ -78,6 +78,18 @@ SITE_SEGMENT_WORDS = 4
 _BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _MICRODATA = etree.XPath("//@itemprop|//@itemtype")
+# Microdata items that are replies to the page's item: their dates are not the page's
+_REPLY_TYPES = frozenset({"Comment", "Answer", "Review", "UserComments"})
+
+
+def _item_type(element: Any) -> str | None:
+    """Type name ("Comment", "NewsArticle") of the microdata item a property element belongs to:
+    its nearest ancestor with ``itemscope`` (None when there is none or it names no type)."""
+    for ancestor in element.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            types = (ancestor.get("itemtype") or "").split()
+            return types[0].rstrip("/").rsplit("/", 1)[-1] if types else None
+    return None
 
 
 @dataclass(frozen=True)
@@ -400,6 +412,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     # Microdata (itemprop); <meta itemprop> was read above with the named metas. Selecting the
     # attributes (not the elements by predicate) is the fastest lxml way to find them.
     body_element = None
+    created: list[str] = []
     for attribute in _MICRODATA(root):
         element = attribute.getparent()
         if attribute.attrname == "itemtype":
@@ -410,15 +423,24 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
                 body_element = element
             elif prop == "headline":
                 got.offer("title", _clean(element.get("content") or element.text_content()), "itemprop")
-            elif prop in ("datePublished", "dateModified"):
-                value = element.get("content") or element.get("datetime") or element.text_content()
-                got.offer_date("published" if prop == "datePublished" else "modified", _clean(value), "itemprop")
+            elif prop in ("datePublished", "dateModified", "dateCreated"):
+                item = _item_type(element)
+                if item in _REPLY_TYPES:  # a comment's or an answer's date, not the page's
+                    continue
+                value = _clean(element.get("content") or element.get("datetime") or element.text_content())
+                if prop == "dateCreated":  # a Question's date (Q&A pages): after every datePublished
+                    if item == "Question" and value:
+                        created.append(value)
+                else:
+                    got.offer_date("published" if prop == "datePublished" else "modified", value, "itemprop")
             elif prop == "author":
                 name = element.get("content")
                 if name is None:
                     inner = element.xpath(".//*[@itemprop='name']")
                     name = (inner[0].get("content") or inner[0].text_content()) if inner else element.text_content()
                 got.offer("authors", [n for n in [_clean(name)] if n], "itemprop")
+    for value in created:
+        got.offer_date("published", value, "itemprop")
 
     # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
     for node in others:

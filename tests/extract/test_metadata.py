@@ -156,6 +156,27 @@ def test_microdata_and_article_body_element() -> None:
     assert md.sources["title"] == "itemprop"
 
 
+def test_microdata_dates_of_comments_and_answers_are_not_the_pages() -> None:
+    comment = ('<div itemprop="comment" itemscope itemtype="https://schema.org/Comment"><p>Nice.</p>'
+               '<time itemprop="datePublished" datetime="2019-01-21T21:40:59Z">later</time></div>')
+    answer = ('<div itemscope itemtype="https://schema.org/Answer">'
+              '<time itemprop="dateCreated" datetime="2014-02-04 13:12:06Z">answered</time>'
+              '<time itemprop="dateModified" datetime="2018-05-21T20:37:55Z">edited</time></div>')
+    question = ('<div itemscope itemtype="https://schema.org/Question"><h1 itemprop="name">Why?</h1>'
+                f'{comment}<time itemprop="dateCreated" datetime="2014-02-04 13:07:43Z">asked</time></div>')
+    md = read_metadata(root_of("", f'<main itemscope itemtype="https://schema.org/QAPage">{question}{answer}</main>'))
+    assert md.published == "2014-02-04T13:07:43+00:00"  # the question's dateCreated
+    assert md.sources["published"] == "itemprop"
+    assert md.modified is None  # the answer's edit
+    # the question's own datePublished comes before its dateCreated, wherever it stands
+    dated = question.replace("</div>", '<time itemprop="datePublished" datetime="2014-02-05">p</time></div>', 2)
+    assert read_metadata(root_of("", dated)).published == "2014-02-05"
+    # dateCreated of an item that is no question is not read as the publication date
+    md = read_metadata(root_of("", '<div itemscope itemtype="https://schema.org/Person">'
+                                   '<span itemprop="dateCreated" content="2014-02-04">x</span></div>'))
+    assert md.published is None
+
+
 def test_time_element_is_weakest_source() -> None:
     body = '<time datetime="2014-03-02">2 March</time>'
     md = read_metadata(root_of('<meta name="date" content="2014-03-01">', body))
