@@ -57,6 +57,7 @@ _MODIFIED_META = (
 )
 # Any other <meta> name that says "published" (alone or with date/time/at/on), after the list above.
 _PUBLISHED_NAME = re.compile(r"(?:^|[^a-z])(?:publish(?:ed)?|publication)(?:[_.-]?(?:date|time|at|on))?$")
+_NAMESPACED_DATE = re.compile(r"[a-z0-9]{2,12}[.:]date$")
 _NOT_FIRST = re.compile(r"last|modif|updat|revis|expir|next")  # "cdc:last_published" is a modification
 _TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "headline", "title")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
@@ -387,6 +388,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         if _PUBLISHED_NAME.search(key) and not _NOT_FIRST.search(key) and key not in _MODIFIED_META:
             for value in values:
                 got.offer_date("published", value, "meta")
+    # "ms.date", "cludo:date": a vocabulary's plain date, read after the microdata (below)
+    namespaced = [value for key, values in metas.items() if _NAMESPACED_DATE.match(key) for value in values]
     for key in _MODIFIED_META:
         for value in metas.get(key, ()):
             got.offer_date("modified", value, "og" if key.startswith(("og:", "article:")) else "meta")
@@ -441,6 +444,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
                 got.offer("authors", [n for n in [_clean(name)] if n], "itemprop")
     for value in created:
         got.offer_date("published", value, "itemprop")
+    for value in namespaced:
+        got.offer_date("published", value, "meta")
 
     # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
     for node in others:

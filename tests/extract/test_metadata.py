@@ -122,6 +122,15 @@ def test_other_publish_named_meta_dates(name: str) -> None:
     assert md.published == "2025-07-17"
 
 
+def test_a_vocabularys_plain_date_comes_after_microdata() -> None:
+    md = read_metadata(root_of('<meta name="ms.date" content="2025-03-06T00:00:00Z">'))
+    assert md.published == "2025-03-06T00:00:00+00:00"
+    micro = '<div itemscope itemtype="https://schema.org/Article"><span itemprop="datePublished" content="2024-01-02"></span></div>'
+    assert read_metadata(root_of('<meta name="cludo:date" content="2025-03-06">', micro)).published == "2024-01-02"
+    for name in ("x.y.date", "event-date", "mydate", "ms.date.x"):
+        assert read_metadata(root_of(f'<meta name="{name}" content="2025-03-06">')).published is None, name
+
+
 def test_publisher_and_listed_names_come_before_other_publish_names() -> None:
     assert read_metadata(root_of('<meta name="article:publisher" content="2017-09-30">')).published is None
     assert read_metadata(root_of('<meta name="cdc:last_published" content="2017-09-30">')).published is None
