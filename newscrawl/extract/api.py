@@ -19,7 +19,7 @@ from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
-    block_of, closing_date, dayfirst_for, detect, evaluated_subset, local_published)
+    block_of, closing_date, dayfirst_for, detect, evaluated_subset, labelled_date, local_published)
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, name_test
 
@@ -254,6 +254,11 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         if closing:
             art.published = closing
             art.provenance["published"] = {"method": "closing-byline", "score": 0.5}
+    if art.published is None and art.is_article:
+        labelled = labelled_date(page, dayfirst_for(art.language))
+        if labelled:
+            art.published = labelled
+            art.provenance["published"] = {"method": "published-label", "score": 0.5}
     return art
 
 

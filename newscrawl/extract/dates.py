@@ -29,7 +29,7 @@ import unicodedata
 from datetime import date, datetime, timedelta, timezone
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "other_reading", "MIN_DATE"]
+__all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "is_publish_label", "other_reading", "MIN_DATE"]
 
 MIN_DATE = date(1990, 1, 1)
 _MAX_SCAN = 400  # characters of a text node examined; date nodes are short
@@ -265,6 +265,18 @@ def parse_date(text: str, *, today: date | datetime | None = None, dayfirst: boo
         start, end, value, m = found[0]
         chosen = (end, value, m)
     return _render(folded, *chosen)
+
+
+_PUBLISH_LABEL = re.compile(
+    r"(?:date )?(?:published|publication|posted|publicado|publicada|publie|publiee|veroffentlicht|erschienen|"
+    r"opublikowano|gepubliceerd|pubblicato|pubblicata|publikovano)(?: on| am| el| le| il| op| dnia| date)?\s*:?"
+)
+
+
+def is_publish_label(text: str) -> bool:
+    """Whether ``text`` is nothing but a "Published" label ("Published on:", "Veröffentlicht am"),
+    the kind a page sets beside its date in a separate element."""
+    return len(text) <= 30 and _PUBLISH_LABEL.fullmatch(_fold(text.strip())) is not None
 
 
 def other_reading(text: str | None, value: str | None) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from newscrawl.extract.dates import parse_date
+from newscrawl.extract.dates import is_publish_label, parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES, FEATURES, columns, node_features, with_title_distance)
 from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
@@ -309,6 +309,20 @@ def closing_date(page: Page, relevant: list[int], comment_cut: int | None,
         if (comment_cut is not None and k >= comment_cut) or len(tns[k].text) > MAX_DATE_LEN:
             return None
         return parse_date(tns[k].text, dayfirst=dayfirst)
+    return None
+
+
+def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
+    """The date in the shown text node right after a node that is only a "Published" label
+    (:func:`newscrawl.extract.dates.is_publish_label`), the first such pair on the page: the
+    page's own statement of its date, wherever the layout puts it."""
+    tns = page.text_nodes
+    for k in range(len(tns) - 1):
+        if is_publish_label(tns[k].text) and getattr(page.style(tns[k + 1].container), "visible", True) \
+                and len(tns[k + 1].text) <= MAX_DATE_LEN:
+            found = parse_date(tns[k + 1].text, dayfirst=dayfirst)
+            if found:
+                return found
     return None
 
 

@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 import pytest
 
-from newscrawl.extract.dates import find_date_in_url, other_reading, parse_date, parse_machine_date
+from newscrawl.extract.dates import find_date_in_url, is_publish_label, other_reading, parse_date, parse_machine_date
 
 TODAY = date(2024, 6, 1)
 
@@ -165,3 +165,12 @@ def test_find_date_in_url(url: str | None, expected: str | None) -> None:
 ])
 def test_other_reading(text: str | None, value: str, expected: str | None) -> None:
     assert other_reading(text, value) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Published", True), ("Published on:", True), ("  Veröffentlicht am ", True), ("Publicado el", True),
+    ("Date published:", True), ("Posted", True),
+    ("Published by Kim", False), ("Updated", False), ("Published March 3, 2021", False), ("Publisher", False),
+])
+def test_is_publish_label(text: str, expected: bool) -> None:
+    assert is_publish_label(text) is expected

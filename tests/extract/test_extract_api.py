@@ -81,6 +81,19 @@ def test_an_open_day_month_order_on_the_page_follows_the_url():
     assert extract(html, "https://valley.example/2023/10/04/water-plan").published == "2023-03-10"
 
 
+def test_a_date_beside_a_published_label_where_nothing_else_dates_the_page():
+    # no metadata and no byline date near the title: the date sits in a side box, after its label
+    side = '<aside class="meta"><p class="label">Published</p><p class="date">Feb 2, 2023</p></aside>'
+    html = article_html().replace('<div class="byline">By Mara Stein · <time>14 March 2024</time></div>', "").replace(
+        "</main>", side + "</main>").replace("</head>", '<meta property="og:type" content="article"></head>')
+    art = extract(html)
+    assert art.is_article
+    assert art.published == "2023-02-02"
+    assert art.provenance["published"]["method"] == "published-label"
+    # a date after any other label is not the page's
+    assert extract(html.replace(">Published<", ">Event<")).published is None
+
+
 def test_to_dict_and_callable_package():
     art = newscrawl.extract(article_html().encode("utf-8"))
     d = art.to_dict()
