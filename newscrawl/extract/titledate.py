@@ -368,7 +368,8 @@ def dayfirst_for(language: str | None) -> bool | None:
 def local_published(declared: str, visible: str | None, url_day: str | None = None) -> str:
     """The declared (metadata) publication time, or the local day of that instant when the page
     shows it: the visible date-time when it is the same instant on another day (the same minute a
-    whole number of hours, at most MAX_ZONE_HOURS, away), else the URL's day when the instant falls
+    whole number of hours, at most MAX_ZONE_HOURS, away), the visible day when the declared time has
+    no zone and falls on that day in some UTC offset, else the URL's day when the instant falls
     on it in some UTC offset. Metadata timestamps are often UTC while the page and its URL carry the
     newsroom's local day, the story's date (docs/decisions.md, "Titles and dates, round 7")."""
     if "T" not in declared:
@@ -388,9 +389,17 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
                 # the declared instant in the page's own offset: the local day, seconds and zone kept
                 return moment.astimezone(timezone(offset + gap)).isoformat(timespec="seconds")
             return visible
+    if visible and "T" not in visible and moment.tzinfo is None and visible != declared[:10] and _reachable(moment, visible):
+        # an instant without a zone: the page's own day for it, where some UTC offset gives that day
+        return visible
     if url_day and url_day != declared[:10]:
-        utc = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
-        if (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat() <= url_day <= (
-                utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat():
+        if _reachable(moment, url_day):
             return url_day
     return declared
+
+
+def _reachable(moment: datetime, day: str) -> bool:
+    """Whether the instant ``moment`` (naive: read as UTC) falls on ``day`` in some UTC offset."""
+    utc = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+    return (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat() <= day <= (
+        utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat()

@@ -166,6 +166,11 @@ def test_slash_dates_are_day_first_on_pages_not_in_english():
     ("2022-05-04T03:37:37+00:00", "2022-05-02T03:37:00", "2022-05-04T03:37:37+00:00"),
     ("2022-05-04", "2022-05-03T23:37:00", "2022-05-04"),
     ("2022-05-04T03:37:37+00:00", None, "2022-05-04T03:37:37+00:00"),
+    # no declared zone: the shown day where some offset gives it, else the declared time
+    ("2022-05-04T00:25:56", "2022-05-03", "2022-05-03"),
+    ("2025-11-13T09:21:40", "2025-11-12", "2025-11-12"),
+    ("2022-05-04T00:25:56", "2022-05-02", "2022-05-04T00:25:56"),
+    ("2022-05-04T20:25:56", "2022-05-06", "2022-05-04T20:25:56"),
 ])
 def test_a_metadata_timestamp_takes_the_shown_local_day_of_the_same_instant(declared, visible, expected):
     assert titledate.local_published(declared, visible) == expected
