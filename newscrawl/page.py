@@ -53,6 +53,7 @@ from typing import Any, NamedTuple
 
 from lxml import etree, html as lxml_html
 
+from newscrawl.encoding import decode_html
 from newscrawl.safeurl import valid_url
 from newscrawl.textcache import text_cache
 
@@ -173,42 +174,6 @@ class TextNode(NamedTuple):
     container: Any
 
 
-def _decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
-    try:
-        from newscrawl.encoding import decode_html
-    except ImportError:
-        return _fallback_decode(data, http_charset)
-    return decode_html(data, http_charset)
-
-
-_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-zA-Z0-9_.:-]+)""", re.I)
-
-
-def _fallback_decode(data: bytes, http_charset: str | None) -> tuple[str, str]:
-    """BOM, HTTP charset, <meta charset>, UTF-8, windows-1252 (used until newscrawl.encoding exists)."""
-    import codecs
-
-    for bom, name in ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")):
-        if data.startswith(bom):
-            return data[len(bom):].decode(name, "replace"), name
-    candidates = []
-    if http_charset:
-        candidates.append(http_charset)
-    match = _META_CHARSET.search(data[:4096])
-    if match:
-        candidates.append(match.group(1).decode("ascii", "replace"))
-    for name in candidates:
-        try:
-            codecs.lookup(name)
-        except LookupError:
-            continue
-        return data.decode(name, "replace"), name
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("cp1252", "replace"), "windows-1252"
-
-
 def _style_resolver(root: Any, stylesheets: Sequence[Any], url: str | None) -> Any | None:
     try:
         from newscrawl.css import StyleResolver, parse_stylesheet
@@ -298,7 +263,7 @@ class Page:
             if len(data) > 4 * MAX_CHARS:
                 data = data[: 4 * MAX_CHARS]
                 warnings.append(f"input cut to {4 * MAX_CHARS} bytes")
-            text, encoding = _decode(data, http_charset)
+            text, encoding = decode_html(data, http_charset)
         elif isinstance(html, str):
             text = html
         else:
