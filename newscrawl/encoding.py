@@ -13,15 +13,21 @@ never valid UTF-8 by accident, while "charset=iso-8859-1" on UTF-8 pages is a co
 default; a browser shows mojibake there, an extractor should not. Likewise, bytes declared (or
 guessed) as UTF-8 that contain no valid multi-byte sequence at all but do contain high bytes are
 read as windows-1252. Invalid bytes become U+FFFD.
+
+After decoding, :func:`repair_c1` mends text that was already broken when the page was written:
+C1 control characters (U+0080-U+009F) are never text, so where they appear they are the bytes of
+UTF-8 read once as Latin-1 ("computer\u00e2\u0080\u0099s" for "computer\u2019s") or of
+windows-1252 read as Latin-1 ("we\u0092re"), and are read back as such.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 
 from w3lib.encoding import html_body_declared_encoding, http_content_type_encoding, read_bom, resolve_encoding
 
-__all__ = ["decode_html", "resolve_label"]
+__all__ = ["decode_html", "repair_c1", "resolve_label"]
 
 _FALLBACK = "cp1252"
 _UNICODE_WIDE = frozenset({"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"})
@@ -95,3 +101,31 @@ def decode_html(data: bytes | bytearray | memoryview | str, http_charset: str | 
     if name == "utf-8" and utf8_text is not None:
         return utf8_text, name
     return _decode(data, name), name
+
+
+_C1 = re.compile("[\u0080-\u009f]")
+# a UTF-8 lead byte read as Latin-1 and its continuation bytes (U+0080-U+00BF), or a lone C1 character
+_C1_RUN = re.compile("[\u00c2-\u00f4][\u0080-\u00bf]{1,3}|[\u0080-\u009f]")
+
+
+def _mend(match: re.Match[str]) -> str:
+    run = match.group()
+    if len(run) > 1:
+        if not _C1.search(run):  # "\u00c3\u00a9" may be mojibake of "\u00e9", or "\u00c3\u00a9": left alone
+            return run
+        try:
+            mended = run.encode("latin-1").decode("utf-8")
+            return _C1_RUN.sub(_mend, mended) if _C1.search(mended) else mended  # "\u00c2\u0095": "\u2022"
+        except UnicodeDecodeError:
+            return run[0] + _C1_RUN.sub(_mend, run[1:])
+    # one C1 character: the windows-1252 character of that byte (as HTML does for "&#146;"); the
+    # five bytes windows-1252 leaves undefined are dropped
+    return bytes([ord(run)]).decode("cp1252", "ignore")
+
+
+def repair_c1(text: str) -> str:
+    """``text`` with its C1 control characters read back as the UTF-8 or windows-1252 bytes they
+    were (see the module docstring); unchanged, at the cost of one scan, when it has none."""
+    if not _C1.search(text):
+        return text
+    return _C1_RUN.sub(_mend, text)

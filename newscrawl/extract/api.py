@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from newscrawl.encoding import repair_c1
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, strip_site_suffix
@@ -134,10 +135,23 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
             from newscrawl.classify import apply_method
 
             apply_method(article, page, method)
+        _mend_c1(article)
         return article
     except Exception as exc:
         logger.warning("extraction failed for %s", page.url, exc_info=True)
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
+
+
+def _mend_c1(art: Article) -> None:
+    """The text fields with C1 control characters read back as the bytes they were
+    (:func:`newscrawl.encoding.repair_c1`): pages written with mojibake in them. Done on what is
+    returned, not on the page, which costs a scan of every page's whole text."""
+    if art.title:
+        art.title = repair_c1(art.title)
+    if art.body:
+        art.body = repair_c1(art.body)
+    if art.authors:
+        art.authors = [repair_c1(name) for name in art.authors]
 
 
 def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: Classifier | None = None,

@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from newscrawl.encoding import decode_html, resolve_label
+from newscrawl.encoding import decode_html, repair_c1, resolve_label
 
 TEXT = "Grüße aus Köln – “quoted” café"
 
@@ -132,3 +132,29 @@ def test_never_raises(data: bytes) -> None:
 
 def test_str_passes_through() -> None:
     assert decode_html("<p>é</p>") == ("<p>é</p>", "unicode")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("computer\u00e2\u0080\u0099s memory", "computer\u2019s memory"),  # UTF-8 read once as Latin-1
+    ("\u00e2\u0082\u00ac25", "\u20ac25"),
+    ("\u00e2\u00ad\u0090\u00e2\u00ad\u0090", "\u2b50\u2b50"),
+    ("\u00c3\u0080 la carte", "\u00c0 la carte"),
+    ("we\u0092re", "we\u2019re"),  # windows-1252 read as Latin-1
+    ("\u00c2\u0095 item", "\u2022 item"),  # both: the UTF-8 of a windows-1252 byte
+    ("a\u0081b", "ab"),  # a byte windows-1252 leaves undefined
+    ("caf\u00c3\u00a9 \u00c2\u00a9", "caf\u00c3\u00a9 \u00c2\u00a9"),  # no C1 character: may be meant, left alone
+    ("plain text, caf\u00e9 \u2019", "plain text, caf\u00e9 \u2019"),
+])
+def test_repair_c1(text: str, expected: str) -> None:
+    assert repair_c1(text) == expected
+
+
+def test_extracted_text_has_no_c1_characters() -> None:
+    from newscrawl.extract import extract
+
+    para = "The council\u00e2\u0080\u0099s plan for the old harbour was approved on Tuesday after a long debate. " * 4
+    html = (f"<html><head><title>Harbour plan\u00e2\u0080\u0099s vote</title></head><body><article>"
+            f"<h1>Harbour plan\u00e2\u0080\u0099s vote</h1><p>{para}</p><p>{para}</p></article></body></html>")
+    art = extract(html.encode("utf-8"))
+    assert art.title == "Harbour plan\u2019s vote"
+    assert "council\u2019s plan" in art.body and "\u00e2" not in art.body
