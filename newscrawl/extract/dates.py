@@ -120,7 +120,6 @@ _UPDATE_WORDS = re.compile(
 )
 # Every pattern above needs a four-digit 19xx/20xx year or a numeric d.m.yy-like group: a cheap
 # test that turns away most candidate text (prices, counts, clock times) before the full scan.
-_QUICK_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d/")
 _QUICK = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
 
 _RELATIVE = re.compile(
@@ -350,7 +349,9 @@ _URL_DATE = re.compile(
 )
 _URL_COMPACT = re.compile(r"(?:^|[/_.-])(?P<year>(?:19|20)\d\d)(?P<mon>[01]\d)(?P<day>[0-3]\d)(?=$|[/_.-])")
 # /2023/october/03/, /2019/mar/5/: the month as a word between two slashes (English and the other
-# languages of the month table; paths are matched folded)
+# languages of the month table); paths are matched folded, and folded only when a year and a slash
+# (_QUICK_YEAR) are in them
+_QUICK_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d/")
 _URL_WORD_DATE = re.compile(rf"(?<![\d])(?P<year>(?:19|20)\d\d)/(?P<mon>{_MONTH_ALT})/(?P<day>[0-3]?\d)(?=$|[/_.-])")
 
 
