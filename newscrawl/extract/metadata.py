@@ -79,6 +79,9 @@ SITE_SEGMENT_WORDS = 4
 _BY_PREFIX = re.compile(r"^\s*(?:by|von|par|por|di|door|autor|author)\s*:?\s+", re.IGNORECASE)
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 _MICRODATA = etree.XPath("//@itemprop|//@itemtype")
+# Microdata date properties looked at, each with a climb to its item: a page's own and its replies'
+# dates are among the first; a page of thousands (a hostile one) is not climbed for each
+MAX_MICRODATA_DATES = 256
 # Microdata items that are replies to the page's item: their dates are not the page's
 _REPLY_TYPES = frozenset({"Comment", "Answer", "Review", "UserComments"})
 
@@ -416,6 +419,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     # attributes (not the elements by predicate) is the fastest lxml way to find them.
     body_element = None
     created: list[str] = []
+    dates_read = 0
     for attribute in _MICRODATA(root):
         element = attribute.getparent()
         if attribute.attrname == "itemtype":
@@ -427,6 +431,10 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
             elif prop == "headline":
                 got.offer("title", _clean(element.get("content") or element.text_content()), "itemprop")
             elif prop in ("datePublished", "dateModified", "dateCreated"):
+                wanted = "modified" if prop == "dateModified" else "published"
+                if wanted in got.values or dates_read >= MAX_MICRODATA_DATES:
+                    continue
+                dates_read += 1
                 item = _item_type(element)
                 if item in _REPLY_TYPES:  # a comment's or an answer's date, not the page's
                     continue

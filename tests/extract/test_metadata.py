@@ -186,6 +186,18 @@ def test_microdata_dates_of_comments_and_answers_are_not_the_pages() -> None:
     assert md.published is None
 
 
+def test_microdata_dates_looked_at_are_bounded() -> None:
+    from newscrawl.extract.metadata import MAX_MICRODATA_DATES
+
+    def page(replies: int) -> object:
+        comments = "".join('<div itemscope itemtype="https://schema.org/Comment">'
+                           '<span itemprop="datePublished" content="2019-01-21"></span></div>' for _ in range(replies))
+        return root_of("", f'{comments}<div itemscope itemtype="https://schema.org/Article">'
+                           '<span itemprop="datePublished" content="2014-02-04"></span></div>')
+    assert read_metadata(page(MAX_MICRODATA_DATES - 1)).published == "2014-02-04"
+    assert read_metadata(page(MAX_MICRODATA_DATES)).published is None  # each climb costs the page's depth
+
+
 def test_time_element_is_weakest_source() -> None:
     body = '<time datetime="2014-03-02">2 March</time>'
     md = read_metadata(root_of('<meta name="date" content="2014-03-01">', body))
