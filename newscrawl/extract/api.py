@@ -17,7 +17,7 @@ from typing import Any
 from newscrawl.encoding import repair_c1
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.dates import find_date_in_url, other_reading
-from newscrawl.extract.metadata import ARTICLE_TYPES, strip_site_suffix
+from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
     block_of, closing_date, dayfirst_for, detect, evaluated_subset, labelled_date, local_published)
@@ -175,7 +175,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         art.title = td.title
         art.provenance["title"] = {"method": "nce-title-model", "score": round(td.title_score, 4)}
     elif meta is not None and meta.title:
-        art.title = strip_site_suffix(meta.title, meta.site_name, page.url)
+        declared = strip_site_suffix(meta.title, meta.site_name, page.url)
+        # no title node: of a declared "Name - tagline", the part the page's <h1> shows
+        art.title = headline_segment(declared, [page.text(el) for el in page.with_tags("h1")]) or declared
         art.provenance["title"] = {"method": _source(meta, "title"), "score": 1.0}
     elif td.title:
         art.title = td.title

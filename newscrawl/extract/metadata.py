@@ -32,7 +32,7 @@ from lxml import etree
 from newscrawl.extract.dates import parse_machine_date
 from newscrawl.safeurl import join_url
 
-__all__ = ["Metadata", "read_metadata", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
+__all__ = ["Metadata", "read_metadata", "headline_segment", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
 
 ARTICLE_TYPES = frozenset({
     "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
@@ -72,6 +72,9 @@ _SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " 
 # at least _MIN_SITE_KEY characters. Measured in docs/decisions.md ("Titles and dates, round 7").
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*")
 SEP_CHARS = " \t\n|\u2013\u2014-\u00b7\u2022\u00bb/:"
+# what parts a declared title: the site separators, and ": " ("Jimmy: The Ultimate Device Opener")
+_SEGMENT_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*|:\s+")
+MAX_HEADLINE_CHARS = 300  # an <h1> longer than this is no headline to compare
 _NON_WORD = re.compile(r"[\W_]+")
 _DOMAIN_LIKE = re.compile(r"[\w.-]+\.[a-z]{2,}", re.IGNORECASE)
 _MIN_SITE_KEY = 3
@@ -165,6 +168,23 @@ def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str
             break
         title = head
     return title
+
+
+def headline_segment(title: str, headlines: list[str]) -> str | None:
+    """The one segment of a declared ``title`` ("Ridge Wallet - Royal Black", "Jimmy: The Ultimate
+    Device Opener") that is, whole, the text of one of the page's ``headlines`` (its ``<h1>``s);
+    None when no segment or more than one is (docs/decisions.md, "Titles: the segment of a declared
+    title that the page's <h1> shows")."""
+    segments = [part for part in _SEGMENT_SEP.split(title) if part.strip()]
+    if len(segments) < 2:
+        return None
+    shown = {_fold_text(h) for h in headlines if h and len(h) <= MAX_HEADLINE_CHARS}
+    found = [part.strip() for part in segments if _fold_text(part) in shown]
+    return found[0] if len(found) == 1 else None
+
+
+def _fold_text(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def section_keys(url: str | None) -> frozenset[str]:

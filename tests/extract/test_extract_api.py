@@ -94,6 +94,24 @@ def test_a_date_beside_a_published_label_where_nothing_else_dates_the_page():
     assert extract(html.replace(">Published<", ">Event<")).published is None
 
 
+def test_a_declared_title_is_cut_to_the_segment_the_h1_shows_when_no_title_node_is_found(monkeypatch):
+    # no title node (as on product pages whose short <h1> the title model passes over): here the
+    # model is away and no text is near <title>, so the declared og:title is the title
+    import newscrawl.extract.titledate as titledate
+
+    real_load = titledate.load
+    monkeypatch.setattr(titledate, "load", lambda name: None if name == "title_model" else real_load(name))
+    html = ("<html><head><title>x</title>"
+            '<meta property="og:title" content="Ridge Wallet - Royal Black"></head><body>'
+            "<h1>Ridge Wallet</h1><p>" + "Slim aluminium wallet with a cash strap and RFID blocking. " * 6 + "</p>"
+            "</body></html>")
+    art = extract(html, "https://shop.example/products/ridge-wallet")
+    assert art.provenance["title"]["method"] == "metadata:og"
+    assert art.title == "Ridge Wallet"
+    assert extract(html.replace("<h1>Ridge Wallet</h1>", "<h2>Ridge</h2>"),
+                   "https://shop.example/products/ridge-wallet").title == "Ridge Wallet - Royal Black"
+
+
 def test_to_dict_and_callable_package():
     art = newscrawl.extract(article_html().encode("utf-8"))
     d = art.to_dict()

@@ -8,7 +8,7 @@ import json
 import lxml.html
 import pytest
 
-from newscrawl.extract.metadata import Metadata, read_metadata
+from newscrawl.extract.metadata import Metadata, headline_segment, read_metadata
 
 
 def root_of(head: str, body: str = "<p>text</p>", lang: str = "en") -> object:
@@ -315,3 +315,17 @@ def test_clean_collapses_blanks_as_the_regex_did():
         value = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 12)))
         want = re.sub(r"\s+", " ", value).strip() or None
         assert _clean(value) == want, repr(value)
+
+
+@pytest.mark.parametrize(("title", "headlines", "expected"), [
+    ("Ridge Wallet - Royal Black", ["Ridge Wallet"], "Ridge Wallet"),
+    ("Jimmy: The Ultimate Device Opener", ["  jimmy "], "Jimmy"),
+    ("History of coffee | Origin, Spread, Facts", ["History of Coffee"], "History of coffee"),
+    ("Ridge Wallet - Royal Black", ["Ridge Wallet", "Royal Black"], None),  # two segments shown: no pick
+    ("Ridge Wallet - Royal Black", ["Ridge Wallet - Royal Black"], None),  # the whole title is the headline
+    ("Ridge Wallet", ["Ridge Wallet"], None),  # one segment: nothing to choose
+    ("Ridge Wallet - Royal Black", ["Wallets"], None),
+    ("Ridge Wallet - Royal Black", [], None),
+])
+def test_headline_segment(title: str, headlines: list[str], expected: str | None) -> None:
+    assert headline_segment(title, headlines) == expected
