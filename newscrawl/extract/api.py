@@ -142,6 +142,11 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
 
 
+def _headlines(page: Page) -> list[str]:
+    """The text of every ``<h1>`` of the page."""
+    return [page.text(el) for el in page.with_tags("h1")]
+
+
 def _mend_c1(art: Article) -> None:
     """The text fields with C1 control characters read back as the bytes they were
     (:func:`newscrawl.encoding.repair_c1`): pages written with mojibake in them. Done on what is
@@ -177,10 +182,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     elif meta is not None and meta.title:
         declared = strip_site_suffix(meta.title, meta.site_name, page.url)
         # no title node: of a declared "Name - tagline", the part the page's <h1> shows
-        art.title = headline_segment(declared, [page.text(el) for el in page.with_tags("h1")]) or declared
+        art.title = headline_segment(declared, _headlines(page)) or declared
         art.provenance["title"] = {"method": _source(meta, "title"), "score": 1.0}
     elif td.title:
-        art.title = td.title
+        art.title = headline_segment(page.title_text, _headlines(page)) or td.title
         art.provenance["title"] = {"method": "title-tag", "score": 0.5}
     if art.title and len(art.title) > MAX_TITLE_CHARS:  # a hostile headline, megabytes long
         art.title = art.title[:MAX_TITLE_CHARS].rsplit(" ", 1)[0] or art.title[:MAX_TITLE_CHARS]

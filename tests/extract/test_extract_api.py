@@ -110,6 +110,12 @@ def test_a_declared_title_is_cut_to_the_segment_the_h1_shows_when_no_title_node_
     assert art.title == "Ridge Wallet"
     assert extract(html.replace("<h1>Ridge Wallet</h1>", "<h2>Ridge</h2>"),
                    "https://shop.example/products/ridge-wallet").title == "Ridge Wallet - Royal Black"
+    # the same for a <title> fallback: no declared title
+    plain = html.replace('<meta property="og:title" content="Ridge Wallet - Royal Black">', "").replace(
+        "<title>x</title>", "<title>Ridge Wallet | The Slimmest Wallet Ever Made by Anyone Anywhere</title>")
+    art = extract(plain, "https://shop.example/products/ridge-wallet")
+    assert art.provenance["title"]["method"] == "title-tag"
+    assert art.title == "Ridge Wallet"
 
 
 def test_to_dict_and_callable_package():
