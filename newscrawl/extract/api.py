@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
@@ -142,9 +142,16 @@ def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DE
         return Article(warnings=page.warnings + [f"extraction failed: {exc.__class__.__name__}: {exc}"])
 
 
-def _headlines(page: Page) -> list[str]:
-    """The text of every ``<h1>`` of the page."""
-    return [page.text(el) for el in page.with_tags("h1")]
+def _headlines(page: Page) -> Iterator[str]:
+    """The text of every ``<h1>`` of the page, joined only when asked for."""
+    return (page.text(el) for el in page.with_tags("h1"))
+
+
+def _reordered(value: str, text: str | None, *days: str | None) -> str:
+    """``value`` with its day and month exchanged when ``text``, which it was read from, leaves their
+    order open and one of ``days`` (the page's other dates) is the other reading; else ``value``."""
+    other = other_reading(text, value)
+    return other + value[10:] if other is not None and other in days else value
 
 
 def _mend_c1(art: Article) -> None:
@@ -197,20 +204,15 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     if published:
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
-        other = other_reading(meta.published_text, published)
-        if other is not None and other in (td.published and td.published[:10], url_day):
-            published = other + published[10:]
+        published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
-        other = other_reading(td.date_text, td.published)
-        art.published = other + td.published[10:] if other is not None and other == url_day else td.published
+        art.published = _reordered(td.published, td.date_text, url_day)
         art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
-    else:
-        from_url = url_day
-        if from_url:
-            art.published = from_url
-            art.provenance["published"] = {"method": "url", "score": 0.5}
+    elif url_day:
+        art.published = url_day
+        art.provenance["published"] = {"method": "url", "score": 0.5}
 
     # body: the itemprop=articleBody element when the page marks one (seed 004; measured better
     # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as

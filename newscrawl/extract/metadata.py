@@ -73,7 +73,7 @@ _SEPARATORS = (" | ", " - ", " – ", " — ", " · ", " • ", " :: ", ": ", " 
 _SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*")
 SEP_CHARS = " \t\n|\u2013\u2014-\u00b7\u2022\u00bb/:"
 # what parts a declared title: the site separators, and ": " ("Jimmy: The Ultimate Device Opener")
-_SEGMENT_SEP = re.compile(r"\s+[|\u2013\u2014\-\u00b7\u2022\u00bb/:]+\s+|\s*[|\u00bb\u2022\u00b7]\s*|:\s+")
+_SEGMENT_SEP = re.compile(_SITE_SEP.pattern + r"|:\s+")
 MAX_HEADLINE_CHARS = 300  # an <h1> longer than this is no headline to compare
 _NON_WORD = re.compile(r"[\W_]+")
 _DOMAIN_LIKE = re.compile(r"[\w.-]+\.[a-z]{2,}", re.IGNORECASE)
@@ -170,7 +170,7 @@ def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str
     return title
 
 
-def headline_segment(title: str, headlines: list[str]) -> str | None:
+def headline_segment(title: str, headlines: Iterable[str]) -> str | None:
     """The one segment of a declared ``title`` ("Ridge Wallet - Royal Black", "Jimmy: The Ultimate
     Device Opener") that is, whole, the text of one of the page's ``headlines`` (its ``<h1>``s);
     None when no segment or more than one is (docs/decisions.md, "Titles: the segment of a declared
