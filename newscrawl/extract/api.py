@@ -16,6 +16,7 @@ from typing import Any
 
 from newscrawl.encoding import repair_c1
 from newscrawl.extract.body import paragraphs
+from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
@@ -247,6 +248,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         if head is not None and head < kept[0]:  # standfirsts sit outside the content
             kept = _lead(page, range(head + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
+    kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text
