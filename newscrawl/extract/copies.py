@@ -17,7 +17,7 @@ block"): one-node copies and single lines lose real repeated paragraphs, 100 cha
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections import defaultdict
+from collections import Counter, defaultdict
 from itertools import accumulate
 from typing import Any
 
@@ -33,16 +33,23 @@ def without_copies(page: Any, kept: list[int]) -> list[int]:
     if len(kept) < 2 * MIN_COPY_NODES:
         return kept
     texts = [" ".join(page.text_nodes[k].text.split()) for k in kept]
+    # every node of a copy and of its original has a text that occurs twice: the elements above
+    # the other nodes are never looked at
+    counts = Counter(texts)
+    repeated = [k for k, text in zip(kept, texts) if counts[text] > 1]
+    if len(repeated) < 2 * MIN_COPY_NODES:
+        return kept
     chars = list(accumulate(map(len, texts), initial=0))
     parent = page.structure()[0]
     _, _, first_tn, end_tn = page.measures()
-    containers = page.text_containers
-    # elements above the kept nodes (the body excluded: index 0), each once, grouped by a key that
+    owners = page.text_owners()
+    tns = page.text_nodes
+    # elements above those nodes (the body excluded: index 0), each once, grouped by a key that
     # copies share: node count, characters, first and last text
     seen: set[int] = set()
     groups: defaultdict[tuple[int, int, str, str], set[tuple[int, int]]] = defaultdict(set)
-    for k in kept:
-        el = containers[k]
+    for k in repeated:
+        el = parent[owners[k]] if tns[k].is_tail else owners[k]  # the node's container
         while el > 0 and el not in seen:
             seen.add(el)
             i = bisect_left(kept, first_tn[el])
