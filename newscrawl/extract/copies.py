@@ -32,7 +32,8 @@ def without_copies(page: Any, kept: list[int]) -> list[int]:
     """``kept`` (ascending text node indices of the body) without the nodes of later copies."""
     if len(kept) < 2 * MIN_COPY_NODES:
         return kept
-    texts = [" ".join(page.text_nodes[k].text.split()) for k in kept]
+    tns = page.text_nodes
+    texts = [tns[k].text for k in kept]  # whitespace already collapsed by the Page
     # every node of a copy and of its original has a text that occurs twice: the elements above
     # the other nodes are never looked at
     counts = Counter(texts)
@@ -43,7 +44,6 @@ def without_copies(page: Any, kept: list[int]) -> list[int]:
     parent = page.structure()[0]
     _, _, first_tn, end_tn = page.measures()
     owners = page.text_owners()
-    tns = page.text_nodes
     # elements above those nodes (the body excluded: index 0), each once, grouped by a key that
     # copies share: node count, characters, first and last text
     seen: set[int] = set()
