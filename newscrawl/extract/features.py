@@ -99,12 +99,15 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     measured: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}  # a fifth of pages declare <title> as headline
     for col, reference in ((8, page.title_text), (9, meta_title or "")):
         X[:, col] = EDIT_CAP
-        if reference:  # texts far longer than the reference are unlike it anyway
+        if reference:
             key = (reference.casefold(), len(reference))  # what the distances depend on
             if key not in measured:
                 if folded is None:
                     folded = [t.casefold() for t in texts]
-                near = np.flatnonzero(lengths < 4 * len(reference) + 40)
+                # a text that must lose at least len(reference) characters to become it costs at
+                # least 4 x len(reference) in deletions alone: EDIT_CAP, without measuring
+                longest = len(key[0]) + len(reference)
+                near = [r for r, t in enumerate(folded) if len(t) < longest]
                 measured[key] = near, _edit_distances([folded[r] for r in near], *key)
             near, distances = measured[key]
             X[near, col] = distances
