@@ -458,6 +458,23 @@ class Page:
         """Index of the element each text node belongs to (its ``.text``, or its ``.tail``)."""
         return self._owner
 
+    def elements_above(self, nodes: Iterable[int], top: int = 0) -> list[int]:
+        """Indices of the descendants of element ``top`` (the body: 0) that hold one of the text
+        nodes ``nodes`` (their containers and the containers' ancestors), each once, nearest first
+        per node: a climb that stops where an earlier node's climb has been, instead of a walk over
+        all of ``top``'s descendants."""
+        parent, owner, tns = self._parent, self._owner, self.text_nodes
+        last = top + self._desc[top]  # top's descendants are the elements top + 1 .. last
+        seen: set[int] = set()
+        out: list[int] = []
+        for k in nodes:
+            el = parent[owner[k]] if tns[k].is_tail else owner[k]  # the node's container
+            while top < el <= last and el not in seen:
+                seen.add(el)
+                out.append(el)
+                el = parent[el]
+        return out
+
     @functools.cached_property
     def text_containers(self) -> list[int]:
         """Index of each text node's ``container`` (its owner, or the owner's parent for a tail): climbs

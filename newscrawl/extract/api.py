@@ -381,9 +381,10 @@ def _in_author_box(page: Page, el: Any, small: float) -> bool:
 
 def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[int]:
     """``kept`` minus the text of the container's author boxes (outermost elements named by
-    AUTHOR_NAMES), unless there are more than AUTHOR_BOXES_MAX of them (one per listed item)."""
-    i = page.index(container)  # its descendants are the Page's elements after it: no tree walk
-    named = [el for el in page.elements[i + 1:i + 1 + page.descendants(container)]  # most have no id or class
+    AUTHOR_NAMES that hold some of ``kept``), unless there are more than AUTHOR_BOXES_MAX of them (one
+    per listed item)."""
+    held = sorted(page.elements_above(kept, page.index(container)))  # in document order
+    named = [el for el in map(page.elements.__getitem__, held)
              if (el.get("class") or el.get("id")) and _author_named(page.names(el))]
     if not named:
         return kept

@@ -32,8 +32,7 @@ def without_copies(page: Any, kept: list[int]) -> list[int]:
     """``kept`` (ascending text node indices of the body) without the nodes of later copies."""
     if len(kept) < 2 * MIN_COPY_NODES:
         return kept
-    tns = page.text_nodes
-    texts = [tns[k].text for k in kept]  # whitespace already collapsed by the Page
+    texts = [page.text_nodes[k].text for k in kept]  # whitespace already collapsed by the Page
     # every node of a copy and of its original has a text that occurs twice: the elements above
     # the other nodes are never looked at
     counts = Counter(texts)
@@ -41,22 +40,15 @@ def without_copies(page: Any, kept: list[int]) -> list[int]:
     if len(repeated) < 2 * MIN_COPY_NODES:
         return kept
     chars = list(accumulate(map(len, texts), initial=0))
-    parent = page.structure()[0]
     _, _, first_tn, end_tn = page.measures()
-    owners = page.text_owners()
-    # elements above those nodes (the body excluded: index 0), each once, grouped by a key that
-    # copies share: node count, characters, first and last text
-    seen: set[int] = set()
+    # elements above those nodes, grouped by a key that copies share: node count, characters, first
+    # and last text
     groups: defaultdict[tuple[int, int, str, str], set[tuple[int, int]]] = defaultdict(set)
-    for k in repeated:
-        el = parent[owners[k]] if tns[k].is_tail else owners[k]  # the node's container
-        while el > 0 and el not in seen:
-            seen.add(el)
-            i = bisect_left(kept, first_tn[el])
-            j = bisect_left(kept, end_tn[el], i)
-            if j - i >= MIN_COPY_NODES and chars[j] - chars[i] >= MIN_COPY_CHARS:
-                groups[(j - i, chars[j] - chars[i], texts[i], texts[j - 1])].add((i, j))
-            el = parent[el]
+    for el in page.elements_above(repeated):
+        i = bisect_left(kept, first_tn[el])
+        j = bisect_left(kept, end_tn[el], i)
+        if j - i >= MIN_COPY_NODES and chars[j] - chars[i] >= MIN_COPY_CHARS:
+            groups[(j - i, chars[j] - chars[i], texts[i], texts[j - 1])].add((i, j))
     candidates = sorted((s for g in groups.values() if len(g) > 1 for s in g), key=lambda s: (s[0], s[0] - s[1]))
     if not candidates:
         return kept

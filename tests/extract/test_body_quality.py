@@ -379,6 +379,19 @@ def test_an_author_box_inside_the_text_leaves_the_body_but_one_per_listed_item_s
     assert "Post by reader0" in body and "Post by reader7" in body
 
 
+def test_author_named_elements_without_body_text_do_not_count_as_listed_items():
+    from newscrawl.extract import extract
+
+    bio = ("Ann Smith covers transport and urban planning for the City News; "
+           "you can follow her reporting on the social networks and write to her.")
+    avatars = "".join(f'<span class="author-avatar"><img src="/a{i}.png" alt=""></span>' for i in range(3))
+    html = ("<html><head><title>Council expands bike lanes</title></head><body><article>"
+            f"<h1>Council expands bike lanes</h1>{avatars}" + "".join(f"<p>{p}</p>" for p in PARAS * 3)
+            + f'<div class="author-box"><p>{bio}</p></div></article></body></html>')
+    body = extract(html, "https://news.example/bike-lanes").body
+    assert PARAS[-1] in body and "Ann Smith" not in body
+
+
 def test_a_long_comment_box_under_half_of_the_content_is_pruned_but_a_thread_that_is_the_content_stays():
     rules = ("<ol>" + "".join(f"<li>Comments are moderated and published after review, rule {i}: be civil and "
                               "stay on the topic of the story.</li>" for i in range(3)) + "</ol>")

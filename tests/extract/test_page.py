@@ -27,6 +27,18 @@ def test_text_nodes_in_document_order_with_tails():
     assert tail.is_tail and tail.element.tag == "b" and tail.container.tag == "p"
 
 
+def test_elements_above_text_nodes_each_once_and_only_inside_top():
+    page = Page.from_html(HTML)
+    texts = [tn.text for tn in page.text_nodes]
+    tags = page.tags()
+    bold, tail = texts.index("bold"), texts.index("text here.")  # "text here." is <b>'s tail: held by <p>
+    above = page.elements_above([bold, tail])
+    assert [tags[i] for i in above] == ["b", "p", "article"]  # <b>'s climb, then nothing new for the tail
+    article = page.index(page.with_tags("article")[0])
+    inside = page.elements_above([texts.index("Home"), bold], top=article)
+    assert [tags[i] for i in inside] == ["b", "p"]  # the nav's link and the article itself are not inside
+
+
 def test_clean_up_removes_scripts_comments_hidden_and_keeps_json_ld():
     page = Page.from_html(HTML)
     joined = " ".join(tn.text for tn in page.text_nodes)
