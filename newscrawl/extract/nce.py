@@ -250,10 +250,15 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     "widget" only when link-heavy; <nav>, <aside> and <footer> go by their tag, so do blocks whose
     class names a disclaimer, and in a declared article blocks whose class names a layer or a
     call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
-    tag, cls = el.tag, el.get("class") or ""  # read once: ~110 calls a page, each read an lxml call
-    if tag in _BOILERPLATE_TAGS or (p.hidden_names and _hidden_named(cls)):
-        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
+    tag = el.tag
     names = page.names(el)
+    if tag in _BOILERPLATE_TAGS:
+        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
+    if names == " ":  # no id and no class (most elements): no name test below can say yes
+        return False
+    cls = el.get("class") or ""  # read once: each read is an lxml call
+    if p.hidden_names and _hidden_named(cls):
+        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if tag not in _HEADINGS and (_disclaimer_named(cls) or (p.declared_article and (
