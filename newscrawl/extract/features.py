@@ -31,6 +31,7 @@ PAPER_TITLE_FEATURES = tuple(f for f in FEATURES if f not in ("title_distance", 
 TITLE_FEATURES = PAPER_TITLE_FEATURES + ("meta_title_edit",)
 DATE_FEATURES = tuple(f for f in FEATURES if f not in ("title_edit", "meta_title_edit"))
 EDIT_CAP = 4.0  # edit distances above this many title lengths are all "unlike the title"
+MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
 _DIGIT = re.compile(r"\d")
 _WEIGHTS = (1, 4, 2)  # (insertion, deletion, substitution) turning node text into the title
 
@@ -68,7 +69,9 @@ def style_key(style: object) -> tuple:
 
 def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = None) -> np.ndarray:
     """Rows of FEATURES for ``nodes`` (text-node indices); title_distance is left 0 (see
-    :func:`with_title_distance`); ``meta_title`` is the structured headline, if any."""
+    :func:`with_title_distance`); ``meta_title`` is the structured headline, if any. The two edit
+    distances are measured on rows the title model may read (at most MAX_TITLE_LEN characters);
+    longer rows get EDIT_CAP."""
     X = np.zeros((len(nodes), len(FEATURES)))
     if not len(nodes):
         return X
@@ -103,11 +106,12 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
             key = (reference.casefold(), len(reference))  # what the distances depend on
             if key not in measured:
                 if folded is None:
-                    folded = [t.casefold() for t in texts]
-                # a text that must lose at least len(reference) characters to become it costs at
-                # least 4 x len(reference) in deletions alone: EDIT_CAP, without measuring
+                    folded = [t.casefold() if len(t) <= MAX_TITLE_LEN else "" for t in texts]
+                # measured for the rows the title model reads (MAX_TITLE_LEN characters at most); a
+                # text that must lose at least len(reference) characters to become the reference
+                # costs at least 4 x len(reference) in deletions alone: EDIT_CAP, without measuring
                 longest = len(key[0]) + len(reference)
-                near = [r for r, t in enumerate(folded) if len(t) < longest]
+                near = [r for r, (t, f) in enumerate(zip(texts, folded)) if len(t) <= MAX_TITLE_LEN and len(f) < longest]
                 measured[key] = near, _edit_distances([folded[r] for r in near], *key)
             near, distances = measured[key]
             X[near, col] = distances

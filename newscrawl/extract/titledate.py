@@ -20,7 +20,7 @@ from lxml import etree
 
 from newscrawl.extract.dates import is_publish_label, parse_date
 from newscrawl.extract.features import (
-    DATE_FEATURES, FEATURES, columns, node_features, with_title_distance)
+    DATE_FEATURES, FEATURES, MAX_TITLE_LEN, columns, node_features, with_title_distance)
 from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
 from newscrawl.extract.metadata import SEP_CHARS, strip_site_suffix
 from newscrawl.extract.nce import INLINE
@@ -41,7 +41,6 @@ WEAK_DATE_THRESHOLD = 0.25
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
-MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
 # Marks that separate breadcrumb or menu items: the site-name separators without dashes and colons
 # ("-5 °C tonight", "Update:"), plus the arrows of breadcrumbs. A title text that starts or ends with
 # one took it from a neighbouring run ("<span>|</span><span>Headline</span>", "» Headline"); no
@@ -254,7 +253,7 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
         p_title[title_rows] = distinct_positive_proba(title_model, columns(X[title_rows], title_model.features))
         row = pick_title(p_title, TITLE_RULE)
     else:  # before training: the non-trivial node closest to <title>
-        edit = np.where(X[:, 0] >= 8, X[:, FEATURES.index("title_edit")], np.inf)
+        edit = np.where((X[:, 0] >= 8) & (X[:, 0] <= MAX_TITLE_LEN), X[:, FEATURES.index("title_edit")], np.inf)
         row = int(np.argmin(edit)) if edit.size and edit.min() < 0.5 else None
         p_title = np.where(np.isfinite(edit), 1.0 - np.minimum(edit, 1.0), 0.0)
     title_node, title, title_score = None, None, 0.0

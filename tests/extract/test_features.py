@@ -94,3 +94,18 @@ def test_headline_edit_column_is_measured_as_the_title_column():
         assert X[:, FEATURES.index("title_edit")].tolist() == column(page.title_text)
         assert X[:, FEATURES.index("meta_title_edit")].tolist() == column(meta)
     assert not (lengths < 4 * len("x") + 40).all()  # some rows are left at the cap
+
+
+def test_edit_distances_only_for_rows_the_title_model_reads():
+    from newscrawl.extract.features import MAX_TITLE_LEN
+
+    title = " ".join(f"word{i}" for i in range(40))  # 229 characters
+    near = title + " and a few more words"  # under MAX_TITLE_LEN: measured
+    long = title + " " + "x" * (MAX_TITLE_LEN - len(title))  # over it: capped, never measured
+    assert len(near) <= MAX_TITLE_LEN < len(long)
+    page = Page.from_html(f"<html><head><title>{title}</title></head><body><p>{near}</p><p>{long}</p></body></html>")
+    X = node_features(page, [0, 1], meta_title=title)
+    for col in ("title_edit", "meta_title_edit"):
+        assert X[0, FEATURES.index(col)] == title_edit_distance(near, title) < 1
+        assert X[1, FEATURES.index(col)] == EDIT_CAP
+    assert title_edit_distance(long, title) < EDIT_CAP  # what a measurement would have given
