@@ -99,7 +99,7 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     X[:, 5] = [r[1] for r in read]
     X[:, 6] = [similar[key] for key in keys]
     folded: list[str] | None = None  # each text casefolded once for both references
-    measured: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}  # a fifth of pages declare <title> as headline
+    measured: dict[tuple[str, int], tuple[list[int], np.ndarray]] = {}  # a fifth of pages declare <title> as headline
     for col, reference in ((8, page.title_text), (9, meta_title or "")):
         X[:, col] = EDIT_CAP
         if reference:
