@@ -119,9 +119,12 @@ def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
     from newscrawl.extract import extract
 
     logging.getLogger("newscrawl").setLevel(logging.CRITICAL)  # failures show in the err column
-    # the default's first pass decides the warm-up page alone, as it does most pages: the words model,
-    # its text models and scikit-learn's hashing, which the pages it is unsure of read, load here
-    extract(WARMUP, "http://127.0.0.1/warmup", page_model="words")
+    # every page classifier a dataset's pages can take loads here, not in the first timed page of the
+    # first dataset that needs it: the default's first pass (pages with a URL), the words model with
+    # its text models and scikit-learn's hashing (the pages the first pass is unsure of), and the
+    # URL-less model (pages without a URL: all of readability's)
+    for url, page_model in (("http://127.0.0.1/warmup", None), ("http://127.0.0.1/warmup", "words"), (None, None)):
+        extract(WARMUP, url, page_model=page_model)
 
     def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
         return prediction(extract(data, url))
@@ -309,7 +312,8 @@ def main(argv: list[str] | None = None) -> int:
             systems[name] = SYSTEMS[name]()
         except ImportError as exc:
             raise SystemExit(f"{name} is not installed ({exc}); run .venv/bin/pip install -e '.[bench]'") from None
-        systems[name](warmup, warmup.decode(), "http://127.0.0.1/warmup")  # imports, models, caches
+        for url in ("http://127.0.0.1/warmup", None):  # imports, models, caches; with a URL and without
+            systems[name](warmup, warmup.decode(), url)
     results = {}
     for folder in page_datasets(args.datasets.split(",") if args.datasets else None):
         results[folder.name] = run_dataset(folder, systems, args.limit)
