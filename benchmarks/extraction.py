@@ -11,7 +11,9 @@ newscrawl/evaluate.py.
 Fairness: pages are read and gunzipped outside the timers. newscrawl gets the raw bytes (its
 browser-like decoding is inside its timer); the peers get the text decoded once by
 newscrawl.encoding (so no peer loses points to a charset mistake), and their timers cover only
-their own call. Systems run interleaved page by page, so machine load drifts hit all alike.
+their own call. Systems run interleaved page by page, so machine load drifts hit all alike. Before
+any timing, each system runs once on a warm-up page with a URL and once without (imports, models and
+caches load there, not in the first timed page that needs them).
 The lxml baseline is ``lxml.html.document_fromstring`` of the decoded text (the input the peers
 get), in the same interleaved loop; lxml refuses a str that declares its encoding in an XML
 declaration (2 trafilatura-eval pages), and those pages are parsed from their bytes instead of
