@@ -30,6 +30,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
+from newscrawl.page import fold
 from newscrawl.safeurl import join_url
 
 __all__ = ["Metadata", "read_metadata", "headline_segment", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
@@ -178,13 +179,9 @@ def headline_segment(title: str, headlines: Iterable[str]) -> str | None:
     segments = [part for part in _SEGMENT_SEP.split(title) if part.strip()]
     if len(segments) < 2:
         return None
-    shown = {_fold_text(h) for h in headlines if h and len(h) <= MAX_HEADLINE_CHARS}
-    found = [part.strip() for part in segments if _fold_text(part) in shown]
+    shown = {fold(h) for h in headlines if h and len(h) <= MAX_HEADLINE_CHARS}
+    found = [part.strip() for part in segments if fold(part) in shown]
     return found[0] if len(found) == 1 else None
-
-
-def _fold_text(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def section_keys(url: str | None) -> frozenset[str]:
