@@ -15,7 +15,9 @@ in the URL) the text models may raise that probability but lower it only part of
 Under the default a first pass comes before the words model: ``models/page_classifier_fast.json`` reads
 only the features that cost little once the extraction has run, and decides alone where it is sure
 (its probability at most ``decide_below`` or at least ``decide_above``, thresholds chosen by training
-so that the cascade keeps the words model's F1); ``"words"`` skips it (docs/decisions.md, round 7).
+so that the cascade keeps the words model's F1); ``"words"`` skips it (docs/decisions.md, round 7). Pages
+without a URL get their own first pass, ``models/page_classifier_nourl_fast.json``, trained on the same
+pages parsed without URLs and validated against the URL-less model it stands in for (round 8).
 Each model's feature list must be :data:`FEATURE_NAMES` and then some of :data:`TEXT_FEATURES` in
 that order, so a model from another version of the features is refused rather than silently
 misread. A model that reads text models names them (files next to it) with their checksums: a text
@@ -43,6 +45,7 @@ MODEL_FILE = "page_classifier.json"
 NO_URL_MODEL_FILE = "page_classifier_nourl.json"
 WORDS_MODEL_FILE = "page_classifier_words.json"  # the default for pages with a URL: also reads the text models
 FAST_MODEL_FILE = "page_classifier_fast.json"  # the default's first pass (pages with a URL)
+NO_URL_FAST_MODEL_FILE = "page_classifier_nourl_fast.json"  # the default's first pass for pages without a URL
 logger = logging.getLogger(__name__)
 THRESHOLD = 0.5
 MODEL_FEATURES = FEATURE_NAMES + TEXT_FEATURES  # what the words model reads
@@ -112,10 +115,11 @@ def page_model_file(name: str | None, page: Page | None = None) -> str | None:
 
 
 def first_pass_file(name: str | None, page: Page | None = None) -> str | None:
-    """The first-pass model for the same value: the shipped one under the default (None, "" or "default")
-    for a page with a URL; None (no first pass) for "words", "plain", a path, or a page without a URL."""
-    if name in (None, "", "default") and (page is None or page.url):
-        return str(models_dir() / FAST_MODEL_FILE)
+    """The first-pass model for the same value: under the default (None, "" or "default") the shipped one
+    for a page with a URL, or the one trained without URLs for a page without one (it stands in for the
+    URL-less model); None (no first pass) for "words", "plain" or a path."""
+    if name in (None, "", "default"):
+        return str(models_dir() / (FAST_MODEL_FILE if page is None or page.url else NO_URL_FAST_MODEL_FILE))
     return None
 
 

@@ -13,7 +13,8 @@ out-of-fold: more F1 on wcxb-dev, fewer articles found in other languages (round
 applied to English text only (round 6, :func:`newscrawl.classify.page.probability`). A fourth,
 ``models/page_classifier_fast.json``, is the default's first pass: boosted trees on the cheap features
 that decide alone where they are sure, with the threshold chosen here so that the cascade keeps the words
-model's out-of-fold F1 (round 7); ``--first-pass-only`` trains it alone.
+model's out-of-fold F1 (round 7); ``page_classifier_nourl_fast.json`` does the same for pages without a
+URL, standing in for the URL-less model (round 8). ``--first-pass-only`` trains the two first passes alone.
 ``benchmarks/page_classifier.py`` reuses :func:`load_features` for the full experiment.
 """
 
@@ -253,9 +254,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
     parser.add_argument("--first-pass-only", action="store_true",
-                        help=f"train only the first-pass model ({FAST_MODEL_FILE} next to --out), validated against "
-                             "the model types of the plain and words models already there (one extraction pass, "
-                             "a few minutes)")
+                        help=f"train only the first-pass models ({FAST_MODEL_FILE} and the URL-less one next to "
+                             "--out), validated against the model types of the plain, words and URL-less models "
+                             "already there (an extraction pass with and one without URLs, a few minutes)")
 
 
 def no_url_path(path: Path) -> Path:
@@ -277,20 +278,22 @@ def run(args: argparse.Namespace) -> int:
     words = words_path(out)
     text_files = {name: words.with_name(text_model_file(words, name)) for name in TEXT_FEATURES}
     table = load_features(TRAIN_DATASETS, args.limit, with_urls=True)  # the extraction runs once per URL mode
-    if args.first_pass_only:
-        train_first_pass(fast_path(out), table, _chosen(out), _chosen(words), args.repeats)
-        return 0
-    plain = train_one(out, table, True, NO_TEXT_FEATURES, args.repeats, text_files)
-    # the words model's "without the text models" row is the default's boosted row (same pages and folds)
-    train_one(words, table, True, TEXT_FEATURES, args.repeats, text_files, without_text=plain["boosted"])
+    bare_out = no_url_path(out)
+    if not args.first_pass_only:
+        plain = train_one(out, table, True, NO_TEXT_FEATURES, args.repeats, text_files)
+        # the words model's "without the text models" row is the default's boosted row (same pages and folds)
+        train_one(words, table, True, TEXT_FEATURES, args.repeats, text_files, without_text=plain["boosted"])
     train_first_pass(fast_path(out), table, _chosen(out), _chosen(words), args.repeats)
     bare = load_features(TRAIN_DATASETS, args.limit, with_urls=False)
-    train_one(no_url_path(out), bare, False, NO_TEXT_FEATURES, args.repeats, text_files)
+    if not args.first_pass_only:
+        train_one(bare_out, bare, False, NO_TEXT_FEATURES, args.repeats, text_files)
+    train_first_pass(fast_path(bare_out), bare, _chosen(bare_out), None, args.repeats)
     return 0
 
 
 def fast_path(path: Path) -> Path:
-    """The first-pass model next to the page model at ``path`` (``page_classifier_fast.json``)."""
+    """The first-pass model next to the page model at ``path`` (``page_classifier_fast.json``, and
+    ``page_classifier_nourl_fast.json`` for the URL-less model)."""
     return path.with_name(path.stem + "_fast" + path.suffix)
 
 
@@ -306,11 +309,11 @@ def _chosen(path: Path) -> str:
     return kind
 
 
-def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, repeats: int) -> dict[str, Any]:
+def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | None, repeats: int) -> dict[str, Any]:
     """Out-of-fold probabilities, per repeat of shuffled stratified 10-fold: the first pass's (boosted trees
     on FAST_FEATURES) and the full default's (the plain model of type ``plain_kind`` and the words model of
     type ``words_kind`` as :func:`newscrawl.classify.page.probability` applies them, text models nested in
-    the fold). For each
+    the fold; ``words_kind`` None: the plain model alone, as pages without a URL get it). For each
     threshold t of FAST_THRESHOLDS: the pooled F1 of the cascade (the first pass where its probability is
     <= t or >= 1 - t, the full default elsewhere), the share of pages it decides and how often it
     disagrees with the full default, each the mean over the repeats."""
@@ -319,20 +322,21 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, rep
 
     X, y = table.arrays()
     fast_cols = [FEATURE_NAMES.index(name) for name in FAST_FEATURES]
-    matrices = text_matrices(table.texts)
+    matrices = text_matrices(table.texts) if words_kind is not None else []
     english = np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
-                          for row in table.texts])
+                          for row in table.texts]) if words_kind is not None else None
     full_f1, fast_f1 = [], []
     per_t: dict[float, list[tuple[float, float, float]]] = {t: [] for t in FAST_THRESHOLDS}
     for rep in range(repeats):
         plain, words, fast = (np.zeros(len(y)) for _ in range(3))
         for k, (train, test) in enumerate(StratifiedKFold(10, shuffle=True, random_state=rep).split(X, y)):
             plain[test] = MODELS[plain_kind]().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
-            inner, outer = text_columns(matrices, y, train, test, seed=k)
-            words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
-                np.column_stack([X[test], outer]))[:, 1]
+            if words_kind is not None:
+                inner, outer = text_columns(matrices, y, train, test, seed=k)
+                words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
+                    np.column_stack([X[test], outer]))[:, 1]
             fast[test] = make_boosted().fit(X[train][:, fast_cols], y[train]).predict_proba(X[test][:, fast_cols])[:, 1]
-        full = applied(plain, words, english, dated(X))
+        full = applied(plain, words, english, dated(X)) if words_kind is not None else plain
         full_f1.append(f1_score(y, full >= 0.5))
         fast_f1.append(f1_score(y, fast >= 0.5))
         for t in FAST_THRESHOLDS:
@@ -344,17 +348,21 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str, rep
                                     "disagree": float(np.mean([r[2] for r in rows]))} for t, rows in per_t.items()}}
 
 
-def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind: str,
+def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind: str | None,
                      repeats: int) -> dict[str, Any]:
-    """Fit and write the first-pass model with its threshold (:func:`first_pass_scores`) and card."""
+    """Fit and write the first-pass model with its threshold (:func:`first_pass_scores`) and card;
+    ``words_kind`` None: the URL-less first pass (``table`` parsed without URLs), validated against the
+    URL-less model alone."""
     scores = first_pass_scores(table, plain_kind, words_kind, repeats)
     keep = [float(t) for t, r in scores["thresholds"].items() if r["f1"] >= scores["full_f1"] - FAST_TOLERANCE]
     threshold = max(keep, default=0.0)  # 0: the first pass decides nothing
     X, y = table.arrays()
     model = make_boosted().fit(X[:, [FEATURE_NAMES.index(name) for name in FAST_FEATURES]], y)
-    meta = {"trained_on": list(TRAIN_DATASETS), "urls": True, "pages": int(len(y)), "articles": int(y.sum()),
-            "chosen": "boosted", "params": BOOSTED_PARAMS, "decide_below": threshold, "decide_above": 1 - threshold,
-            "validated_against": f"{WORDS_MODEL_FILE} ({words_kind}) as applied", "tolerance": FAST_TOLERANCE,
+    against = (f"{WORDS_MODEL_FILE} ({words_kind}) as applied" if words_kind is not None
+               else f"{no_url_path(Path(MODEL_FILE)).name} ({plain_kind})")
+    meta = {"trained_on": list(TRAIN_DATASETS), "urls": words_kind is not None, "pages": int(len(y)),
+            "articles": int(y.sum()), "chosen": "boosted", "params": BOOSTED_PARAMS, "decide_below": threshold,
+            "decide_above": 1 - threshold, "validated_against": against, "tolerance": FAST_TOLERANCE,
             "cv_design": f"stratified 10-fold, shuffled, x {repeats}; F1 of all out-of-fold predictions per repeat",
             "cv": scores}
     modelio.save_model(modelio.export_trees(model, FAST_FEATURES, meta), out)
@@ -507,29 +515,37 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
 
 def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
+    if meta["urls"]:
+        pages, full, model = "pages with a URL", f"`{WORDS_MODEL_FILE}` as applied", MODEL_FILE
+        skipped = "link targets, CoreEx, the repeated-block and container scans and the text models"
+        where = "(docs/decisions.md, \"Page classifier, round 7\")"
+    else:
+        pages, full, model = ("pages without a URL (`extract(html)`)", f"`{no_url_path(Path(MODEL_FILE)).name}`",
+                              no_url_path(Path(MODEL_FILE)).name)
+        skipped = "link targets, CoreEx and the repeated-block and container scans"
+        where = "(docs/decisions.md, \"Page classifier, round 8\"); its rows are computed without the pages' URLs"
     lines = [
         f"# {name} — the page classifier's first pass",
         "",
-        "Used by `newscrawl.classify.page.probability` for pages with a URL under the default "
+        f"Used by `newscrawl.classify.page.probability` for {pages} under the default "
         "(`NEWSCRAWL_PAGE_MODEL = \"default\"`): where its probability is at most "
         f"{meta['decide_below']:g} or at least {meta['decide_above']:g} it sets `is_article` and `probability` "
-        f"alone; elsewhere the page goes to `{WORDS_MODEL_FILE}` as applied. It reads only the features that "
+        f"alone; elsewhere the page goes to {full}. It reads only the features that "
         "cost little once the extraction has run (`FAST_FEATURES` in `newscrawl/classify/features.py`: the "
         "URL's link-target features, declared types and dates, text and tag measures, headline links, what "
         "the extraction found, the headline and body as text, the URL's shape), so a decided page skips the "
-        "link targets, CoreEx, the repeated-block and container scans and the text models (docs/decisions.md, "
-        "\"Page classifier, round 7\").",
+        f"{skipped} {where}.",
         "",
         f"- **Model**: boosted (scikit-learn's HistGradientBoostingClassifier), params "
         f"`{json.dumps(meta['params'], sort_keys=True)}`, {len(FAST_FEATURES)} features.",
-        f"- **Data**: the pages of `{MODEL_FILE}`: {meta['pages']} pages, {meta['articles']} articles.",
+        f"- **Data**: the pages of `{model}`: {meta['pages']} pages, {meta['articles']} articles.",
         f"- **Threshold**: the largest of {', '.join(map(str, FAST_THRESHOLDS))} whose cascade keeps the F1 of "
-        f"the full default within {meta['tolerance']} ({meta['cv_design'].split(';')[0]}, "
-        f"against {meta['validated_against']}, text models nested in each fold).",
-        f"- **Cross-validated** ({meta['cv_design']}): full default F1 {cv['full_f1']:.4f}; the first pass alone "
+        f"the full model within {meta['tolerance']} ({meta['cv_design'].split(';')[0]}, "
+        f"against {meta['validated_against']}{', text models nested in each fold' if meta['urls'] else ''}).",
+        f"- **Cross-validated** ({meta['cv_design']}): full model F1 {cv['full_f1']:.4f}; the first pass alone "
         f"{cv['first_pass_f1']:.4f}.",
         "",
-        "| decides at | pages it decides | cascade F1 | disagrees with the full default |",
+        "| decides at | pages it decides | cascade F1 | disagrees with the full model |",
         "|---|---|---|---|",
     ]
     for t, r in cv["thresholds"].items():
@@ -538,7 +554,8 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     lines += [
         "",
         "- **Rebuild**: `newscrawl train page` writes it after the other page models; `newscrawl train page "
-        "--first-pass-only` writes it alone, validated against the types of the plain and words models already in `models/`.",
+        "--first-pass-only` writes both first passes alone, validated against the types of the models already "
+        "in `models/`.",
         "- **Caveats**: the threshold is chosen on the training pages (wcxb-dev and the demo site); "
         "`benchmarks/page_classifier.py` scores the cascade on wcxb-dev alone. `NEWSCRAWL_PAGE_MODEL = \"words\"` "
         "skips the first pass.",
