@@ -146,14 +146,14 @@ def test_a_refused_first_pass_is_logged_once_and_the_full_model_decides(tmp_path
         assert sum(reason in r.getMessage() for r in caplog.records) == 1
 
 
-def test_training_keeps_the_widest_threshold_within_the_tolerance(tmp_path):
-    """train_first_pass on a small labelled table: the threshold it ships is the largest candidate whose
-    cascade F1 is within FAST_TOLERANCE of the full default's, and the files it writes load."""
+def _separable_table(seed: int, pages: int):
+    """A labelled feature table whose articles differ from the other pages in body share and links
+    (and in the words the text models read): what a first pass can learn from a few rows."""
     from newscrawl.train import page as train
 
-    rng = random.Random(3)
+    rng = random.Random(seed)
     table = train.FeatureTable()
-    for k in range(80):
+    for k in range(pages):
         is_article = k % 2 == 0
         row = [rng.random() for _ in FEATURE_NAMES]
         row[FEATURE_NAMES.index("body_share")] = (0.6 if is_article else 0.1) + 0.3 * rng.random()
@@ -162,6 +162,15 @@ def test_training_keeps_the_widest_threshold_within_the_tolerance(tmp_path):
         table.y.append(is_article)
         words = "the council said that it will fund the wall" if is_article else "home news sport shop login"
         table.texts.append((f"{words} {k}", f"title {k}"))
+    return table
+
+
+def test_training_keeps_the_widest_threshold_within_the_tolerance(tmp_path):
+    """train_first_pass on a small labelled table: the threshold it ships is the largest candidate whose
+    cascade F1 is within FAST_TOLERANCE of the full default's, and the files it writes load."""
+    from newscrawl.train import page as train
+
+    table = _separable_table(seed=3, pages=80)
     out = tmp_path / "page_classifier_fast.json"
     meta = train.train_first_pass(out, table, "boosted", "boosted", repeats=1)
     scores = meta["cv"]
@@ -181,15 +190,7 @@ def test_the_url_less_first_pass_is_validated_against_the_url_less_model_alone(t
     probabilities, and the card says which pages the model serves."""
     from newscrawl.train import page as train
 
-    rng = random.Random(5)
-    table = train.FeatureTable()
-    for k in range(60):
-        is_article = k % 2 == 0
-        row = [rng.random() for _ in FEATURE_NAMES]
-        row[FEATURE_NAMES.index("body_share")] = (0.6 if is_article else 0.1) + 0.3 * rng.random()
-        table.X.append(row)
-        table.y.append(is_article)
-        table.texts.append(("", ""))  # never read without a words model
+    table = _separable_table(seed=5, pages=60)
     monkeypatch.setattr(train, "text_columns", lambda *a, **k: pytest.fail("a text model was fitted"))
     out = tmp_path / "page_classifier_nourl_fast.json"
     meta = train.train_first_pass(out, table, "tree", None, repeats=1)
