@@ -147,10 +147,11 @@ DEFAULTS: dict[str, Any] = {
     # optional browser extra, see docs); read by the extraction pipeline, same as extract --method.
     "NEWSCRAWL_BODY_EXTRACTOR": "nce",
     # Page classifier: "default" (a first pass on the features that cost little, models/page_classifier_fast.json,
-    # decides alone where it is sure; other pages go to "words"), "words" (the boosted trees also read two
-    # hashed word n-gram text models, F1 0.951 vs 0.934 on wcxb-dev; they know mostly English words, so pages
-    # whose text is not English get the plain model's verdict, and on dated pages they lower its probability
-    # only part of the way; docs/decisions.md, page classifier round 7 for the first pass),
+    # decides alone where it is sure; other pages go to "words"; a page extracted without a URL gets the URL-less
+    # model after a first pass of its own, models/page_classifier_nourl_fast.json), "words" (the boosted trees
+    # also read two hashed word n-gram text models, F1 0.951 vs 0.934 on wcxb-dev; they know mostly English
+    # words, so pages whose text is not English get the plain model's verdict, and on dated pages they lower its
+    # probability only part of the way; docs/decisions.md, page classifier rounds 7 and 8 for the first passes),
     # "plain" (reads no words: slightly more English news articles of sites unlike wcxb-dev's kept, 0.934 on
     # wcxb-dev; docs/decisions.md, page classifier round 6) or a model path.
     "NEWSCRAWL_PAGE_MODEL": "default",
