@@ -124,7 +124,8 @@ def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
     # every page classifier a dataset's pages can take loads here, not in the first timed page of the
     # first dataset that needs it: the default's first pass (pages with a URL), the words model with
     # its text models and scikit-learn's hashing (the pages the first pass is unsure of), and the
-    # URL-less model (pages without a URL: all of readability's)
+    # URL-less model with its own first pass (pages without a URL: all of readability's; probability()
+    # loads both before the first pass decides)
     for url, page_model in (("http://127.0.0.1/warmup", None), ("http://127.0.0.1/warmup", "words"), (None, None)):
         extract(WARMUP, url, page_model=page_model)
 
