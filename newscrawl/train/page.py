@@ -439,7 +439,8 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
     use = ("pages with a URL when `NEWSCRAWL_PAGE_MODEL = \"plain\"`, and inside the default words model for pages "
            "whose text is not English" if meta["urls"] else
-           "pages without a URL (`extract(html)` with no `url`); trained on the same pages parsed without their URLs")
+           "pages without a URL (`extract(html)` with no `url`; under the default, for the pages its first pass "
+           "`page_classifier_nourl_fast.json` is not sure of); trained on the same pages parsed without their URLs")
     if meta["text_models"]:
         use = ("pages with a URL (`NEWSCRAWL_PAGE_MODEL = \"words\"`, and under the default, \"default\", for the "
                "pages its first pass `page_classifier_fast.json` is not sure of). It knows the words of its mostly English training pages, so "
@@ -503,7 +504,7 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
         "- **Full experiment** (with/without link-target features, news-please rule, text-length baseline, "
         "20 repeats): `python benchmarks/page_classifier.py`.",
         "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page twice, "
-        "with and without URLs, 10–30 minutes; it writes the four page models (plain, words, URL-less and the first pass) and the text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
+        "with and without URLs, 10–30 minutes; it writes the five page models (plain, words, URL-less and the two first passes) and the text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
         "- **Caveats**: wcxb-dev is a modern (2025) multi-site sample, mostly one page per site; news section and "
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "
