@@ -98,20 +98,19 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     X[:, 4] = 100.0 * np.array(sizes) / biggest
     X[:, 5] = [r[1] for r in read]
     X[:, 6] = [similar[key] for key in keys]
-    folded: list[str] | None = None  # each text casefolded once for both references
+    folded: list[str | None] | None = None  # each text the title model reads casefolded once for both references
     measured: dict[tuple[str, int], tuple[list[int], np.ndarray]] = {}  # a fifth of pages declare <title> as headline
     for col, reference in ((8, page.title_text), (9, meta_title or "")):
         X[:, col] = EDIT_CAP
         if reference:
             key = (reference.casefold(), len(reference))  # what the distances depend on
             if key not in measured:
-                if folded is None:
-                    folded = [t.casefold() if len(t) <= MAX_TITLE_LEN else "" for t in texts]
-                # measured for the rows the title model reads (MAX_TITLE_LEN characters at most); a
-                # text that must lose at least len(reference) characters to become the reference
+                if folded is None:  # None: a row the title model does not read (over MAX_TITLE_LEN)
+                    folded = [t.casefold() if len(t) <= MAX_TITLE_LEN else None for t in texts]
+                # a text that must lose at least len(reference) characters to become the reference
                 # costs at least 4 x len(reference) in deletions alone: EDIT_CAP, without measuring
                 longest = len(key[0]) + len(reference)
-                near = [r for r, (t, f) in enumerate(zip(texts, folded)) if len(t) <= MAX_TITLE_LEN and len(f) < longest]
+                near = [r for r, f in enumerate(folded) if f is not None and len(f) < longest]
                 measured[key] = near, _edit_distances([folded[r] for r in near], *key)
             near, distances = measured[key]
             X[near, col] = distances
