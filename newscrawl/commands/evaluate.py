@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from newscrawl.commands.extract import extractor, start_worker, worker_extract
+from newscrawl.commands.extract import add_style_elements_argument, extractor, start_worker, worker_extract
 from newscrawl.evaluate import (
     Record, format_table, json_objects, load_dataset, page_details, prediction, read_page, score,
 )
@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("dataset", help="dataset folder with truth.jsonl (or a name under ../shared/datasets)")
     parser.add_argument("--json", action="store_true", help="print the scores as JSON")
     parser.add_argument("--method", default="nce", help="extraction method (default nce)")
+    add_style_elements_argument(parser)
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--predictions", metavar="JSONL", help="score these prediction lines instead of extracting")
     parser.add_argument("--details", metavar="JSONL", help="also write one line of outcomes per page to this file")
@@ -63,14 +64,16 @@ def _predict_one(job: tuple[str, Path, str | None]) -> tuple[dict[str, Any], flo
     return found, time.perf_counter() - start
 
 
-def predict(records: Sequence[Record], method: str = "nce", workers: int = 1) -> tuple[dict[str, Any], float]:
+def predict(records: Sequence[Record], method: str = "nce", workers: int = 1,
+            style_elements: bool | None = None) -> tuple[dict[str, Any], float]:
     """Predictions by record id and the seconds spent in extraction, summed over the ``workers``
     processes (page reading excluded)."""
     predictions: dict[str, Any] = {}
     seconds = 0.0
     jobs = ((r.id, r.path, r.url) for r in records if r.path is not None)
     for (record_id, _, _), outcome in ordered_map(_predict_one, jobs, workers,
-                                                 initializer=start_worker, initargs=(method,)):
+                                                 initializer=start_worker,
+                                                 initargs=(method, None, 0.0, style_elements)):
         if isinstance(outcome, Failed):  # its worker process died on it
             predictions[record_id] = {"error": outcome.reason}
             continue
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         raise SystemExit(f"newscrawl evaluate: {exc}") from None
     if not args.predictions:
         extractor(args.method)  # an unknown method stops here, before any worker starts
-        predictions, seconds = predict(records, args.method, workers)
+        predictions, seconds = predict(records, args.method, workers, args.style_elements)
         predictions.update(predict_urls(records))
     result = score(records, predictions)
     if args.details:

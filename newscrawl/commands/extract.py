@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--method", default="nce",
                         help="extraction method: nce (default) or a body extractor the core offers "
                              "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
+    add_style_elements_argument(parser)
     parser.add_argument("--page-timeout", type=float, default=PAGE_TIMEOUT, metavar="SECONDS",
                         help=f"with --batch: a page taking longer gets an error line (default {PAGE_TIMEOUT:g}; 0: none)")
     parser.add_argument("--workers", type=int, default=1,
@@ -50,8 +51,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default 1; 0: one per CPU)")
 
 
-def extractor(method: str) -> Callable[..., Any]:
-    """``newscrawl.extract`` bound to ``method``; SystemExit with a clear message if it is unknown.
+def add_style_elements_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--style-elements", action="store_true", default=None,
+                        help="style pages with their own <style> elements too (default: inline styles and "
+                             "user-agent defaults only, as for any page given without its external "
+                             "stylesheets; ~35%% slower, see docs/decisions.md)")
+
+
+def extractor(method: str, style_elements: bool | None = None) -> Callable[..., Any]:
+    """``newscrawl.extract`` bound to ``method`` and ``style_elements``; SystemExit with a clear
+    message if the method is unknown.
 
     The core owns the method registry; we ask it with an empty page rather than duplicating the list.
     """
@@ -63,7 +72,7 @@ def extractor(method: str) -> Callable[..., Any]:
         raise SystemExit(f"newscrawl extract: {exc}") from None
 
     def run(html: bytes, url: str | None) -> Any:
-        return extract(html, url, method=method)
+        return extract(html, url, method=method, style_elements=style_elements)
 
     return run
 
@@ -89,12 +98,13 @@ _worker_run: Callable[[bytes, str | None], Any] | None = None  # this process's 
 _worker_timeout = 0.0  # and its time limit per page
 
 
-def start_worker(method: str, templates: dict[Any, Any] | None = None, page_timeout: float = 0.0) -> None:
+def start_worker(method: str, templates: dict[Any, Any] | None = None, page_timeout: float = 0.0,
+                 style_elements: bool | None = None) -> None:
     """Build this process's page function once (models load on its first page): ``extract`` with
-    ``method``, removing the page's site template when ``templates`` (learnt from the manifest) has one,
-    stopped after ``page_timeout`` seconds (0: no limit)."""
+    ``method`` and ``style_elements``, removing the page's site template when ``templates`` (learnt
+    from the manifest) has one, stopped after ``page_timeout`` seconds (0: no limit)."""
     global _worker_run, _worker_timeout
-    run = extractor(method)
+    run = extractor(method, style_elements)
     if templates is not None:
         from newscrawl.template.batch import templated
 
@@ -148,23 +158,24 @@ def _ids_of(line: str) -> dict[str, Any]:
 
 
 def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1, templates: dict[Any, Any] | None = None,
-                page_timeout: float = PAGE_TIMEOUT) -> Iterator[dict[str, Any]]:
+                page_timeout: float = PAGE_TIMEOUT, style_elements: bool | None = None
+                ) -> Iterator[dict[str, Any]]:
     """One output object per manifest line, in order, extracted on ``workers`` processes; errors
     (including a worker process dying on a page, or a page over ``page_timeout`` seconds) become
     ``{"error": ...}`` lines."""
     with open(manifest, encoding="utf-8") as handle:
         yield from stream_lines(handle, manifest.parent, method, workers=workers, templates=templates,
-                                page_timeout=page_timeout)
+                                page_timeout=page_timeout, style_elements=style_elements)
 
 
 def stream_lines(handle: TextIO, base: Path, method: str = "nce", *, workers: int = 1,
-                 templates: dict[Any, Any] | None = None, page_timeout: float = PAGE_TIMEOUT
-                 ) -> Iterator[dict[str, Any]]:
+                 templates: dict[Any, Any] | None = None, page_timeout: float = PAGE_TIMEOUT,
+                 style_elements: bool | None = None) -> Iterator[dict[str, Any]]:
     """:func:`batch_lines` over an open manifest (standard input too), page paths relative to ``base``;
     lines are read as the workers take them."""
     jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
     for (_, number, line), out in ordered_map(_line_output, jobs, workers, initializer=start_worker,
-                                               initargs=(method, templates, page_timeout)):
+                                               initargs=(method, templates, page_timeout, style_elements)):
         if isinstance(out, Failed):
             out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
         yield out
@@ -175,7 +186,8 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
     if args.batch == "-":
         if args.site_templates:  # templates are learnt in a first pass over the manifest
             raise SystemExit("newscrawl extract: --site-templates reads the manifest twice; give it as a file")
-        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers, page_timeout=args.page_timeout)
+        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers, page_timeout=args.page_timeout,
+                            style_elements=args.style_elements)
     manifest = Path(args.batch)
     if not manifest.is_file():
         raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
@@ -184,7 +196,8 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
         from newscrawl.template.batch import manifest_templates
 
         templates = manifest_templates(manifest)
-    return batch_lines(manifest, args.method, workers=workers, templates=templates, page_timeout=args.page_timeout)
+    return batch_lines(manifest, args.method, workers=workers, templates=templates, page_timeout=args.page_timeout,
+                       style_elements=args.style_elements)
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
@@ -195,7 +208,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         workers = resolve_workers(args.workers)
     except ValueError as exc:
         raise SystemExit(f"newscrawl extract: --workers: {exc}") from None
-    extract_one = extractor(args.method)  # an unknown method stops here, before any worker starts
+    extract_one = extractor(args.method, args.style_elements)  # an unknown method stops here, before any worker starts
     if args.batch:
         for out in _batch_output(args, workers):
             stdout.write(dumps(out) + "\n")

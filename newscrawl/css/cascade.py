@@ -864,19 +864,20 @@ class StyleResolver:
     ``<link rel=stylesheet href>`` and to @import URLs); sheets no link or import refers to (or
     without a URL) apply after the document's own, in the order given; a ``str`` is taken as the
     text of a ``<style>`` element (parsed once per process, like the ``<style>`` elements still
-    in the tree).
+    in the tree). ``style_elements=False`` leaves the document's ``<style>`` elements out of the
+    cascade (its ``<link>`` elements still order the given sheets): see newscrawl.page.Page.
     """
 
     def __init__(self, root: Any, stylesheets: Iterable[Stylesheet | str] = (), *,
                  viewport: tuple[int, int] = DEFAULT_VIEWPORT, base_url: str | None = None,
-                 quirks: bool | None = None) -> None:
+                 quirks: bool | None = None, style_elements: bool = True) -> None:
         if hasattr(root, "getroot"):
             root = root.getroot()
         self.root = root
         self.viewport = (int(viewport[0]), int(viewport[1]))
         self.quirks = is_quirks_mode(root) if quirks is None else quirks
         # one walk for <link>, <style> and <base> (each walk of a page costs ~0.05 ms)
-        found = list(root.iter("link", "style", "base"))
+        found = list(root.iter("link", "style", "base") if style_elements else root.iter("link", "base"))
         self.base_url = self._base(base_url or getattr(root, "base_url", None),
                                    next((el for el in found if el.tag == "base"), None))
         self._registry = NodeRegistry()

@@ -97,12 +97,15 @@ Classifier = Callable[[Page, Article, Any, Evidence], tuple[bool, float]]
 
 def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
             method: str = "nce", http_charset: str | None = None,
-            params: NCEParams = DEFAULT_PARAMS, page_model: str | None = None) -> Article:
+            params: NCEParams = DEFAULT_PARAMS, page_model: str | None = None,
+            style_elements: bool | None = None) -> Article:
     """Extract title, publication date and body from one page (str or raw bytes).
 
-    ``stylesheets`` are newscrawl.css Stylesheet objects or CSS texts, in cascade order. Bad
-    input gives an Article with ``warnings`` (and body None), never an exception. ``page_model``
-    picks the page classifier (:func:`newscrawl.classify.page.page_model_file`; None: the default).
+    ``stylesheets`` are newscrawl.css Stylesheet objects or CSS texts, in cascade order; the
+    page's own ``<style>`` elements join them, and are left out of a page given without any unless
+    ``style_elements=True`` (:class:`newscrawl.page.Page`). Bad input gives an Article with
+    ``warnings`` (and body None), never an exception. ``page_model`` picks the page classifier
+    (:func:`newscrawl.classify.page.page_model_file`; None: the default).
     """
     if method != "nce":
         from newscrawl.classify import METHODS  # the alternative body extractors
@@ -112,13 +115,15 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
     # the collector paused (newscrawl/gcpause.py); the Page dies with _extract's frame, by
     # refcount, before the pause ends (a collection then would walk all of its objects)
     with gc_paused():
-        return _extract(html, url, stylesheets, method, http_charset, params, page_model)
+        return _extract(html, url, stylesheets, method, http_charset, params, page_model, style_elements)
 
 
 def _extract(html: str | bytes, url: str | None, stylesheets: Iterable[Any], method: str,
-             http_charset: str | None, params: NCEParams, page_model: str | None) -> Article:
+             http_charset: str | None, params: NCEParams, page_model: str | None,
+             style_elements: bool | None) -> Article:
     try:
-        page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset)
+        page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset,
+                              style_elements=style_elements)
     except Exception as exc:  # bad bytes must not stop a crawl
         logger.debug("page could not be built", exc_info=True)
         return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])

@@ -47,7 +47,7 @@ def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
     if not removed or not remeasure:
         return Stripped(page, removed, texts)
     new = Page(page.root, page.url, list(stylesheets), encoding=page.encoding, warnings=list(page.warnings),
-               json_ld=page.json_ld, css_texts=page.css_texts)
+               json_ld=page.json_ld, css_texts=page.css_texts, style_elements=page.style_elements)
     return Stripped(new, removed, texts)
 
 

@@ -265,3 +265,38 @@ def test_train_without_datasets_says_where_it_looked(target: str, tmp_path: Path
     with pytest.raises(SystemExit) as info:
         main(["train", target])
     assert f"no datasets in {tmp_path / 'datasets'}" in str(info.value.code)
+
+
+HIDDEN_LINE = "A second version of the closing paragraph, written for narrow screens, says the same."
+
+
+def _page_hiding_a_line_by_style_element() -> str:
+    page = article_html("Gamma Report").replace("</head>", "<style>.narrow { display: none }</style></head>")
+    return page.replace("</article>", f'<p class="narrow">{HIDDEN_LINE}</p></article>')
+
+
+def test_style_elements_flag_on_extract_batch_and_evaluate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a page given alone is styled without its <style> elements unless --style-elements asks for them
+    (tmp_path / "pages").mkdir()
+    page = tmp_path / "pages" / "g.html"
+    page.write_text(_page_hiding_a_line_by_style_element(), encoding="utf-8")
+    bodies = {}
+    for flag in ([], ["--style-elements"]):
+        assert main(["extract", str(page), *flag]) == 0
+        bodies[bool(flag)] = json.loads(capsys.readouterr().out)["body"]
+    assert HIDDEN_LINE in bodies[False] and HIDDEN_LINE not in bodies[True]
+    assert "town council" in bodies[True]
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"id": "g", "url": "https://ex.com/g", "path": "pages/g.html"}) + "\n",
+                        encoding="utf-8")
+    for workers in ("1", "2"):
+        assert main(["extract", "--batch", str(manifest), "--style-elements", "--workers", workers]) == 0
+        assert HIDDEN_LINE not in json.loads(capsys.readouterr().out)["body"]
+    truth = {"id": "g", "path": "pages/g.html", "url": "https://ex.com/g", "with": ["town council"],
+             "without": [HIDDEN_LINE]}
+    (tmp_path / "truth.jsonl").write_text(json.dumps(truth), encoding="utf-8")
+    fp = {}
+    for flag in ([], ["--style-elements"]):
+        assert main(["evaluate", str(tmp_path), "--json", *flag]) == 0
+        fp[bool(flag)] = json.loads(capsys.readouterr().out)["snippets"]["fp"]
+    assert fp == {False: 1, True: 0}

@@ -52,6 +52,20 @@ def test_article_fields_from_a_generated_page():
     assert art.language == "en"
 
 
+def test_style_elements_hide_text_beside_external_sheets_or_when_asked():
+    # a page given alone: inline styles and user-agent defaults; its <style> elements join the
+    # cascade beside the stylesheets a crawl fetched, or when asked
+    aside = "A second telling of the closing paragraph, laid out for narrow screens only."
+    html = article_html(comments=False).replace("</style>", " .narrow { display: none }</style>").replace(
+        "</article>", f'<p class="narrow">{aside}</p></article>')
+    url = "https://valley.example/news/water-plan"
+    assert aside in extract(html, url).body
+    assert aside not in extract(html, url, style_elements=True).body
+    assert aside not in extract(html, url, stylesheets=[".byline { color: #333 }"]).body
+    assert aside in extract(html, url, stylesheets=[".byline { color: #333 }"], style_elements=False).body
+    assert PARAS[-1] in extract(html, url, style_elements=True).body
+
+
 def test_structured_metadata_is_used_for_the_date():
     html = article_html().replace(
         "</head>", '<script type="application/ld+json">{"@type":"NewsArticle","headline":"x",'

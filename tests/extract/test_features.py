@@ -20,7 +20,7 @@ def _row(X: np.ndarray, i: int) -> dict[str, float]:
 
 
 def test_text_digit_and_style_features():
-    page = Page.from_html(HTML)
+    page = Page.from_html(HTML, style_elements=True)
     nodes = list(range(len(page.text_nodes)))
     X = node_features(page, nodes)
     title, date, p1, p2 = (_row(X, i) for i in range(4))

@@ -103,7 +103,7 @@ def test_visually_hidden_test_is_linear_in_hostile_styles():
 
 
 def test_styles_from_page_css_and_user_agent_defaults():
-    page = Page.from_html(HTML)
+    page = Page.from_html(HTML, style_elements=True)
     h1 = page.root.xpath("//h1")[0]
     assert page.style(h1).font_size == 40.0
     assert page.style(h1).bold  # UA default for headings
@@ -116,6 +116,35 @@ def test_styles_from_page_css_and_user_agent_defaults():
 def test_external_stylesheet_text_applies():
     page = Page.from_html("<html><body><p class=x>Hi</p></body></html>", stylesheets=[".x { font-size: 30px }"])
     assert page.style(page.root.xpath("//p")[0]).font_size == 30.0
+
+
+STYLED = ('<html><head><style>h1 { font-size: 40px } .gone { display: none }</style></head><body>'
+          '<h1 class=x>Title</h1><p class=gone>Hidden by the page</p><p>Shown</p></body></html>')
+
+
+def _h1_size_and_gone_visible(page: Page) -> tuple[float, bool]:
+    return (page.style(page.root.xpath("//h1")[0]).font_size,
+            page.style(page.root.xpath("//p[@class='gone']")[0]).visible)
+
+
+def test_style_elements_left_out_of_a_page_given_alone():
+    # inline styles and user-agent defaults only: the h1's UA size, the class rule not applied
+    page = Page.from_html(STYLED)
+    assert page.style_elements is False
+    assert _h1_size_and_gone_visible(page) == (32.0, True)
+    assert page.style(page.root.xpath("//p")[0]).display == "block"  # the UA cascade still runs
+
+
+def test_style_elements_join_external_stylesheets_or_when_asked():
+    with_sheet = Page.from_html(STYLED, stylesheets=[".x { color: red }"])
+    assert with_sheet.style_elements is True
+    assert _h1_size_and_gone_visible(with_sheet) == (40.0, False)
+    assert with_sheet.style(with_sheet.root.xpath("//h1")[0]).color == "#ff0000"
+    assert _h1_size_and_gone_visible(Page.from_html(STYLED, style_elements=True)) == (40.0, False)
+    # and asked away beside a sheet: the sheet alone
+    sheet_only = Page.from_html(STYLED, stylesheets=[".x { color: red }"], style_elements=False)
+    assert _h1_size_and_gone_visible(sheet_only) == (32.0, True)
+    assert sheet_only.style(sheet_only.root.xpath("//h1")[0]).color == "#ff0000"
 
 
 def test_bytes_are_decoded_with_meta_charset():
