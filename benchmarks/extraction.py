@@ -13,7 +13,10 @@ browser-like decoding is inside its timer); the peers get the text decoded once 
 newscrawl.encoding (so no peer loses points to a charset mistake), and their timers cover only
 their own call. Systems run interleaved page by page, so machine load drifts hit all alike. Before
 any timing, each system runs once on a warm-up page with a URL and once without (imports, models and
-caches load there, not in the first timed page that needs them).
+caches load there, not in the first timed page that needs them). newscrawl runs with its defaults: the
+datasets hold no external stylesheets, so a page is styled by its inline styles and the user-agent
+defaults, not by its own ``<style>`` elements (README, "The core without Scrapy"); ``--style-elements``
+times it with them, as every run before session 20 did.
 The lxml baseline is ``lxml.html.document_fromstring`` of the decoded text (the input the peers
 get), in the same interleaved loop; lxml refuses a str that declares its encoding in an XML
 declaration (2 trafilatura-eval pages), and those pages are parsed from their bytes instead of
@@ -117,7 +120,7 @@ WARMUP = (b"<html><head><title>Warm up</title></head><body><article><h1>Warm up<
           + b"</p></article></body></html>")
 
 
-def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
+def newscrawl_system(style_elements: bool | None = None) -> Callable[[bytes, str, str | None], dict[str, Any]]:
     from newscrawl.extract import extract
 
     logging.getLogger("newscrawl").setLevel(logging.CRITICAL)  # failures show in the err column
@@ -127,10 +130,10 @@ def newscrawl_system() -> Callable[[bytes, str, str | None], dict[str, Any]]:
     # URL-less model with its own first pass (pages without a URL: all of readability's; probability()
     # loads both before the first pass decides)
     for url, page_model in (("http://127.0.0.1/warmup", None), ("http://127.0.0.1/warmup", "words"), (None, None)):
-        extract(WARMUP, url, page_model=page_model)
+        extract(WARMUP, url, page_model=page_model, style_elements=style_elements)
 
     def run(data: bytes, text: str, url: str | None) -> dict[str, Any]:
-        return prediction(extract(data, url))
+        return prediction(extract(data, url, style_elements=style_elements))
 
     return run
 
@@ -301,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", help="comma-separated dataset names (default: all with pages)")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated systems")
     parser.add_argument("--json", type=Path, help="also write all numbers to this JSON file")
+    parser.add_argument("--style-elements", action="store_true",
+                        help="newscrawl styles each page with its own <style> elements too (extract(style_elements=True))")
     args = parser.parse_args(argv)
     guard_network()
     signal.signal(signal.SIGALRM, _alarm)
@@ -312,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     warmup = WARMUP
     for name in names:
         try:
-            systems[name] = SYSTEMS[name]()
+            systems[name] = newscrawl_system(True) if name == "newscrawl" and args.style_elements else SYSTEMS[name]()
         except ImportError as exc:
             raise SystemExit(f"{name} is not installed ({exc}); run .venv/bin/pip install -e '.[bench]'") from None
         for url in ("http://127.0.0.1/warmup", None):  # imports, models, caches; with a URL and without

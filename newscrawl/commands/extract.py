@@ -108,7 +108,7 @@ def start_worker(method: str, templates: dict[Any, Any] | None = None, page_time
     if templates is not None:
         from newscrawl.template.batch import templated
 
-        run = templated(templates, run)
+        run = templated(templates, run, style_elements=style_elements)
     _worker_run, _worker_timeout = run, page_timeout
 
 

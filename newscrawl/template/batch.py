@@ -67,16 +67,17 @@ def manifest_templates(manifest: Path, **options: Any) -> dict[tuple[str | None,
 
 
 def templated(templates: dict[tuple[str | None, str], Template], fallback: Callable[[bytes, str | None], Any],
-              mode: str = "after") -> Callable[[bytes, str | None], Any]:
+              mode: str = "after", style_elements: bool | None = None) -> Callable[[bytes, str | None], Any]:
     """An ``extract(html, url)`` that removes the page's group template (``templates``, from
-    :func:`manifest_templates`) around NCE extraction; pages without one go to ``fallback``."""
+    :func:`manifest_templates`) around NCE extraction; pages without one go to ``fallback``.
+    ``style_elements`` as in :func:`newscrawl.extract` (the fallback has its own)."""
     from newscrawl.extract.api import extract_page
 
     def run(html: bytes, url: str | None) -> Any:
         template = templates.get(_page_key(html, url))
         if template is None:
             return fallback(html, url)
-        page = Page.from_html(html, url)
+        page = Page.from_html(html, url, style_elements=style_elements)
         article = extract_page(page)
         article.body, removed = remove_template(page, template, article.body, mode)
         article.provenance["template"] = {"id": template.id, "removed": removed, "pages": template.pages}

@@ -42,3 +42,28 @@ def test_site_templates_in_batch_mode(tmp_path: Path) -> None:
     assert {o["id"]: o["title"] for o in plain} == {o["id"]: o["title"] for o in templated}
     # on worker processes: the same lines (the templates are learnt once and handed to each worker)
     assert run("--site-templates", "--workers", "2") == templated
+
+
+def test_site_templates_honour_style_elements(tmp_path: Path) -> None:
+    # a paragraph the page's own <style> hides, different on each page (not template text)
+    hidden = "A second telling of story {}, laid out for narrow screens only, repeats its ending."
+    lines = []
+    for k in range(4):
+        html = page("article", "x", 60 + k).replace("</head>", "<style>.narrow { display: none }</style></head>")
+        html = html.replace("</div></article>", f'<p class="narrow">{hidden.format(k)}</p></div></article>')
+        (tmp_path / f"a{k}.html").write_text(html, encoding="utf-8")
+        lines.append({"id": f"a{k}", "url": f"https://www.ledger.com/news/story-{k}/", "path": f"a{k}.html"})
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+    def bodies(*extra: str) -> list[str]:
+        args = build_parser().parse_args(["extract", "--batch", str(manifest), "--site-templates", *extra])
+        out = io.StringIO()
+        assert args._run(args, stdout=out) == 0
+        found = [json.loads(line) for line in out.getvalue().splitlines()]
+        assert all(o["provenance"]["template"]["removed"] > 10 for o in found)
+        return [o["body"] for o in found]
+
+    assert all(hidden.format(k) in body for k, body in enumerate(bodies()))
+    assert all(hidden.format(k) not in body and f"{60 + k}-0" in body
+               for k, body in enumerate(bodies("--style-elements")))
