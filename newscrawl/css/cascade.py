@@ -352,6 +352,11 @@ class _KeySpace:
         self.relevant = relevant
         self.synthetic = synthetic
         self.synthetic_keys = frozenset(key for key, _test in synthetic)
+        # Whether an element's id and class attribute can change its description: not where no
+        # key is an id or class and no synthetic test reads them (the user-agent sheet alone, the
+        # cascade of a page given without stylesheets); there elements that differ only by them
+        # share their memo entries (StyleResolver._state).
+        self.reads_names = bool(synthetic) or any(key[:1] in ("#", ".") for key in relevant)
         self._absent, self._present, self._other = split_key_tests(synthetic)
         self.attr_names = attr_names
         # Key sets are interned (equal sets are one object): (tag, id, class) -> own keys,
@@ -1023,6 +1028,7 @@ class StyleResolver:
         index = self._index
         seen = index.elements
         attr_names = index.attr_names
+        reads_names = index.space.reads_names
         chains = self._chains
         for el in reversed(missing):
             tag = el.tag
@@ -1033,7 +1039,7 @@ class StyleResolver:
                     if not attr_names.isdisjoint(names):
                         attributes = tuple([name for name in names if name in attr_names])
                 inline_text = el.get("style")
-                element_id, classes = el.get("id"), el.get("class")
+                element_id, classes = (el.get("id"), el.get("class")) if reads_names else (None, None)
                 # Everything an element's chain and state depend on, but per-element selector
                 # tests: elements repeating their parent's state and their own tag, id, class,
                 # attribute names and inline style (list items, every page's header and

@@ -50,6 +50,29 @@ def test_user_agent_defaults() -> None:
     assert s["hidden"].display == "none" and not s["hidden"].visible
 
 
+def test_ids_and_classes_describe_elements_only_where_some_rule_reads_them() -> None:
+    body = ('<div class="a" id="d1"><p class="lead" id="p1">x</p></div>'
+            '<div class="b" id="d2"><p class="other" id="p2">y</p></div>')
+
+    def resolve(*css: str) -> tuple[StyleResolver, dict[str, ComputedStyle]]:
+        root = lxml.html.document_fromstring(f"{STANDARDS}<html><body>{body}</body></html>")
+        resolver = StyleResolver(root, [parse_stylesheet(text) for text in css], style_elements=False)
+        return resolver, {el.get("id"): resolver.style(el) for el in root.iter() if el.get("id")}
+
+    # the user-agent sheet alone reads no id or class: elements differing only by them share states
+    alone, plain = resolve()
+    assert not alone._index.space.reads_names
+    assert plain["p1"] is plain["p2"] and plain["p1"].font_size == 16
+    # a class, an id, or an attribute test on either, and they describe elements again
+    for css, sized in ((".a .lead { font-size: 30px }", "p1"), ("#p2 { font-size: 30px }", "p2"),
+                       ('[class^="oth"] { font-size: 30px }', "p2"), ('div[id$="1"] p { font-size: 30px }', "p1")):
+        resolver, found = resolve(css)
+        assert resolver._index.space.reads_names, css
+        assert found[sized].font_size == 30 and {found["p1"].font_size, found["p2"].font_size} == {16, 30}, css
+    # and the user-agent-only resolver made first still answers by tag alone
+    assert resolve()[1]["p1"].font_size == 16
+
+
 def test_head_and_script_are_not_displayed() -> None:
     root = lxml.html.document_fromstring("<html><head><title>x</title></head><body><script>1"
                                          "</script><p>y</p></body></html>")
