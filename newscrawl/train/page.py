@@ -33,7 +33,8 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
-from newscrawl.classify.page import FAST_MODEL_FILE, MODEL_FILE, WORDS_MODEL_FILE, applied, dated, text_model_file
+from newscrawl.classify.page import (
+    FAST_MODEL_FILE, MODEL_FILE, NO_URL_MODEL_FILE, WORDS_MODEL_FILE, applied, dated, text_model_file)
 from newscrawl.classify.text import ENGLISH_SHARE, MAX_CHARS, TEXT_FEATURES, english_share, text_inputs, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
@@ -322,21 +323,22 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | No
 
     X, y = table.arrays()
     fast_cols = [FEATURE_NAMES.index(name) for name in FAST_FEATURES]
-    matrices = text_matrices(table.texts) if words_kind is not None else []
+    with_words = words_kind is not None
+    matrices = text_matrices(table.texts) if with_words else []
     english = np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
-                          for row in table.texts]) if words_kind is not None else None
+                          for row in table.texts]) if with_words else None
     full_f1, fast_f1 = [], []
     per_t: dict[float, list[tuple[float, float, float]]] = {t: [] for t in FAST_THRESHOLDS}
     for rep in range(repeats):
         plain, words, fast = (np.zeros(len(y)) for _ in range(3))
         for k, (train, test) in enumerate(StratifiedKFold(10, shuffle=True, random_state=rep).split(X, y)):
             plain[test] = MODELS[plain_kind]().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
-            if words_kind is not None:
+            if with_words:
                 inner, outer = text_columns(matrices, y, train, test, seed=k)
                 words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
                     np.column_stack([X[test], outer]))[:, 1]
             fast[test] = make_boosted().fit(X[train][:, fast_cols], y[train]).predict_proba(X[test][:, fast_cols])[:, 1]
-        full = applied(plain, words, english, dated(X)) if words_kind is not None else plain
+        full = applied(plain, words, english, dated(X)) if with_words else plain
         full_f1.append(f1_score(y, full >= 0.5))
         fast_f1.append(f1_score(y, fast >= 0.5))
         for t in FAST_THRESHOLDS:
@@ -359,7 +361,7 @@ def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind
     X, y = table.arrays()
     model = make_boosted().fit(X[:, [FEATURE_NAMES.index(name) for name in FAST_FEATURES]], y)
     against = (f"{WORDS_MODEL_FILE} ({words_kind}) as applied" if words_kind is not None
-               else f"{no_url_path(Path(MODEL_FILE)).name} ({plain_kind})")
+               else f"{NO_URL_MODEL_FILE} ({plain_kind})")
     meta = {"trained_on": list(TRAIN_DATASETS), "urls": words_kind is not None, "pages": int(len(y)),
             "articles": int(y.sum()), "chosen": "boosted", "params": BOOSTED_PARAMS, "decide_below": threshold,
             "decide_above": 1 - threshold, "validated_against": against, "tolerance": FAST_TOLERANCE,
@@ -521,8 +523,7 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
         skipped = "link targets, CoreEx, the repeated-block and container scans and the text models"
         where = "(docs/decisions.md, \"Page classifier, round 7\")"
     else:
-        pages, full, model = ("pages without a URL (`extract(html)`)", f"`{no_url_path(Path(MODEL_FILE)).name}`",
-                              no_url_path(Path(MODEL_FILE)).name)
+        pages, full, model = "pages without a URL (`extract(html)`)", f"`{NO_URL_MODEL_FILE}`", NO_URL_MODEL_FILE
         skipped = "link targets, CoreEx and the repeated-block and container scans"
         where = "(docs/decisions.md, \"Page classifier, round 8\"); its rows are computed without the pages' URLs"
     lines = [
