@@ -47,22 +47,24 @@ _PUBLISHED_META = (
     "article:published_time", "og:published_time", "og:article:published_time", "article:published",
     "published_time", "date", "pubdate", "publishdate", "publish-date", "publish_date", "publication_date",
     "datepublished", "dc.date", "dc.date.issued", "dc.date.created", "dcterms.date", "dcterms.issued",
-    "dcterms.created", "sailthru.date", "parsely-pub-date", "article.published", "article_date_original",
+    "dcterms.created", "dc:date", "dcterms:date", "dcterms:issued", "dcterms:created", "sailthru.date",
+    "parsely-pub-date", "article.published", "article_date_original",
     "originalpublicationdate", "original-publish-date", "cxenseparse:recs:publishtime", "citation_publication_date",
     "citation_date", "date.release", "release_date", "pub_date", "displaydate", "dc.date.published", "created",
 )
 _MODIFIED_META = (
     "article:modified_time", "og:updated_time", "article:modified", "modified_time", "datemodified",
-    "dc.date.modified", "dcterms.modified", "last-modified", "lastmod", "revised", "dc.date.updated",
-    "article.updated", "parsely-updated",
+    "dc.date.modified", "dcterms.modified", "dcterms:modified", "last-modified", "lastmod", "revised",
+    "dc.date.updated", "article.updated", "parsely-updated",
 )
 # Any other <meta> name that says "published" (alone or with date/time/at/on), after the list above.
 _PUBLISHED_NAME = re.compile(r"(?:^|[^a-z])(?:publish(?:ed)?|publication)(?:[_.-]?(?:date|time|at|on))?$")
 _NAMESPACED_DATE = re.compile(r"[a-z0-9]{2,12}[.:]date$")
 _NOT_FIRST = re.compile(r"last|modif|updat|revis|expir|next")  # "cdc:last_published" is a modification
-_TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "headline", "title")
+_TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "dc:title",
+               "dcterms:title", "headline", "title")
 _AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
-                "byl", "citation_author", "twitter:creator")
+                "dc:creator", "dcterms:creator", "byl", "citation_author", "twitter:creator")
 _LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language", "language", "lang")
 _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
 
@@ -288,6 +290,17 @@ def _person_names(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
     return names
 
 
+def meta_keys(element: Any) -> list[str]:
+    """The keys a ``<meta>`` element declares, lower-cased: each name of its RDFa ``property``, a
+    space-separated list (``property="og:title twitter:title"`` declares both), else its ``name``,
+    ``itemprop`` or ``http-equiv``."""
+    names = (element.get("property") or "").lower().split()
+    if names:
+        return names
+    key = (element.get("name") or element.get("itemprop") or element.get("http-equiv") or "").strip().lower()
+    return [key] if key else []
+
+
 def _tag_name(element: Any) -> str:
     tag = element.tag
     return tag.lower() if isinstance(tag, str) else ""
@@ -343,11 +356,10 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     for element in root.iter("meta", "link", "script", "time", "html"):
         tag = _tag_name(element)
         if tag == "meta":
-            key = (element.get("property") or element.get("name") or element.get("itemprop")
-                   or element.get("http-equiv") or "").strip().lower()
             content = element.get("content")
-            if key and content is not None and content.strip():
-                metas.setdefault(key, []).append(content.strip())
+            if content is not None and content.strip():
+                for key in meta_keys(element):
+                    metas.setdefault(key, []).append(content.strip())
         elif tag == "link":
             if canonical is None and "canonical" in (element.get("rel") or "").lower().split():
                 canonical = (element.get("href") or "").strip() or None

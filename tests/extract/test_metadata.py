@@ -122,6 +122,28 @@ def test_other_publish_named_meta_dates(name: str) -> None:
     assert md.published == "2025-07-17"
 
 
+def test_space_separated_rdfa_properties_each_declare_the_content() -> None:
+    head = ('<meta property="x:title og:title" content="Shared title">'
+            '<meta property="article:modified_time  article:published_time" content="2023-05-06">'
+            '<meta property="dc:creator x:other" content="Ann Lee"><meta property="og:type" content="">')
+    md = read_metadata(root_of(head))
+    assert md.title == "Shared title"
+    assert md.published == "2023-05-06" and md.modified == "2023-05-06"
+    assert md.authors == ["Ann Lee"]
+    assert md.og_type is None  # an empty content declares nothing
+
+
+@pytest.mark.parametrize("head, field, expected", [
+    ('<meta property="dc:title" content="DC title">', "title", "DC title"),
+    ('<meta property="dcterms:title" content="Terms title">', "title", "Terms title"),
+    ('<meta property="dcterms:issued" content="2019-02-03">', "published", "2019-02-03"),
+    ('<meta property="dcterms:created" content="2019-02-04">', "published", "2019-02-04"),
+    ('<meta property="dcterms:modified" content="2019-02-05">', "modified", "2019-02-05"),
+])
+def test_dublin_core_rdfa_prefixes(head: str, field: str, expected: str) -> None:
+    assert getattr(read_metadata(root_of(head)), field) == expected
+
+
 def test_a_vocabularys_plain_date_comes_after_microdata() -> None:
     md = read_metadata(root_of('<meta name="ms.date" content="2025-03-06T00:00:00Z">'))
     assert md.published == "2025-03-06T00:00:00+00:00"
