@@ -32,6 +32,11 @@ TITLE_FEATURES = PAPER_TITLE_FEATURES + ("meta_title_edit",)
 DATE_FEATURES = tuple(f for f in FEATURES if f not in ("title_edit", "meta_title_edit"))
 EDIT_CAP = 4.0  # edit distances above this many title lengths are all "unlike the title"
 MAX_TITLE_LEN = 300  # longer nodes are never scored as titles (no gold title is this long)
+# A reference (<title> or structured headline) longer than this is broken or hostile markup: an
+# unclosed <title> that swallowed the page, a megabyte og:title. Its first MAX_REFERENCE_LEN
+# characters stand for it, which bounds the distances' cost (a row's cost grows with the reference's
+# length: 100 KB took 4.8 s over 300 paragraphs). The dev pages' longest <title> has 258 characters.
+MAX_REFERENCE_LEN = 1000
 _DIGIT = re.compile(r"\d")
 _WEIGHTS = (1, 4, 2)  # (insertion, deletion, substitution) turning node text into the title
 
@@ -53,6 +58,8 @@ def _edit_distances(folded: Sequence[str], title: str, m: int) -> np.ndarray:
     (bylines, "Share", dates) and the distance is a function of the text."""
     if not m or not folded:
         return np.full(len(folded), EDIT_CAP)
+    if m > MAX_REFERENCE_LEN:
+        title, m = title[:MAX_REFERENCE_LEN], MAX_REFERENCE_LEN
     cutoff = int(EDIT_CAP * m)  # farther than this is "unlike the title" (returned as cutoff + 1)
     position: dict[str, int] = {}
     rows = [position.setdefault(t, len(position)) for t in folded]

@@ -109,3 +109,27 @@ def test_edit_distances_only_for_rows_the_title_model_reads():
         assert X[0, FEATURES.index(col)] == title_edit_distance(near, title) < 1
         assert X[1, FEATURES.index(col)] == EDIT_CAP
     assert title_edit_distance(long, title) < EDIT_CAP  # what a measurement would have given
+
+
+def test_a_reference_longer_than_any_title_is_measured_by_its_start(monkeypatch):
+    """An unclosed <title> that swallowed the page, or a megabyte og:title: the distances are
+    measured against the first MAX_REFERENCE_LEN characters, so their cost stays bounded."""
+    import newscrawl.extract.features as features
+
+    lengths: list[int] = []
+    cdist = features.process.cdist
+
+    def recording(queries, choices, **kwargs):
+        lengths.extend(len(c) for c in choices)
+        return cdist(queries, choices, **kwargs)
+
+    monkeypatch.setattr(features.process, "cdist", recording)
+    start = "Storm hits the coast " * 40
+    huge = start + "x" * 200_000
+    page = Page.from_html(f"<html><head><title>{huge}</title></head><body><p>Storm hits</p>"
+                          "<p>Rain all night</p></body></html>")
+    X = node_features(page, [0, 1], meta_title=huge)
+    assert lengths and max(lengths) == features.MAX_REFERENCE_LEN < len(huge)
+    capped = huge[:features.MAX_REFERENCE_LEN]
+    for col in ("title_edit", "meta_title_edit"):
+        assert X[:, FEATURES.index(col)].tolist() == title_edit_distances(["Storm hits", "Rain all night"], capped).tolist()
