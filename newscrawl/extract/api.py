@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
+from datetime import date
 from typing import Any
 
 from newscrawl.encoding import repair_c1
@@ -32,6 +33,7 @@ MIN_BODY_CHARS = 100  # less relevant text than this is "no convincing content":
 # gold and extracted titles have 257 and 251 characters; a <title> or JSON-LD headline of a hostile
 # page can hold megabytes, which every consumer of the item would then carry.
 MAX_TITLE_CHARS = 1000
+EDIT_STAMP_DAYS = 60  # a declared day this many days after the shown one, equal to the modified day: an edit's stamp
 NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
@@ -160,6 +162,22 @@ def _reordered(value: str, text: str | None, *days: str | None) -> str:
     return other + value[10:] if other is not None and other in days else value
 
 
+def _stamped_on_edit(published: str, modified: str | None, td: Any, url_day: str | None) -> bool:
+    """Whether the declared publication day is the declared modification day and comes more than
+    EDIT_STAMP_DAYS after the date the page shows (not its day-month swap, not the URL's day):
+    CMSs that rewrite datePublished on every save (docs/decisions.md, "Dates stamped on edit")."""
+    day = published[:10]
+    if not modified or modified[:10] != day or not td.published or url_day == day:
+        return False
+    shown = td.published[:10]
+    if other_reading(td.date_text, td.published) == day:
+        return False
+    try:
+        return (date.fromisoformat(day) - date.fromisoformat(shown)).days > EDIT_STAMP_DAYS
+    except ValueError:
+        return False
+
+
 def _mend_c1(art: Article) -> None:
     """The text fields with C1 control characters read back as the bytes they were
     (:func:`newscrawl.encoding.repair_c1`): pages written with mojibake in them. Done on what is
@@ -211,6 +229,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
+    if published and _stamped_on_edit(published, meta.modified, td, url_day):
+        art.published = _reordered(td.published, td.date_text, url_day)
+        art.provenance["published"] = {"method": "nce-date-model-over-edit-stamp", "score": round(td.date_score, 4)}
+    elif published:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:

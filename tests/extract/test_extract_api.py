@@ -87,6 +87,25 @@ def test_an_open_day_month_order_in_metadata_follows_the_visible_date():
     assert extract(other).published == "2024-09-03"
 
 
+def _declared(published: str, modified: str | None) -> str:
+    dates = f'"datePublished":"{published}"' + (f',"dateModified":"{modified}"' if modified else "")
+    return article_html().replace(  # the page shows 14 March 2024
+        "</head>", f'<script type="application/ld+json">{{"@type":"NewsArticle",{dates}}}</script></head>')
+
+
+def test_a_declared_date_stamped_on_edit_gives_way_to_the_shown_date():
+    # datePublished rewritten to the modification day on a save, months after the shown date
+    art = extract(_declared("2024-08-02T10:00:00Z", "2024-08-02T10:00:00Z"))
+    assert art.published == "2024-03-14"
+    assert art.provenance["published"]["method"] == "nce-date-model-over-edit-stamp"
+    # a declared date apart from the modification, or near the shown one, or the URL's day, stands
+    assert extract(_declared("2024-08-02T10:00:00Z", "2024-09-01T10:00:00Z")).published.startswith("2024-08-02")
+    assert extract(_declared("2024-08-02T10:00:00Z", None)).published.startswith("2024-08-02")
+    assert extract(_declared("2024-04-20", "2024-04-20")).published == "2024-04-20"
+    assert extract(_declared("2024-08-02", "2024-08-02"),
+                   "https://valley.example/2024/08/02/water-plan").published == "2024-08-02"
+
+
 def test_an_open_day_month_order_on_the_page_follows_the_url():
     html = article_html().replace("<time>14 March 2024</time>", "<time>03/10/2023</time>")
     # slashes read month-first on an English page: 10 March, unless the URL's day is the other reading
