@@ -33,7 +33,7 @@ MIN_BODY_CHARS = 100  # less relevant text than this is "no convincing content":
 # gold and extracted titles have 257 and 251 characters; a <title> or JSON-LD headline of a hostile
 # page can hold megabytes, which every consumer of the item would then carry.
 MAX_TITLE_CHARS = 1000
-EDIT_STAMP_DAYS = 60  # a declared day this many days after the shown one, equal to the modified day: an edit's stamp
+EDIT_STAMP_DAYS = 60  # a declared day this many days after the shown one, not before the modified day: an edit's stamp
 NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
@@ -163,11 +163,12 @@ def _reordered(value: str, text: str | None, *days: str | None) -> str:
 
 
 def _stamped_on_edit(published: str, modified: str | None, td: Any, url_day: str | None) -> bool:
-    """Whether the declared publication day is the declared modification day and comes more than
-    EDIT_STAMP_DAYS after the date the page shows (not its day-month swap, not the URL's day):
-    CMSs that rewrite datePublished on every save (docs/decisions.md, "Dates stamped on edit")."""
+    """Whether the declared publication day is on or after the declared modification day (a story
+    is not published after its last edit) and comes more than EDIT_STAMP_DAYS after the date the
+    page shows (not its day-month swap, not the URL's day): CMSs that rewrite datePublished on every
+    save (docs/decisions.md, "Dates stamped on edit")."""
     day = published[:10]
-    if not modified or modified[:10] != day or not td.published or url_day == day:
+    if not modified or modified[:10] > day or not td.published or url_day == day:
         return False
     shown = td.published[:10]
     if other_reading(td.date_text, td.published) == day:

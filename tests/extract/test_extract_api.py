@@ -98,7 +98,9 @@ def test_a_declared_date_stamped_on_edit_gives_way_to_the_shown_date():
     art = extract(_declared("2024-08-02T10:00:00Z", "2024-08-02T10:00:00Z"))
     assert art.published == "2024-03-14"
     assert art.provenance["published"]["method"] == "nce-date-model-over-edit-stamp"
-    # a declared date apart from the modification, or near the shown one, or the URL's day, stands
+    # published after the last modification: a stamp as well
+    assert extract(_declared("2024-08-02T10:00:00Z", "2024-08-01T10:00:00Z")).published == "2024-03-14"
+    # a declared date before the modification, or near the shown one, or the URL's day, stands
     assert extract(_declared("2024-08-02T10:00:00Z", "2024-09-01T10:00:00Z")).published.startswith("2024-08-02")
     assert extract(_declared("2024-08-02T10:00:00Z", None)).published.startswith("2024-08-02")
     assert extract(_declared("2024-04-20", "2024-04-20")).published == "2024-04-20"
