@@ -22,7 +22,7 @@ from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
-    block_of, closing_date, dayfirst_for, detect, evaluated_subset, labelled_date, local_published)
+    TitleDate, block_of, closing_date, dayfirst_for, detect, evaluated_subset, labelled_date, local_published)
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, name_test
 
@@ -162,7 +162,7 @@ def _reordered(value: str, text: str | None, *days: str | None) -> str:
     return other + value[10:] if other is not None and other in days else value
 
 
-def _stamped_on_edit(published: str, modified: str | None, td: Any, url_day: str | None) -> bool:
+def _stamped_on_edit(published: str, modified: str | None, td: TitleDate, url_day: str | None) -> bool:
     """Whether the declared publication day is on or after the declared modification day (a story
     is not published after its last edit) and comes more than EDIT_STAMP_DAYS after the date the
     page shows (not its day-month swap, not the URL's day): CMSs that rewrite datePublished on every
@@ -230,15 +230,14 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
-    if published and _stamped_on_edit(published, meta.modified, td, url_day):
-        art.published = _reordered(td.published, td.date_text, url_day)
-        art.provenance["published"] = {"method": "nce-date-model-over-edit-stamp", "score": round(td.date_score, 4)}
-    elif published:
+    stamped = bool(published) and _stamped_on_edit(published, meta.modified, td, url_day)
+    if published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
     elif td.published:
         art.published = _reordered(td.published, td.date_text, url_day)
-        art.provenance["published"] = {"method": "nce-date-model", "score": round(td.date_score, 4)}
+        method = "nce-date-model-over-edit-stamp" if stamped else "nce-date-model"
+        art.provenance["published"] = {"method": method, "score": round(td.date_score, 4)}
     elif url_day:
         art.published = url_day
         art.provenance["published"] = {"method": "url", "score": 0.5}

@@ -290,7 +290,7 @@ def _person_names(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
     return names
 
 
-def meta_keys(element: Any) -> list[str]:
+def _meta_keys(element: Any) -> list[str]:
     """The keys a ``<meta>`` element declares, lower-cased: each name of its RDFa ``property``, a
     space-separated list (``property="og:title twitter:title"`` declares both), else its ``name``,
     ``itemprop`` or ``http-equiv``."""
@@ -358,7 +358,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         if tag == "meta":
             content = element.get("content")
             if content is not None and content.strip():
-                for key in meta_keys(element):
+                for key in _meta_keys(element):
                     metas.setdefault(key, []).append(content.strip())
         elif tag == "link":
             if canonical is None and "canonical" in (element.get("rel") or "").lower().split():

@@ -131,5 +131,6 @@ def test_a_reference_longer_than_any_title_is_measured_by_its_start(monkeypatch)
     X = node_features(page, [0, 1], meta_title=huge)
     assert lengths and max(lengths) == features.MAX_REFERENCE_LEN < len(huge)
     capped = huge[:features.MAX_REFERENCE_LEN]
+    expected = title_edit_distances(["Storm hits", "Rain all night"], capped).tolist()
     for col in ("title_edit", "meta_title_edit"):
-        assert X[:, FEATURES.index(col)].tolist() == title_edit_distances(["Storm hits", "Rain all night"], capped).tolist()
+        assert X[:, FEATURES.index(col)].tolist() == expected
