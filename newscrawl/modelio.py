@@ -115,7 +115,8 @@ class TreeModel:
             nan = np.isnan(arr)
             table = np.concatenate([arr, np.where(nan, -np.inf, arr), (~nan).astype(np.float64)], axis=1)
         else:  # sklearn's trees compare float32 features (against the thresholds rounded in _walk)
-            table = arr.astype(np.float32)
+            with np.errstate(over="ignore"):  # a value past float32's range is ±inf, as it compares
+                table = arr.astype(np.float32)
         roots, children, feature, threshold, value, depth = self._walk
         n, t = arr.shape[0], len(roots)
         at = np.tile(roots, n)  # row r, tree j at position r * t + j
