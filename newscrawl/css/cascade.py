@@ -53,6 +53,10 @@ SHARED_ENTRIES = 4096  # per shared memo (merged declarations, states, custom pr
 CHAIN_OUTCOMES = 200_000
 _MEDIUM = 16.0
 _MONOSPACE_MEDIUM = 13.0  # browsers' default size for the generic monospace family
+# A computed font size above this is an overflow (calc(1e308px * 1e308), a thousand nested 2em
+# headings in a damaged page), not type anyone reads: sizes are clamped to it, so every size and
+# every ratio of sizes the extractor takes stays finite.
+MAX_FONT_SIZE = 10_000.0
 # An index entry's cascade key is one int (fewer objects for the garbage collector to walk):
 # source order across sheets (sheet position << 32 plus the rule's order in its sheet), plus
 # _AUTHOR for author rules (origin sorts first).
@@ -1254,6 +1258,7 @@ class StyleResolver:
         mono, parent_mono = families == ("monospace",), parent.families == ("monospace",)
         if keyword_size and mono != parent_mono:
             font_size *= (_MONOSPACE_MEDIUM / _MEDIUM) if mono else (_MEDIUM / _MONOSPACE_MEDIUM)
+        font_size = min(font_size, MAX_FONT_SIZE)
 
         weight = self._weight(declared.get("font-weight"), parent.weight)
         italic = _inherited(declared.get("font-style"), parent.italic, False)

@@ -109,6 +109,22 @@ def test_em_chains_through_ancestors() -> None:
     assert (s["a"].font_size, s["b"].font_size, s["c"].font_size) == (10, 20, 30)
 
 
+@pytest.mark.parametrize("value", ["calc(1e308px * 1e308)", "1e400px", "calc(1e308px + 1e308px)",
+                                   "calc(1e308px * 1e308 - 1e308px * 1e308)"])
+def test_an_overflowing_font_size_is_clamped_and_finite(value: str) -> None:
+    from newscrawl.css.cascade import MAX_FONT_SIZE
+
+    size = one('<p id="t">x</p>', f"p {{ font-size: {value} }}").font_size
+    assert 0 <= size <= MAX_FONT_SIZE and size == size  # not NaN
+
+
+def test_nested_em_sizes_stop_at_the_clamp() -> None:
+    from newscrawl.css.cascade import MAX_FONT_SIZE
+
+    body = "<div>" * 30 + '<span id="t">x</span>' + "</div>" * 30  # 16px * 2**30
+    assert one(body, "div { font-size: 2em }").font_size == MAX_FONT_SIZE
+
+
 def test_unitless_lengths_only_in_quirks_mode() -> None:
     css = "p { font-size: 14px } p { font-size: 20 }"
     assert one('<p id="t">x</p>', css).font_size == 14  # standards mode drops "20"
