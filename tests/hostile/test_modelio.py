@@ -132,7 +132,7 @@ def test_averaged_walk_compares_as_sklearn_at_float32_boundaries(tmp_path):
     values = np.concatenate([base, up, np.nextafter(base, np.float32(-np.inf))]).astype(np.float64)
     values = np.concatenate([values, midpoints, [np.nan, np.inf, -np.inf, 1e300, -1e300, 3.5e38]])
     X = rng.choice(values, size=(400, len(NAMES)))
-    with warnings.catch_warnings():  # values past float32's range (a page's hostile counts) are
+    with warnings.catch_warnings():  # values past float32's range (a damaged page's sizes) are
         warnings.simplefilter("error")  # ±inf without a RuntimeWarning in the crawl's log
         predicted = loaded.positive_proba(X)
         one_by_one = [loaded.positive_proba(row)[0] for row in X[:100]]
