@@ -59,6 +59,9 @@ class NCEParams:
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
+    # metadata declares a forum thread (DiscussionForumPosting; set by extract_page): its replies are
+    # the content, so comment names, the comment votes' discount and the comment cut do not apply
+    discussion: bool = False
     declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below
     # and the layer names (modal, popup, dialog, overlay, disclaimer) run
     galleries: bool = True  # ... galleries inside its <article> go
@@ -123,7 +126,7 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
             votes[found] = votes.get(found, 0) + n
     if not votes:
         return None
-    if p.comment_votes < 1:
+    if p.comment_votes < 1 and not p.discussion:
         # a long comment thread below a short article outvotes it; threads before the strongest
         # other block (forums, reviews above a cookie text) keep their weight
         named = {u for u in votes if _in_comments(page, u, body)}
@@ -257,6 +260,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False
     cls = el.get("class") or ""  # read once: each read is an lxml call
+    if p.discussion:
+        names, cls = _replies_kept(names), _replies_kept(cls)
     if p.hidden_names and _hidden_named(cls):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
@@ -277,7 +282,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     n = page.text_len(el)
     if 2 * n >= page.text_len(u):
         return False
-    if p.strong_names and (_strong_named(cls) or _comment_id(el)):  # ids are often slugs of headings
+    # ids are often slugs of headings: only a comment section's id is read
+    if p.strong_names and (_strong_named(cls) or (not p.discussion and _comment_id(el))):
         return True
     return n < p.beta2 or page.link_density(el) > p.beta1
 
@@ -601,6 +607,15 @@ def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
 
 _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
 _comments_named = name_test(_COMMENTS)
+# the comment words of BOILERPLATE_NAMES and _STRONG, for pages whose replies are the content
+_COMMENT_WORDS = re.compile(r"(?:^|(?<=[\s_-]))(?:comment|comments)(?=$|[\s_-])", re.I)
+
+
+def _replies_kept(names: str) -> str:
+    """``names`` without the words that name comment sections: in a forum thread the replies are
+    the content (vBulletin, Invision and Vanilla call each post a "comment"), not a section to prune.
+    Q&A pages are left out: their comments under a question or an answer are comments."""
+    return _COMMENT_WORDS.sub(" ", names) if "omment" in names else names
 
 
 def _teaser(page: Page, u: Any) -> bool:
@@ -722,7 +737,7 @@ def relevant_content(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Relevant:
             # reference lists, parameter lists, forum posts and product grids that are the
             # content (docs/decisions.md, "Extraction quality against the peers, round 7")
             result.comment_cut = cut
-            if named or p.unnamed_comments:
+            if (named or p.unnamed_comments) and not p.discussion:
                 result.nodes = [k for k in keep if k < cut]
                 result.notes.append(f"comment section of {len(component)} similar subtrees removed")
     return result

@@ -108,6 +108,17 @@ def test_a_declared_date_stamped_on_edit_gives_way_to_the_shown_date():
                    "https://valley.example/2024/08/02/water-plan").published == "2024-08-02"
 
 
+def test_a_declared_forum_thread_keeps_its_replies():
+    posts = "".join(f'<div class="comment" id="comment-{i}"><div class="who">user{i} replied</div>'
+                    f"<p>Reply {i}: {PARAS[i % len(PARAS)]}</p></div>" for i in range(10))
+    thread = (f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="comments">'
+              f'<div class="comment op"><p>{PARAS[0]} {PARAS[1]}</p></div>{posts}</div></body></html>')
+    declared = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "x"}</script>'
+    kept = extract(thread.format(declared), "https://forum.example/t/water-plan/12").body
+    assert "Reply 0" in kept and "Reply 9" in kept
+    assert "Reply 9" not in (extract(thread.format(""), "https://forum.example/t/water-plan/12").body or "")
+
+
 def test_an_open_day_month_order_on_the_page_follows_the_url():
     html = article_html().replace("<time>14 March 2024</time>", "<time>03/10/2023</time>")
     # slashes read month-first on an English page: 10 March, unless the URL's day is the other reading

@@ -76,6 +76,20 @@ def test_comment_section_is_removed():
     assert rel.comment_cut is not None and "user1 wrote" in _texts(page, rel.nodes)
 
 
+def test_a_forum_thread_keeps_replies_named_like_comments():
+    # vBulletin, Invision and Vanilla put every post of a thread in an element named "comment"
+    opening = "My bike lane question: which district gets the new lanes first, and when will the works begin?"
+    posts = [f'<div class="comment op"><div class="who">starter asked</div><p>{opening}</p><p>{PARAS[0]}</p></div>']
+    posts += [f'<div class="comment" id="comment-{i}"><div class="who">user{i} replied</div>'
+              f"<p>Reply {i}: the northern districts come first, {'as far as I know ' * (i % 3)}"
+              f"according to the council's published plan for next spring.</p></div>" for i in range(12)]
+    html = f'<html><body><h1>Bike lanes</h1><div class="comments">{"".join(posts)}</div></body></html>'
+    page = Page.from_html(html)
+    assert "Reply 7" not in _texts(page, relevant_content(page).nodes)  # a comment section elsewhere
+    kept = _texts(page, relevant_content(page, NCEParams(discussion=True)).nodes)
+    assert opening in kept and "Reply 0" in kept and "Reply 11" in kept
+
+
 def test_comment_cut_must_leave_most_of_the_text_before_it():
     # a "comment section" that would take more than 1 - min_before of the text is kept
     page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
