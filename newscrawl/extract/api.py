@@ -36,6 +36,9 @@ MAX_TITLE_CHARS = 1000
 # schema.org types of a page whose replies are its content: forum threads (a QAPage's comments under
 # its question and answers are comments, and its gold leaves them out: docs/decisions.md, "Forum threads")
 DISCUSSION_TYPES = frozenset({"DiscussionForumPosting"})
+# ... and of a page made of posts, forum threads and Q&A pages, whose per-post chrome (signatures, user
+# cards, votes, badges) is not text (docs/decisions.md, "Forum threads")
+THREAD_TYPES = frozenset({"DiscussionForumPosting", "QAPage"})
 EDIT_STAMP_DAYS = 60  # a declared day this many days after the shown one, not before the modified day: an edit's stamp
 NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
@@ -204,8 +207,10 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     meta = _metadata(page, art)
     if not params.declared_article and _declares_article(meta):
         params = replace(params, declared_article=True)
-    if not params.discussion and meta is not None and meta.schema_types & DISCUSSION_TYPES:
+    if meta is not None and not params.discussion and meta.schema_types & DISCUSSION_TYPES:
         params = replace(params, discussion=True)
+    if meta is not None and not params.post_chrome and meta.schema_types & THREAD_TYPES:
+        params = replace(params, post_chrome=True)
     rel = relevant_content(page, params)
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)

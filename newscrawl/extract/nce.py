@@ -62,6 +62,9 @@ class NCEParams:
     # metadata declares a forum thread (DiscussionForumPosting; set by extract_page): its replies are
     # the content, so comment names, the comment votes' discount and the comment cut do not apply
     discussion: bool = False
+    # metadata declares a forum thread or a Q&A page (set by extract_page): the chrome around each
+    # post (signatures, user cards, votes, badges, post menus: _POST_CHROME) goes whatever its size
+    post_chrome: bool = False
     declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below
     # and the layer names (modal, popup, dialog, overlay, disclaimer) run
     galleries: bool = True  # ... galleries inside its <article> go
@@ -263,6 +266,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     if p.discussion:
         names, cls = _replies_kept(names), _replies_kept(cls)
     if p.hidden_names and _hidden_named(cls):
+        return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
+    if p.post_chrome and tag not in _HEADINGS and _post_chrome_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
@@ -605,6 +610,12 @@ def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
     return p.skip_tabular and bool(page.tag_count(el, "table") or page.tag_count(el, "pre"))
 
 
+# What forum and Q&A software puts around each post (vBulletin, XenForo, phpBB, Discourse,
+# StackExchange): signatures, user cards, vote counts, badges and reputation, post menus and footers
+_POST_CHROME = re.compile(r"(?:^|[\s_-])(?:signature|sig|user-?info|user-?card|user-?details|postprofile|"
+                          r"post-?signature|vote|votes|vote-?count|badges?|reputation|post-?meta|post-?footer|"
+                          r"post-?menu)(?:$|[\s_-])", re.I)
+_post_chrome_named = name_test(_POST_CHROME)
 _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
 _comments_named = name_test(_COMMENTS)
 # the comment words of BOILERPLATE_NAMES and _STRONG, for pages whose replies are the content

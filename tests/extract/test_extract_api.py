@@ -119,6 +119,17 @@ def test_a_declared_forum_thread_keeps_its_replies():
     assert "Reply 9" not in (extract(thread.format(""), "https://forum.example/t/water-plan/12").body or "")
 
 
+def test_a_declared_qa_page_loses_its_post_chrome():
+    posts = "".join(f'<div class="answer"><div class="user-card">user{i} 1,204 reputation</div>'
+                    f"<p>Answer {i}: {PARAS[i % len(PARAS)]}</p></div>" for i in range(6))
+    page = (f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="question"><p>{PARAS[0]} {PARAS[1]}</p>'
+            f"</div>{posts}</body></html>")
+    declared = '<script type="application/ld+json">{"@type": "QAPage", "name": "x"}</script>'
+    body = extract(page.format(declared), "https://qa.example/questions/12/water-plan").body
+    assert "Answer 5" in body and "reputation" not in body
+    assert "reputation" in extract(page.format(""), "https://qa.example/questions/12/water-plan").body
+
+
 def test_an_open_day_month_order_on_the_page_follows_the_url():
     html = article_html().replace("<time>14 March 2024</time>", "<time>03/10/2023</time>")
     # slashes read month-first on an English page: 10 March, unless the URL's day is the other reading

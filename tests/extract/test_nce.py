@@ -90,6 +90,22 @@ def test_a_forum_thread_keeps_replies_named_like_comments():
     assert opening in kept and "Reply 0" in kept and "Reply 11" in kept
 
 
+def test_the_chrome_around_posts_goes_on_a_thread():
+    posts = "".join(
+        f'<div class="post"><div class="user-info">user{i} Joined 2019 Messages 4,21{i}</div>'
+        f'<div class="votes"><span class="vote-count">{i * 7}</span></div>'
+        f"<p>Post {i}: {PARAS[i % len(PARAS)]}</p>"
+        f'<div class="signature">Sent from my bicycle, {"every day " * (i % 3)}rain or shine</div></div>'
+        for i in range(8))
+    page = Page.from_html(f'<html><body><h1>Bike lanes</h1><div class="thread">{posts}</div></body></html>')
+    plain = _texts(page, relevant_content(page).nodes)
+    assert "Sent from my bicycle" in plain and "Joined 2019" in plain
+    kept = _texts(page, relevant_content(page, NCEParams(post_chrome=True)).nodes)
+    assert "Post 0" in kept and "Post 7" in kept
+    for chrome in ("Sent from my bicycle", "Joined 2019", "user3"):
+        assert chrome not in kept
+
+
 def test_comment_cut_must_leave_most_of_the_text_before_it():
     # a "comment section" that would take more than 1 - min_before of the text is kept
     page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
