@@ -39,7 +39,9 @@ DISCUSSION_TYPES = frozenset({"DiscussionForumPosting"})
 # ... and of a page made of posts, forum threads and Q&A pages, whose per-post chrome (signatures, user
 # cards, votes, badges) is not text (docs/decisions.md, "Forum threads")
 THREAD_TYPES = frozenset({"DiscussionForumPosting", "QAPage"})
-EDIT_STAMP_DAYS = 60  # a declared day this many days after the shown one, not before the modified day: an edit's stamp
+# a declared publication day this many days after the shown date, not before the declared modification
+# day, is an edit's stamp (docs/decisions.md, "Dates stamped on edit")
+EDIT_STAMP_DAYS = 60
 NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
