@@ -108,26 +108,32 @@ def test_a_declared_date_stamped_on_edit_gives_way_to_the_shown_date():
                    "https://valley.example/2024/08/02/water-plan").published == "2024-08-02"
 
 
+def _declaring(schema_type: str, template: str) -> tuple[str, str]:
+    """``template`` (a page with ``{}`` in its <head>) with a JSON-LD node of ``schema_type``, and without."""
+    node = f'<script type="application/ld+json">{{"@type": "{schema_type}", "name": "x"}}</script>'
+    return template.format(node), template.format("")
+
+
 def test_a_declared_forum_thread_keeps_its_replies():
     posts = "".join(f'<div class="comment" id="comment-{i}"><div class="who">user{i} replied</div>'
                     f"<p>Reply {i}: {PARAS[i % len(PARAS)]}</p></div>" for i in range(10))
-    thread = (f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="comments">'
-              f'<div class="comment op"><p>{PARAS[0]} {PARAS[1]}</p></div>{posts}</div></body></html>')
-    declared = '<script type="application/ld+json">{"@type": "DiscussionForumPosting", "headline": "x"}</script>'
-    kept = extract(thread.format(declared), "https://forum.example/t/water-plan/12").body
+    thread, plain = _declaring("DiscussionForumPosting", (
+        f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="comments">'
+        f'<div class="comment op"><p>{PARAS[0]} {PARAS[1]}</p></div>{posts}</div></body></html>'))
+    kept = extract(thread, "https://forum.example/t/water-plan/12").body
     assert "Reply 0" in kept and "Reply 9" in kept
-    assert "Reply 9" not in (extract(thread.format(""), "https://forum.example/t/water-plan/12").body or "")
+    assert "Reply 9" not in (extract(plain, "https://forum.example/t/water-plan/12").body or "")
 
 
 def test_a_declared_qa_page_loses_its_post_chrome():
-    posts = "".join(f'<div class="answer"><div class="user-card">user{i} 1,204 reputation</div>'
-                    f"<p>Answer {i}: {PARAS[i % len(PARAS)]}</p></div>" for i in range(6))
-    page = (f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="question"><p>{PARAS[0]} {PARAS[1]}</p>'
-            f"</div>{posts}</body></html>")
-    declared = '<script type="application/ld+json">{"@type": "QAPage", "name": "x"}</script>'
-    body = extract(page.format(declared), "https://qa.example/questions/12/water-plan").body
+    answers = "".join(f'<div class="answer"><div class="user-card">user{i} 1,204 reputation</div>'
+                      f"<p>Answer {i}: {PARAS[i % len(PARAS)]}</p></div>" for i in range(6))
+    qa, plain = _declaring("QAPage", (
+        f'<html><head>{{}}</head><body><h1>{TITLE}</h1><div class="question"><p>{PARAS[0]} {PARAS[1]}</p>'
+        f"</div>{answers}</body></html>"))
+    body = extract(qa, "https://qa.example/questions/12/water-plan").body
     assert "Answer 5" in body and "reputation" not in body
-    assert "reputation" in extract(page.format(""), "https://qa.example/questions/12/water-plan").body
+    assert "reputation" in extract(plain, "https://qa.example/questions/12/water-plan").body
 
 
 def test_an_open_day_month_order_on_the_page_follows_the_url():
