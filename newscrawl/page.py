@@ -135,6 +135,9 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
 _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
+_DIALOGS = "descendant-or-self::*[@role='dialog' or @role='alertdialog']"
+
+
 def boilerplate_named(names: str) -> bool:
     """:meth:`Page.is_boilerplate` of an element whose id and class are ``names`` ("id class"), for
     callers that have read them already."""
@@ -259,6 +262,7 @@ class Page:
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
         self._names: dict[Any, str] = {}
+        self._dialogs: frozenset[Any] | None = None
         body = _first(root, "body", with_root=True)  # root.xpath("//body")[0]
         self.body = body if body is not None else root
         title = _first(root, "title", with_root=False)  # root.find(".//title")
@@ -545,6 +549,14 @@ class Page:
     def is_boilerplate(self, el: Any) -> bool:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
         return boilerplate_named(self.names(el))
+
+    def open_dialogs(self) -> frozenset[Any]:
+        """The body's elements with ``role="dialog"`` or ``"alertdialog"`` that ``aria-hidden`` does not
+        hide: a consent banner or a sign-in prompt on screen over the page, found once a page."""
+        if self._dialogs is None:
+            self._dialogs = frozenset(el for el in self.body.xpath(_DIALOGS)
+                                      if el.get("aria-hidden") != "true" and self.has(el))
+        return self._dialogs
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors

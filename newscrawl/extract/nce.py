@@ -51,6 +51,7 @@ class NCEParams:
     hidden_names: bool = True  # blocks of screen-reader-only classes (sr-only, ...) prune like <nav>
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     consent_names: bool = True  # blocks whose id or class holds cookie/consent/gdpr go whatever their size
+    dialogs: bool = True  # dialogs on screen (role=dialog/alertdialog, not aria-hidden) neither vote nor stay
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
@@ -105,9 +106,15 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
     body = page.body
     memo: dict[Any, Any] = {}
     votes: dict[Any, int] = {}
+    # a dialog on screen (consent banner, sign-in prompt) is over the page, not its text: its long
+    # leaves do not vote (on a listing of short teasers they elected the banner)
+    on_dialogs: set[int] = set()
+    if p.dialogs:
+        for dialog in page.open_dialogs():
+            on_dialogs.update(page.text_range(dialog))
     for tn in page.text_nodes:
         n = len(tn.text)
-        if n < p.beta3:
+        if n < p.beta3 or (on_dialogs and tn.index in on_dialogs):
             continue
         u = tn.container
         path = []
@@ -258,7 +265,7 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
     tag = el.tag
     names = page.names(el)
-    if tag in _BOILERPLATE_TAGS:
+    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs()):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False

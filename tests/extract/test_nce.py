@@ -106,6 +106,23 @@ def test_the_chrome_around_posts_goes_on_a_thread():
         assert chrome not in kept
 
 
+def test_a_dialog_on_screen_is_not_the_content_of_a_page_of_teasers():
+    banner = ("We and our partners use cookies and similar technologies to recognise visitors, remember "
+              "their preferences, measure advertising and analyse traffic on this website.")
+    # teaser summaries under beta3 (80 characters): without the banner NCE looks again with shorter leaves
+    teasers = "".join(f'<li><a href="/s{i}">Story {i} headline</a>'
+                      f"<p>Summary {i}: {PARAS[i % len(PARAS)][:55]}.</p></li>" for i in range(12))
+    dialog = f'<div class="fides-banner" role="alertdialog" aria-modal="true"><p>{banner}</p><p>{banner}</p></div>'
+    html = f"<html><body><main><ul>{teasers}</ul></main>{dialog}</body></html>"
+    page = Page.from_html(html)
+    assert len(page.open_dialogs()) == 1
+    assert banner in _texts(page, relevant_content(page, NCEParams(dialogs=False)).nodes)
+    assert banner not in _texts(page, relevant_content(page).nodes)
+    # a drawer that aria-hidden keeps closed is not on screen: it stays a part of the page
+    drawer = Page.from_html(html.replace('aria-modal="true"', 'aria-hidden="true"'))
+    assert not drawer.open_dialogs()
+
+
 def test_comment_cut_must_leave_most_of_the_text_before_it():
     # a "comment section" that would take more than 1 - min_before of the text is kept
     page = Page.from_html(article_page(comments=12, sidebar=False, inside=True))
