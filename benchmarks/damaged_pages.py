@@ -25,7 +25,6 @@ Run: ``.venv/bin/python benchmarks/damaged_pages.py [--pages 40] [--seed 0] [--w
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import logging
 import random
@@ -34,9 +33,9 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 from newscrawl import extract
+from newscrawl.evaluate import load_dataset, read_page
 from newscrawl.paths import datasets_dir
 
 DATASETS = ("wcxb-dev", "trafilatura-eval", "readability", "cleanportaleval")
@@ -122,19 +121,11 @@ _CLASS = re.compile(r'class="([\w-]+)')
 
 def dev_pages(count: int, rng: random.Random) -> list[tuple[bytes, str | None]]:
     """``count`` (page bytes, url) drawn from the development datasets."""
-    records = []
-    for name in DATASETS:
-        folder = datasets_dir() / name
-        if not (folder / "truth.jsonl").is_file():
-            continue
-        for line in (folder / "truth.jsonl").open(encoding="utf-8"):
-            record = json.loads(line)
-            records.append((folder / record["path"], record.get("url")))
+    records = [record for name in DATASETS if (datasets_dir() / name / "truth.jsonl").is_file()
+               for record in load_dataset(datasets_dir() / name) if record.path is not None]
     if not records:
         sys.exit(f"no datasets under {datasets_dir()}")
-    chosen = rng.sample(records, min(count, len(records)))
-    return [((gzip.open(path).read() if path.suffix == ".gz" else Path(path).read_bytes()), url)
-            for path, url in chosen]
+    return [(read_page(record.path), record.url) for record in rng.sample(records, min(count, len(records)))]
 
 
 def cases(way: str, pages: list[tuple[bytes, str | None]], rng: random.Random

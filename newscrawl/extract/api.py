@@ -207,12 +207,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     features on exactly the path extraction takes."""
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
-    if not params.declared_article and _declares_article(meta):
-        params = replace(params, declared_article=True)
-    if meta is not None and not params.discussion and meta.schema_types & DISCUSSION_TYPES:
-        params = replace(params, discussion=True)
-    if meta is not None and not params.post_chrome and meta.schema_types & THREAD_TYPES:
-        params = replace(params, post_chrome=True)
+    params = _declared(params, meta)
     rel = relevant_content(page, params)
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)
@@ -464,6 +459,19 @@ def _metadata(page: Page, art: Article) -> Any | None:
         art.authors = list(meta.authors)
         art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
+
+
+def _declared(params: NCEParams, meta: Any | None) -> NCEParams:
+    """``params`` with the rules the page's metadata turns on: a declared article, a forum thread
+    (its replies kept), a thread or Q&A page (the chrome around its posts dropped)."""
+    if meta is None:
+        return params
+    flags = {"declared_article": params.declared_article or _declares_article(meta),
+             "discussion": params.discussion or bool(meta.schema_types & DISCUSSION_TYPES),
+             "post_chrome": params.post_chrome or bool(meta.schema_types & THREAD_TYPES)}
+    if all(getattr(params, name) == value for name, value in flags.items()):
+        return params
+    return replace(params, **flags)
 
 
 def _declares_article(meta: Any | None) -> bool:
