@@ -712,3 +712,43 @@ def test_a_long_disclaimer_is_not_the_text_on_any_page(cls):
     # a heading is judged by its text's role, not a class ("disclaimer" titling a section of the text)
     heading = html.replace(note, f'<h2 class="{cls}">What the disclaimer on the ballot says</h2>')
     assert "What the disclaimer" in _nce_text(heading, declared=False)
+
+
+# --- landmarks inside the content region ----------------------------------------------------------
+_PROMO = ("Members get the printed weekly edition and the archive of every issue since the paper was founded, "
+          "delivered to the door every Saturday morning.")
+
+
+def _landmark_page(tag: str, attrs: str = "", *, promo_tag: str = "div", stories: int = 1) -> str:
+    story = f"<{tag}{attrs}>" + "".join(f"<p>{p}</p>" for p in PARAS) + f"</{tag}>"
+    promo = f"<{promo_tag} class=extra><p>{_PROMO}</p><p>{_PROMO.replace('Members', 'Subscribers')}</p></{promo_tag}>"
+    return ("<html><head><title>Council expands bike lanes</title></head><body><div class=wrap>"
+            f"<h1>Council expands bike lanes</h1>{story * stories}{promo}</div></body></html>")
+
+
+@pytest.mark.parametrize(("tag", "attrs"), [("main", ""), ("article", ""), ("div", ' role="main"')])
+def test_a_lone_main_or_article_landmark_holding_most_of_the_text_is_the_body(tag, attrs):
+    # NCE elects the wrapper of both the story and the site's prose beside it; the markup says which
+    # part is the page's article
+    from newscrawl.extract import extract
+
+    html = _landmark_page(tag, attrs)
+    page = Page.from_html(html)
+    separator = relevant_content(page, NCEParams()).separator
+    assert separator is not None and separator.get("class") == "wrap"  # the promo is in NCE's content
+    body = extract(html, "https://news.example/2024/05/01/bike-lanes").body
+    assert PARAS[0] in body and PARAS[3] in body
+    assert "printed weekly edition" not in body
+
+
+def test_landmarks_that_do_not_single_out_the_article_leave_the_body_alone():
+    from newscrawl.extract import extract
+
+    url = "https://news.example/2024/05/01/bike-lanes"
+    # two <article> elements (a post and a teaser card, or two posts): neither is the article
+    assert "printed weekly edition" in extract(_landmark_page("article", stories=2), url).body
+    # a lone <article> with under half of the text (a promo card above the story) is not the article
+    promo = f"<article class=card><p>{_PROMO}</p></article>"
+    minor = _landmark_page("div").replace("<h1>Council expands bike lanes</h1>", "<h1>Council expands bike lanes</h1>" + promo)
+    body = extract(minor, url).body
+    assert PARAS[0] in body and PARAS[3] in body and "printed weekly edition" in body
