@@ -135,7 +135,9 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
 _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
-_DIALOGS = "descendant-or-self::*[@role='dialog' or @role='alertdialog']"
+_WITH_ROLE = "descendant-or-self::*[@role]"
+# ARIA roles that say what <nav>, <aside> and <footer> say, whatever the element's tag
+CHROME_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search"})
 
 
 def boilerplate_named(names: str) -> bool:
@@ -262,7 +264,9 @@ class Page:
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
         self._names: dict[Any, str] = {}
+        self._roles: list[tuple[Any, str]] | None = None
         self._dialogs: frozenset[Any] | None = None
+        self._chrome_roles: frozenset[Any] | None = None
         body = _first(root, "body", with_root=True)  # root.xpath("//body")[0]
         self.body = body if body is not None else root
         title = _first(root, "title", with_root=False)  # root.find(".//title")
@@ -550,13 +554,28 @@ class Page:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
         return boilerplate_named(self.names(el))
 
+    def with_role(self, *roles: str) -> list[Any]:
+        """The body's elements whose ARIA ``role`` (its first word) is one of ``roles``, in document
+        order: a role says what an element is whatever its tag. The body is searched once a page."""
+        if self._roles is None:
+            self._roles = [(el, (el.get("role") or "").split(" ", 1)[0].lower())
+                           for el in self.body.xpath(_WITH_ROLE) if self.has(el)]
+        return [el for el, role in self._roles if role in roles]
+
     def open_dialogs(self) -> frozenset[Any]:
         """The body's elements with ``role="dialog"`` or ``"alertdialog"`` that ``aria-hidden`` does not
         hide: a consent banner or a sign-in prompt on screen over the page, found once a page."""
         if self._dialogs is None:
-            self._dialogs = frozenset(el for el in self.body.xpath(_DIALOGS)
-                                      if el.get("aria-hidden") != "true" and self.has(el))
+            self._dialogs = frozenset(el for el in self.with_role("dialog", "alertdialog")
+                                      if el.get("aria-hidden") != "true")
         return self._dialogs
+
+    def chrome_roles(self) -> frozenset[Any]:
+        """The body's elements whose role is one of :data:`CHROME_ROLES` (``role="navigation"`` on a
+        ``<div>``, ``role="complementary"`` on a ``<section>``), found once a page."""
+        if self._chrome_roles is None:
+            self._chrome_roles = frozenset(self.with_role(*CHROME_ROLES))
+        return self._chrome_roles
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors

@@ -15,8 +15,6 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from lxml import etree
-
 from newscrawl.encoding import repair_c1
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
@@ -49,7 +47,6 @@ EDIT_STAMP_DAYS = 60
 # separator is the site's (a newsletter pitch, "How we reviewed this article", a footer promo)
 # (docs/decisions.md, "Landmarks inside the content region")
 LANDMARK_SHARE = 0.5
-_ROLE_MAIN = etree.XPath("descendant::*[@role='main']")
 NO_SEPARATOR_MAX_CHARS = 300  # without a separator, a page with this little text is its own content
 ARTICLE_BODY_CHARS = 1200
 # The body starts at the detected title (§3.4.3) only when the relevant text before it is at
@@ -335,9 +332,12 @@ def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:
     elects the block whose children carry the most text, and a site's own blocks written as prose
     can sit beside the article under it. The page's markup says where the article is; two or more
     such elements say nothing (teaser cards, one ``<article>`` a post)."""
-    # by tag in lxml's C loop (an XPath over the separator costs ~1% of a page), by role in one XPath
-    found = sorted({el for el in (*separator.iter("main", "article"), *_ROLE_MAIN(separator))
-                    if el is not separator and page.has(el)}, key=page.index)
+    # by tag in lxml's C loop (an XPath over the separator costs ~1% of a page), by role from the
+    # page's one search of role attributes
+    first = page.index(separator)
+    last = first + page.descendants(separator)
+    found = sorted({*(el for el in separator.iter("main", "article") if el is not separator and page.has(el)),
+                    *(el for el in page.with_role("main") if first < page.index(el) <= last)}, key=page.index)
     for kind in ("main", "article"):
         outer, end = [], -1
         for el in found:  # document order: those inside an earlier one of the kind are skipped

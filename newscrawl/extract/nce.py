@@ -52,6 +52,7 @@ class NCEParams:
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     consent_names: bool = True  # blocks whose id or class holds cookie/consent/gdpr go whatever their size
     dialogs: bool = True  # dialogs on screen (role=dialog/alertdialog, not aria-hidden) neither vote nor stay
+    chrome_roles: bool = True  # role=navigation/complementary/contentinfo/search prune like <nav>/<aside>/<footer>
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
@@ -265,7 +266,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
     tag = el.tag
     names = page.names(el)
-    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs()):
+    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs()) or (
+            p.chrome_roles and el in page.chrome_roles()):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False

@@ -357,6 +357,24 @@ def test_nav_aside_and_footer_elements_inside_the_content_are_pruned_whatever_th
     assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text
 
 
+def test_aria_roles_of_navigation_sidebars_and_footers_prune_like_their_elements():
+    # role="navigation"/"complementary"/"contentinfo"/"search" say what <nav>, <aside> and <footer> say
+    pager = ('<div role="Navigation pager"><span>Back to the overview of all our stories about city transport '
+             "and the lanes</span></div>")
+    box = ('<section role="complementary"><p>Pull quote: the largest expansion the city has seen, after a narrow '
+           "vote in the council</p></section>")
+    foot = ('<div role="contentinfo"><p>Ann Smith covers transport and urban planning for the City News since '
+            "the year 2015.</p></div>")
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
+                 + pager + box + foot + "</div>")
+    assert len(page.chrome_roles()) == 3  # the role's first word, in any case
+    text = _texts(page, relevant_content(page).nodes)
+    assert PARAS[-1] in text
+    assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text
+    kept = _texts(page, relevant_content(page, NCEParams(chrome_roles=False)).nodes)
+    assert "Pull quote" in kept and "Ann Smith" in kept
+
+
 def test_an_author_box_inside_the_text_leaves_the_body_but_one_per_listed_item_stays():
     from newscrawl.extract import extract
 
