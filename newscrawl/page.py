@@ -558,7 +558,7 @@ class Page:
         """The body's elements whose ARIA ``role`` (its first word) is one of ``roles``, in document
         order: a role says what an element is whatever its tag. The body is searched once a page."""
         if self._roles is None:
-            self._roles = [(el, (el.get("role") or "").split(" ", 1)[0].lower())
+            self._roles = [(el, next(iter((el.get("role") or "").split()), "").lower())
                            for el in self.body.xpath(_WITH_ROLE) if self.has(el)]
         return [el for el, role in self._roles if role in roles]
 

@@ -359,7 +359,7 @@ def test_nav_aside_and_footer_elements_inside_the_content_are_pruned_whatever_th
 
 def test_aria_roles_of_navigation_sidebars_and_footers_prune_like_their_elements():
     # role="navigation"/"complementary"/"contentinfo"/"search" say what <nav>, <aside> and <footer> say
-    pager = ('<div role="Navigation pager"><span>Back to the overview of all our stories about city transport '
+    pager = ('<div role=" Navigation pager"><span>Back to the overview of all our stories about city transport '
              "and the lanes</span></div>")
     box = ('<section role="complementary"><p>Pull quote: the largest expansion the city has seen, after a narrow '
            "vote in the council</p></section>")
@@ -767,6 +767,7 @@ def test_landmarks_that_do_not_single_out_the_article_leave_the_body_alone():
     assert "printed weekly edition" in extract(_landmark_page("article", stories=2), url).body
     # a lone <article> with under half of the text (a promo card above the story) is not the article
     promo = f"<article class=card><p>{_PROMO}</p></article>"
-    minor = _landmark_page("div").replace("<h1>Council expands bike lanes</h1>", "<h1>Council expands bike lanes</h1>" + promo)
+    headline = "<h1>Council expands bike lanes</h1>"
+    minor = _landmark_page("div").replace(headline, headline + promo)
     body = extract(minor, url).body
     assert PARAS[0] in body and PARAS[3] in body and "printed weekly edition" in body
