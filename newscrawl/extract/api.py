@@ -303,6 +303,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         art.is_article, art.probability = _classify(page, art, meta, evidence, page_model)
     else:
         art.is_article, art.probability = classifier(page, art, meta, evidence)
+    if art.body is None and meta is not None and meta.article_body_text:
+        _declared_body(art, meta.article_body_text)
     if art.body is None and art.is_article:
         _fallback_body(page, art)
     elif art.body is None and rel.separator is not None and rel.separator is not page.body:
@@ -353,6 +355,16 @@ def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:
         if LANDMARK_SHARE * total <= within < total:
             kept = [k for k in kept if k in inside]
     return kept
+
+
+def _declared_body(art: Article, text: str) -> None:
+    """A page whose shown text gave no body, but whose JSON-LD declares the article's text
+    (``articleBody``: pages whose text scripts write in, paywalled pages, forum threads), gets
+    that text: the publisher's own words, not a guess over the page's blocks."""
+    if len(text) >= MIN_BODY_CHARS:
+        art.body = text
+        art.provenance["body"] = {"method": "jsonld-articleBody", "score": 1.0}
+        art.warnings.append("no body in the shown text: the declared articleBody used")
 
 
 def _fallback_body(page: Page, art: Article) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -134,6 +135,23 @@ def test_a_declared_qa_page_loses_its_post_chrome():
     body = extract(qa, "https://qa.example/questions/12/water-plan").body
     assert "Answer 5" in body and "reputation" not in body
     assert "reputation" in extract(plain, "https://qa.example/questions/12/water-plan").body
+
+
+def test_a_page_whose_text_scripts_write_gets_its_declared_article_body():
+    # the shown page is an empty application shell; the JSON-LD carries the article's text
+    declared = "\n".join(PARAS)
+    node = ('<script type="application/ld+json">' + json.dumps(
+        {"@type": "NewsArticle", "headline": TITLE, "articleBody": declared}) + "</script>")
+    shell = f'<html><head><title>{TITLE}</title>{node}</head><body><div id="root"></div></body></html>'
+    art = extract(shell, "https://valley.example/2024/03/14/water-plan")
+    assert art.body == declared
+    assert art.provenance["body"]["method"] == "jsonld-articleBody"
+    # where the shown text gives a body, the declared text does not replace it
+    shown = article_html().replace("</head>", node.replace(PARAS[0], "Declared only.") + "</head>")
+    body = extract(shown, "https://valley.example/2024/03/14/water-plan").body
+    assert PARAS[1] in body and "Declared only." not in body
+    # a declared text under MIN_BODY_CHARS is no body either
+    assert extract(shell.replace(json.dumps(declared)[1:-1], "Short."), None).body is None
 
 
 def test_an_open_day_month_order_on_the_page_follows_the_url():

@@ -40,6 +40,15 @@ def test_jsonld_news_article() -> None:
     assert md.sources["title"] == "jsonld" and md.sources["published"] == "jsonld"
 
 
+def test_a_declared_article_body_keeps_its_paragraphs_without_markup() -> None:
+    # CMSs write articleBody as text with line breaks, or with the article's HTML left in it
+    md = read_metadata(root_of(ld({"@type": "NewsArticle", "headline": "Rain",
+                                   "articleBody": "<p>It rained &amp; poured.</p><p>Roads <b>closed</b>"
+                                                  "<br>at noon.</p>\n\n  Schools   shut. "})))
+    assert md.article_body_text == "It rained & poured.\nRoads closed\nat noon.\nSchools shut."
+    assert read_metadata(root_of(ld({"@type": "NewsArticle", "articleBody": " \n "}))).article_body_text is None
+
+
 def test_jsonld_graph_with_id_references() -> None:
     md = read_metadata(root_of(ld({"@context": "https://schema.org", "@graph": [
         {"@type": "WebSite", "@id": "#site", "name": "Blog"},
