@@ -4,9 +4,9 @@ A regular expression whose match may start at every character of a run, each att
 run's end, costs time quadratic in the run: one page of a few hundred KB then holds the extraction for
 minutes (docs/decisions.md, "Regular expressions on hostile runs"). This script builds a page per
 (place, pattern) pair -- 17 places (body text alone, between a date and a currency word, before a
-letter and after a currency word; title, <h1>, og:title, published-time meta, JSON-LD date and author,
-page URL, href, stylesheet, declaration block, style/class/datetime attributes, a date node) times 41
-patterns (digits, dots, commas, dashes, "1.", "a-", spaces, currency signs, ...) -- and prints each
+letter and after a currency word; title, <h1>, og:title, published-time meta, JSON-LD date, author and articleBody,
+page URL, href, stylesheet, declaration block, style/class/datetime attributes, a date node) times 43
+patterns (digits, dots, commas, dashes, unclosed tags, "1.", "a-", spaces, currency signs, ...) -- and prints each
 extraction that takes longer than ``--slow`` seconds, then the slowest of all.
 Pages are generated here; no network, no data from ../shared.
 
@@ -33,7 +33,7 @@ from newscrawl import extract
 
 PATTERNS = ("1", ".", ",", "-", "/", ":", "a", "a-", "1.", "1/", "12:", "&#", "%", "@", "#", "|", "»", "a ", "1 ",
             ". ", "- ", "x:", "(", ")", "'", '"', "\\", "é", "\u3002", "eur1", "1eur", "$1", "a.", "-a", "_", "~",
-            "+", "=", "!", "?", ";")
+            "+", "=", "!", "?", ";", "<p ", "<br")
 PLACES = ("body", "body_prefixed", "word_after", "currency_before", "title", "h1", "og_title", "meta_date",
           "json_ld", "url", "href", "css", "css_block", "style_attr", "class_attr", "time_attr", "date_node")
 LIMIT = 120  # seconds a page before it is reported as a time-out
@@ -68,7 +68,7 @@ def hostile_page(place: str, run: str) -> tuple[str, str]:
     elif place == "json_ld":
         value = json.dumps(run)
         head = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "H", '
-                f'"datePublished": {value}, "author": {{"name": {value}}}}}</script>')
+                f'"datePublished": {value}, "author": {{"name": {value}}}, "articleBody": {value}}}</script>')
     elif place == "url":
         url = "http://127.0.0.1/" + run.replace(" ", "%20").replace("#", "%23")
     elif place == "href":

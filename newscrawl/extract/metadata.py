@@ -135,7 +135,7 @@ def _clean(value: Any) -> str | None:
 
 
 # block-level tags some CMSs leave in a JSON-LD articleBody: each ends a paragraph
-_BLOCK_TAG = re.compile(r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^>]*|br\s*/?)>", re.I)
+_BLOCK_TAG = re.compile(r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^<>]*|br\s*/?)>", re.I)
 _TAG = re.compile(r"<[^<>]*>")
 
 
