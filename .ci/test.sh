@@ -2,7 +2,7 @@
 # The README's test command: set up, run the whole test suite, then the extraction quality gate
 # (F1 floors per dataset on ../shared/datasets; see benchmarks/quality_gate.py). The gate needs
 # the development datasets beside the repository; in CI their absence is a failure, elsewhere
-# the gate is left out with a message. With the datasets, damaged development pages (42 kinds of
+# the gate is left out with a message. With the datasets, damaged development pages (44 kinds of
 # hostile input, warnings as errors) must neither raise nor degrade: benchmarks/damaged_pages.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -83,6 +83,10 @@ INSERTIONS: dict[str, Callable[[], str]] = {
         {"@type": "NewsArticle", "headline": "H", "articleBody": "w " * N,
          "author": [{"@type": "Person", "name": f"n{i}"} for i in range(20_000)]}) + "</script>",
     "50,000-deep JSON-LD": lambda: '<script type="application/ld+json">' + "[" * 50_000 + "]" * 50_000 + "</script>",
+    "unclosed tags in articleBody": lambda: '<script type="application/ld+json">' + json.dumps(
+        {"@type": "NewsArticle", "headline": "H", "articleBody": "<p " * (N // 3)}) + "</script>",
+    "20,000 ARIA roles": lambda: "".join(f'<div role="{("main", "navigation", "dialog", "complementary")[i % 4]}">'
+                                         f"<article>role {i}</article></div>" for i in range(20_000)),
     "20,000 links": lambda: "<ul>" + "".join(f'<li><a href="/x/{i}/{"y" * 100}">link {i}</a></li>'
                                              for i in range(20_000)) + "</ul>",
     "20,000 <h1>": lambda: "".join(f"<h1>Heading number {i}</h1>" for i in range(20_000)),
