@@ -264,9 +264,6 @@ class Page:
         self._resolver: Any = False  # False: not built yet; None: newscrawl.css unavailable
         self._styles: dict[Any, Any] = {}
         self._names: dict[Any, str] = {}
-        self._roles: list[tuple[Any, str]] | None = None
-        self._dialogs: frozenset[Any] | None = None
-        self._chrome_roles: frozenset[Any] | None = None
         body = _first(root, "body", with_root=True)  # root.xpath("//body")[0]
         self.body = body if body is not None else root
         title = _first(root, "title", with_root=False)  # root.find(".//title")
@@ -554,28 +551,29 @@ class Page:
         """id/class names that say navigation, sidebar, share, related, cookie, comments, ..."""
         return boilerplate_named(self.names(el))
 
+    @functools.cached_property
+    def _roles(self) -> list[tuple[Any, str]]:
+        """(element, its ARIA role's first word, lower-cased) for the body's elements with a role, in
+        document order: the body is searched once a page for every role question."""
+        return [(el, next(iter((el.get("role") or "").split()), "").lower())
+                for el in self.body.xpath(_WITH_ROLE) if self.has(el)]
+
     def with_role(self, *roles: str) -> list[Any]:
-        """The body's elements whose ARIA ``role`` (its first word) is one of ``roles``, in document
-        order: a role says what an element is whatever its tag. The body is searched once a page."""
-        if self._roles is None:
-            self._roles = [(el, next(iter((el.get("role") or "").split()), "").lower())
-                           for el in self.body.xpath(_WITH_ROLE) if self.has(el)]
+        """The body's elements whose role is one of ``roles``, in document order: a role says what an
+        element is whatever its tag."""
         return [el for el, role in self._roles if role in roles]
 
+    @functools.cached_property
     def open_dialogs(self) -> frozenset[Any]:
         """The body's elements with ``role="dialog"`` or ``"alertdialog"`` that ``aria-hidden`` does not
-        hide: a consent banner or a sign-in prompt on screen over the page, found once a page."""
-        if self._dialogs is None:
-            self._dialogs = frozenset(el for el in self.with_role("dialog", "alertdialog")
-                                      if el.get("aria-hidden") != "true")
-        return self._dialogs
+        hide: a consent banner or a sign-in prompt on screen over the page."""
+        return frozenset(el for el in self.with_role("dialog", "alertdialog") if el.get("aria-hidden") != "true")
 
+    @functools.cached_property
     def chrome_roles(self) -> frozenset[Any]:
         """The body's elements whose role is one of :data:`CHROME_ROLES` (``role="navigation"`` on a
-        ``<div>``, ``role="complementary"`` on a ``<section>``), found once a page."""
-        if self._chrome_roles is None:
-            self._chrome_roles = frozenset(self.with_role(*CHROME_ROLES))
-        return self._chrome_roles
+        ``<div>``, ``role="complementary"`` on a ``<section>``)."""
+        return frozenset(self.with_role(*CHROME_ROLES))
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors

@@ -338,23 +338,31 @@ def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:
     # page's one search of role attributes
     first = page.index(separator)
     last = first + page.descendants(separator)
-    found = sorted({*(el for el in separator.iter("main", "article") if el is not separator and page.has(el)),
-                    *(el for el in page.with_role("main") if first < page.index(el) <= last)}, key=page.index)
-    for kind in ("main", "article"):
-        outer, end = [], -1
-        for el in found:  # document order: those inside an earlier one of the kind are skipped
-            if (el.tag == "article") == (kind == "article") and page.index(el) > end:
-                outer.append(el)
-                end = page.index(el) + page.descendants(el)
+    tagged = [el for el in separator.iter("main", "article") if el is not separator and page.has(el)]
+    mains = sorted({*(el for el in tagged if el.tag == "main"),
+                    *(el for el in page.with_role("main") if first < page.index(el) <= last and el.tag != "article")},
+                   key=page.index)
+    text = page.text_nodes
+    for landmarks in (mains, [el for el in tagged if el.tag == "article"]):
+        outer = _outermost(page, landmarks)
         if len(outer) != 1:
             continue
         inside = page.text_range(outer[0])
-        text = page.text_nodes
         total = sum(len(text[k].text) for k in kept)
         within = sum(len(text[k].text) for k in kept if k in inside)
         if LANDMARK_SHARE * total <= within < total:
             kept = [k for k in kept if k in inside]
     return kept
+
+
+def _outermost(page: Page, elements: list[Any]) -> list[Any]:
+    """Those of ``elements`` (in document order) that are inside none of the others."""
+    outer, end = [], -1
+    for el in elements:
+        if page.index(el) > end:
+            outer.append(el)
+            end = page.index(el) + page.descendants(el)
+    return outer
 
 
 def _declared_body(art: Article, text: str) -> None:

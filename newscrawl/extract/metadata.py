@@ -122,11 +122,17 @@ class Metadata:
     sources: dict[str, str] = field(default_factory=dict)
 
 
-def _clean(value: Any) -> str | None:
-    """Collapsed text of a metadata value; entities decoded (CMSs often escape JSON-LD strings twice)."""
+def _first_string(value: Any) -> str | None:
+    """A metadata value as a string: itself, or the first non-blank string of a list."""
     if isinstance(value, list):
         value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    if not isinstance(value, str):
+    return value if isinstance(value, str) else None
+
+
+def _clean(value: Any) -> str | None:
+    """Collapsed text of a metadata value; entities decoded (CMSs often escape JSON-LD strings twice)."""
+    value = _first_string(value)
+    if value is None:
         return None
     if "&" in value:
         value = html.unescape(value)
@@ -143,9 +149,8 @@ def _clean_paragraphs(value: Any) -> str | None:
     """A declared text block (JSON-LD ``articleBody``) as one paragraph per line, like a body:
     entities decoded, the markup some CMSs leave in it dropped (block tags end a paragraph),
     blanks collapsed within each line."""
-    if isinstance(value, list):
-        value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    if not isinstance(value, str):
+    value = _first_string(value)
+    if value is None:
         return None
     if "<" in value:
         value = _TAG.sub("", _BLOCK_TAG.sub("\n", value))

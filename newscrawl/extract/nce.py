@@ -111,7 +111,7 @@ def find_separator(page: Page, p: NCEParams = DEFAULT_PARAMS) -> Any | None:
     # leaves do not vote (on a listing of short teasers they elected the banner)
     on_dialogs: set[int] = set()
     if p.dialogs:
-        for dialog in page.open_dialogs():
+        for dialog in page.open_dialogs:
             on_dialogs.update(page.text_range(dialog))
     for tn in page.text_nodes:
         n = len(tn.text)
@@ -266,8 +266,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
     tag = el.tag
     names = page.names(el)
-    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs()) or (
-            p.chrome_roles and el in page.chrome_roles()):
+    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs) or (
+            p.chrome_roles and el in page.chrome_roles):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False

@@ -367,7 +367,7 @@ def test_aria_roles_of_navigation_sidebars_and_footers_prune_like_their_elements
             "the year 2015.</p></div>")
     page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 2)
                  + pager + box + foot + "</div>")
-    assert len(page.chrome_roles()) == 3  # the role's first word, in any case
+    assert len(page.chrome_roles) == 3  # the role's first word, in any case
     text = _texts(page, relevant_content(page).nodes)
     assert PARAS[-1] in text
     assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text

@@ -115,12 +115,12 @@ def test_a_dialog_on_screen_is_not_the_content_of_a_page_of_teasers():
     dialog = f'<div class="fides-banner" role="alertdialog" aria-modal="true"><p>{banner}</p><p>{banner}</p></div>'
     html = f"<html><body><main><ul>{teasers}</ul></main>{dialog}</body></html>"
     page = Page.from_html(html)
-    assert len(page.open_dialogs()) == 1
+    assert len(page.open_dialogs) == 1
     assert banner in _texts(page, relevant_content(page, NCEParams(dialogs=False)).nodes)
     assert banner not in _texts(page, relevant_content(page).nodes)
     # a drawer that aria-hidden keeps closed is not on screen: it stays a part of the page
     drawer = Page.from_html(html.replace('aria-modal="true"', 'aria-hidden="true"'))
-    assert not drawer.open_dialogs()
+    assert not drawer.open_dialogs
 
 
 def test_comment_cut_must_leave_most_of_the_text_before_it():
