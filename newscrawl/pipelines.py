@@ -20,58 +20,21 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
 from scrapy.exceptions import DropItem, NotConfigured
 
+from newscrawl.pipeline_state import share_page as _share_page
+from newscrawl.pipeline_state import shared_page as shared_page
+from newscrawl.pipeline_state import stylesheets_for as _stylesheets_for
 from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
 
 logger = logging.getLogger(__name__)
 
-# The Page that ExtractionPipeline built for an item, for the later pipelines (TemplatePipeline):
-# one parse per page. Weak keys: an entry goes when its item does. Plain dict items cannot be
-# weakly referenced; later pipelines then parse the HTML themselves.
-_pages: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
-
-
-def shared_page(item: Any) -> Any | None:
-    """The :class:`newscrawl.page.Page` ExtractionPipeline built from ``item``'s HTML, if any."""
-    try:
-        return _pages.get(item)
-    except TypeError:  # not weakly referenceable (a dict item)
-        return None
-
-
-def _share_page(item: Any, page: Any) -> None:
-    try:
-        _pages[item] = page
-    except TypeError:
-        pass
-
 # newscrawl.page's warnings when an input limit was hit (size, element count, nesting depth)
 LIMIT_WARNINGS = ("input cut to", "document cut", "deeper than")
 ARTICLE_FIELDS = ("title", "published", "modified", "authors", "language", "body", "is_article", "probability")
-
-
-def _stylesheets_for(crawler: Crawler, urls: list[str]) -> list[Any]:
-    """The parsed stylesheets of a page from the crawl's CSS store (absent ones are skipped)."""
-    if not urls:
-        return []
-    try:
-        from newscrawl.css.store import stylesheet_store
-    except ImportError:
-        return []
-    store = stylesheet_store(crawler)
-    sheets = []
-    for url in urls:
-        sheet = store.get(url)
-        if sheet is None:
-            crawler.stats.inc_value("newscrawl/extraction/stylesheet_missing")
-        else:
-            sheets.append(sheet)
-    return sheets
 
 
 def _check_choices(method: str, page_model: str | None) -> None:

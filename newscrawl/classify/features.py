@@ -7,7 +7,7 @@ costs 17–25% of the extraction's CPU time (docs/decisions.md); ``benchmarks/pa
 still runs seed 002's experiment with it. We add the
 page URL's own link-target features, the structured data the page declares about itself
 (og:type, schema.org types, a date), text/link measures, what the extraction pipeline found
-(a visible date near the detected title, the body's shape: :class:`newscrawl.extract.api.Evidence`),
+(a visible date near the detected title, the body's shape: :class:`newscrawl.extract.article.Evidence`),
 page-structure measures (repeated teaser and post blocks, text shares by container) and the
 headline and body as text (lengths, punctuation, links inside prose, forum-style date lines);
 ``benchmarks/page_classifier.py`` shows what each group adds. Categorical tags are one-hot over a
@@ -31,7 +31,7 @@ import numpy as np
 
 from newscrawl.classify.codepoints import WORD_CLASSES, code_points, runs
 from newscrawl.classify.coreex import coreex
-from newscrawl.extract.api import Article, Evidence
+from newscrawl.extract.article import Evidence
 from newscrawl.extract.metadata import ARTICLE_TYPES, read_metadata
 from newscrawl.links.features import link_features, link_flags_many
 from newscrawl.links.urls import registrable_domain
@@ -245,33 +245,16 @@ def _one_hot(prefix: str, tag: str) -> dict[str, float]:
     return {f"{prefix}_{t}": float(t == tag) for t in COREEX_TAGS + ("other",)}
 
 
-def extraction_evidence(page: Page) -> tuple[Article, Evidence]:
-    """Run the extraction pipeline on ``page`` without classifying it: for callers that hold only a
-    Page (tests, direct calls); inside ``extract()`` the pipeline hands its evidence over itself."""
-    from newscrawl.extract.api import extract_page
-
-    found: list[tuple[Article, Evidence]] = []
-
-    def keep(page: Page, art: Article, meta: Any, evidence: Evidence) -> tuple[bool, float]:
-        found.append((art, evidence))
-        return False, 0.0
-
-    extract_page(page, classifier=keep)
-    return found[0]
-
-
 class PageFeatures:
     """One page's features in two stages: :meth:`fast` (:data:`FAST_FEATURES`, what the classifier's first
     pass reads) and :meth:`all` (:data:`FEATURE_NAMES`), which adds the costly ones to the fast ones
-    without computing those again. ``metadata`` and the extraction's ``article`` and ``evidence`` are
-    reused if given; otherwise computed here."""
+    without computing those again. ``metadata`` is reused if given, otherwise read here; the extraction's
+    ``article`` and ``evidence`` come from the pipeline (or :func:`newscrawl.extract.api.extraction_evidence`
+    for a bare Page)."""
 
-    def __init__(self, page: Page, metadata: Any = None, article: Any = None,
-                 evidence: Evidence | None = None) -> None:
+    def __init__(self, page: Page, metadata: Any, article: Any, evidence: Evidence) -> None:
         self.page = page
         self.meta = metadata if metadata is not None else read_metadata(page, page.url)
-        if evidence is None or article is None:
-            article, evidence = extraction_evidence(page)
         self.article, self.evidence = article, evidence
         self._fast: dict[str, float] | None = None
         self._all: dict[str, float] | None = None
@@ -378,8 +361,8 @@ class PageFeatures:
         return out
 
 
-def page_features(page: Page, metadata: Any = None, article: Any = None,
-                  evidence: Evidence | None = None) -> dict[str, float]:
+def page_features(page: Page, metadata: Any, article: Any,
+                  evidence: Evidence) -> dict[str, float]:
     """Every feature in :data:`FEATURE_NAMES` for one parsed page (see :class:`PageFeatures`)."""
     return PageFeatures(page, metadata, article, evidence).all()
 
@@ -799,8 +782,8 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
     return 1000 * hits / len(starts)
 
 
-def feature_vector(page: Page, metadata: Any = None, article: Any = None,
-                   evidence: Evidence | None = None) -> list[float]:
+def feature_vector(page: Page, metadata: Any, article: Any,
+                   evidence: Evidence) -> list[float]:
     """:func:`page_features` in :data:`FEATURE_NAMES` order (the model's input)."""
     return PageFeatures(page, metadata, article, evidence).row()
 

@@ -37,7 +37,7 @@ import numpy as np
 from newscrawl import modelio
 from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, PageFeatures
 from newscrawl.classify.text import ENGLISH_SHARE, TEXT_FEATURES, english_share, text_inputs, text_probabilities
-from newscrawl.extract.api import Evidence
+from newscrawl.extract.article import Evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 
@@ -150,7 +150,7 @@ def load_first_pass(path: str) -> FirstPass | None:
 
 
 def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
-                article: Any = None, evidence: Evidence | None = None, first_pass: str | None = None) -> float:
+                article: Any, evidence: Evidence, first_pass: str | None = None) -> float:
     """Probability that ``page`` is a single article (0..1). ``model_path`` None: the plain model (or the
     URL-less one for a page without a URL); ``extract()`` passes :func:`page_model_file`'s choice. A model
     that reads text models (the words model) reads them only where they are valid: on English text, and on
@@ -192,10 +192,11 @@ def applied(plain: Any, words: Any, english: Any, dated_page: Any) -> np.ndarray
     return np.where(english, np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
 
 
-def classify(page: Page, article: Any = None, *, metadata: Any = None, evidence: Evidence | None = None,
+def classify(page: Page, article: Any, *, metadata: Any = None, evidence: Evidence,
              model_path: str | None = None, threshold: float = THRESHOLD,
              first_pass: str | None = None) -> tuple[bool, float]:
     """``(is_article, probability)`` for a parsed page. ``extract()`` passes its Article, metadata and
-    :class:`Evidence`; without them the extraction pipeline is run here first (same features)."""
+    :class:`Evidence`; for a bare Page, :func:`newscrawl.extract.api.extraction_evidence` gives the
+    Article and Evidence the pipeline would (same features)."""
     p = probability(page, metadata, model_path, article=article, evidence=evidence, first_pass=first_pass)
     return p >= threshold, p

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from newscrawl.encoding import repair_c1
+from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import find_date_in_url, other_reading
@@ -72,42 +73,6 @@ _CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text i
 _ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
                   "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
                   "scholarlyarticle", "techarticle", "report"}
-
-
-@dataclass
-class Article:
-    """What :func:`extract` found. ``body`` is None when the page has no convincing article text."""
-
-    title: str | None = None
-    published: str | None = None
-    modified: str | None = None
-    authors: list[str] = field(default_factory=list)
-    language: str | None = None
-    body: str | None = None
-    is_article: bool = False
-    probability: float = 0.0
-    provenance: dict[str, dict[str, Any]] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """What the NCE pipeline found besides the Article (text-node indices into ``page.text_nodes``),
-    handed to the page classifier so its features reuse the extraction instead of redoing it."""
-
-    relevant: tuple[int, ...]  # NCE's relevant content
-    comment_cut: int | None  # first text node of a comment section NCE found (removed when named), if any
-    title_node: int | None
-    title_score: float
-    date_nodes: tuple[int, ...]
-    visible_date: str | None  # the date the visible-date model read, also when metadata has one
-
-
-# (page, article so far, metadata or None, evidence) -> (is_article, probability)
-Classifier = Callable[[Page, Article, Any, Evidence], tuple[bool, float]]
 
 
 def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
@@ -326,6 +291,20 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             art.published = labelled
             art.provenance["published"] = {"method": "published-label", "score": 0.5}
     return art
+
+
+def extraction_evidence(page: Page) -> tuple[Article, Evidence]:
+    """Run the extraction pipeline on ``page`` without classifying it: for callers that hold only a
+    Page (tests, direct calls of the page classifier); inside ``extract()`` the pipeline hands its
+    evidence over itself."""
+    found: list[tuple[Article, Evidence]] = []
+
+    def keep(page: Page, art: Article, meta: Any, evidence: Evidence) -> tuple[bool, float]:
+        found.append((art, evidence))
+        return False, 0.0
+
+    extract_page(page, classifier=keep)
+    return found[0]
 
 
 def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:

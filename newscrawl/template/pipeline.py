@@ -7,7 +7,7 @@ of a page the search reads). The first item of a domain becomes the key page; th
 first runs over the linked pages the crawl already has (Algorithm 1's order restricted to them),
 and only when they hold no complete subdigraph of ``n`` pages does it search again, downloading
 the missing pages through the engine (``download_async``). The key page is the Page
-:class:`~newscrawl.pipelines.ExtractionPipeline` built (:func:`~newscrawl.pipelines.shared_page`),
+:class:`~newscrawl.pipelines.ExtractionPipeline` built (:func:`~newscrawl.pipeline_state.shared_page`),
 not a second parse. The template goes to the :class:`~newscrawl.template.cache.TemplateCache`
 (memory, and disk under ``NEWSCRAWL_TEMPLATE_CACHE_DIR`` or ``JOBDIR``) and is applied to every
 item of the domain (``NEWSCRAWL_TEMPLATE_MODE``). A page that matches less than
@@ -36,6 +36,7 @@ from twisted.internet.defer import Deferred
 
 from newscrawl.links.urls import canonicalize, registrable_domain
 from newscrawl.page import Page
+from newscrawl.pipeline_state import shared_page, stylesheets_for
 from newscrawl.template.cache import TemplateCache, cache_key
 from newscrawl.template.detect import template_from_search
 from newscrawl.template.etdm import Params
@@ -271,8 +272,6 @@ class TemplatePipeline:
         html, url = adapter.get("html"), adapter.get("url")
         if not html or not url:
             return item
-        from newscrawl.pipelines import shared_page
-
         page = shared_page(item)
         if page is None:
             page = Page.from_html(html, url)
@@ -293,9 +292,7 @@ class TemplatePipeline:
         if template is None:
             self.stats.inc_value(f"{STATS}/items_without_template")
             return item
-        from newscrawl.pipelines import _stylesheets_for
-
-        sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
+        sheets = stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         had_body = "body" in adapter
         body, removed = remove_template(page, template, adapter.get("body"), self.mode, sheets, match)
         self.stats.inc_value(f"{STATS}/items")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from newscrawl.classify import body_extractor
-from newscrawl.classify.page import classify
+from tests.classify.bare import classify
 from newscrawl.demo import build_demo_site
 from newscrawl.page import Page
 

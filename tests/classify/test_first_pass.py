@@ -11,10 +11,11 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify import page as page_classifier
-from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, PageFeatures, extraction_evidence
+from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, PageFeatures
 from newscrawl.classify.page import (FAST_MODEL_FILE, NO_URL_FAST_MODEL_FILE, NO_URL_MODEL_FILE, first_pass_file,
                                      load_first_pass, page_model_file, probability)
 from newscrawl.extract import extract
+from newscrawl.extract.api import extraction_evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
 from tests.classify.test_page_classifier import article_page, listing_page

@@ -9,12 +9,13 @@ import pytest
 
 from newscrawl import modelio
 from newscrawl.classify import apply_method, body_extractor
-from newscrawl.classify.features import (FEATURE_NAMES, extraction_evidence, feature_vector, headline_links,
-                                         newsplease_rule, page_features)
-from newscrawl.classify.page import NO_URL_MODEL_FILE, classify, load, probability
+from newscrawl.classify.features import FEATURE_NAMES, headline_links, newsplease_rule
+from newscrawl.classify.page import NO_URL_MODEL_FILE, load
 from newscrawl.classify.text import text_inputs, text_probabilities
+from newscrawl.extract.api import extraction_evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
+from tests.classify.bare import classify, feature_vector, page_features, probability
 
 WORDS = ("council budget river school market storm health transport festival court election museum "
          "harbour police library weather housing energy").split()

@@ -7,10 +7,11 @@ import random
 import pytest
 
 from newscrawl.classify.features import (
-    FEATURE_GROUPS, Anchor, _date_line, extraction_evidence, page_anchors, page_features)
-from newscrawl.classify.page import classify
+    FEATURE_GROUPS, Anchor, _date_line, page_anchors)
 from newscrawl.extract import extract
+from newscrawl.extract.api import extraction_evidence
 from newscrawl.page import Page
+from tests.classify.bare import classify, page_features
 
 WORDS = "river school market storm health transport festival court museum harbour library weather".split()
 

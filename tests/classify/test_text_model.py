@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from newscrawl import modelio
-from newscrawl.classify.features import extraction_evidence, feature_vector
-from newscrawl.classify.page import (MODEL_FEATURES, WORDS_MODEL_FILE, first_pass_file, load, page_model_file, probability,
-                                     text_model_file)
+from newscrawl.classify.page import MODEL_FEATURES, WORDS_MODEL_FILE, first_pass_file, load, page_model_file, text_model_file
 from newscrawl.classify.text import MAX_CHARS, TEXT_FEATURES, headline_text, page_text, text_inputs, text_probabilities, vectorize
+from newscrawl.extract.api import extraction_evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
+from tests.classify.bare import feature_vector, probability
 
 SETTINGS = {"analyzer": "char_wb", "ngram_range": [3, 5], "n_features": 2 ** 12, "lowercase": True}
 STORY = "council budget river school market storm court election museum harbour police library".split()

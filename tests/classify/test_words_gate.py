@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from newscrawl.classify.features import FEATURE_NAMES, extraction_evidence, feature_vector
-from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, dated, load, page_model_file, probability
+from newscrawl.classify.features import FEATURE_NAMES
+from newscrawl.classify.page import DATED_WEIGHT, NO_URL_MODEL_FILE, dated, load, page_model_file
 from newscrawl.classify.text import ENGLISH_SHARE, english_share, page_text, text_inputs, text_probabilities
+from newscrawl.extract.api import extraction_evidence
 from newscrawl.page import Page
 from newscrawl.paths import models_dir
+from tests.classify.bare import feature_vector, probability
 
 ENGLISH = ("The council said on Tuesday that it would fund the new flood defences, which have been "
            "promised for years, and that work on the river wall will start in the spring.")
