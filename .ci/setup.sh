@@ -14,5 +14,5 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # (pip's "Location ... is ignored" warnings come from this machine's pip configuration: harmless)
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test]'
+.venv/bin/python -m pip install -q -e '.[test,dev]'
 .venv/bin/python -c "import newscrawl, scrapy; print('newscrawl', newscrawl.__version__, 'scrapy', scrapy.__version__)"

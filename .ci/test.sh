@@ -4,9 +4,13 @@
 # the development datasets beside the repository; in CI their absence is a failure, elsewhere
 # the gate is left out with a message. With the datasets, damaged development pages (44 kinds of
 # hostile input, warnings as errors) must neither raise nor degrade: benchmarks/damaged_pages.py.
+# Before the tests: ruff and mypy on newscrawl/ (configured in pyproject.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
+# lint and type check (configuration in pyproject.toml)
+.venv/bin/ruff check newscrawl
+.venv/bin/mypy
 .venv/bin/python -m pytest
 if [ -d ../shared/datasets ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}" = "true" ]; then
   .venv/bin/python benchmarks/quality_gate.py

@@ -11,6 +11,7 @@ from __future__ import annotations
 from scrapy.settings import BaseSettings, Settings
 
 from newscrawl.defaults import DEFAULTS, feed_errors, setting_errors
+from newscrawl.extras import extra_errors
 
 # (import path, priority) of each component the add-on enables; modules that are not built in
 # this checkout are skipped, so the add-on never names a component that cannot load.
@@ -35,6 +36,11 @@ def _available(path: str) -> bool:
         return False
 
 
+def _setdefault(settings: BaseSettings, name: str, path: str, priority: int | None) -> None:
+    """A component by import path (Scrapy's hints name a class; the method takes either)."""
+    settings.setdefault_in_component_priority_dict(name, path, priority)  # type: ignore[arg-type]
+
+
 class NewscrawlAddon:
     @classmethod
     def update_pre_crawler_settings(cls, settings: BaseSettings) -> None:
@@ -47,20 +53,19 @@ class NewscrawlAddon:
             settings.set(name, value, priority="addon")
         for path, priority in DOWNLOADER_MIDDLEWARES.items():
             if _available(path):
-                settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", path, priority)
+                _setdefault(settings, "DOWNLOADER_MIDDLEWARES", path, priority)
         for path, priority in ITEM_PIPELINES.items():
             if _available(path):
-                settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", path, priority)
+                _setdefault(settings, "ITEM_PIPELINES", path, priority)
         # Scrapy's meta-refresh middleware loses a page whose <base href> is malformed: ours, in its
         # place and at its priority, unless the project set that middleware itself
         from newscrawl.responses import SCRAPY_META_REFRESH
 
         if SCRAPY_META_REFRESH not in settings.getdict("DOWNLOADER_MIDDLEWARES"):
-            priority = settings.getdict("DOWNLOADER_MIDDLEWARES_BASE").get(SCRAPY_META_REFRESH)
-            settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES", SCRAPY_META_REFRESH, None)
-            settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES",
-                                                           "newscrawl.responses.MetaRefreshMiddleware", priority)
-        errors = setting_errors(settings) + feed_errors(settings)
+            at = settings.getdict("DOWNLOADER_MIDDLEWARES_BASE").get(SCRAPY_META_REFRESH)
+            _setdefault(settings, "DOWNLOADER_MIDDLEWARES", SCRAPY_META_REFRESH, None)
+            _setdefault(settings, "DOWNLOADER_MIDDLEWARES", "newscrawl.responses.MetaRefreshMiddleware", at)
+        errors = setting_errors(settings) + feed_errors(settings) + extra_errors(settings)
         if errors:  # say what is wrong before any component reads it, or a crawl exports nothing
             raise ValueError("invalid newscrawl settings: " + "; ".join(errors))
         # scale and resilience (issue 7): Redis frontier, crash-safe JOBDIR journal, progress line

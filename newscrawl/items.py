@@ -32,6 +32,6 @@ class NewsArticle(scrapy.Item):
     url_probability = scrapy.Field()  # URL classifier's article probability of `url` (0..1)
     discovered_by = scrapy.Field()  # "start", "link", "sitemap" or "feed"
     outlinks = scrapy.Field()       # on-site links of the page, canonicalised, in document order
-    stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware), parsed copies in the crawl's cache
+    stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware); parsed in the crawl's cache
     # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
     html = scrapy.Field()           # HTML of the page, decoded as browsers do (newscrawl.encoding)

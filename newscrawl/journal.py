@@ -42,7 +42,6 @@ from weakref import WeakKeyDictionary
 from scrapy import Spider, signals
 from scrapy.core.scheduler import Scheduler
 from scrapy.crawler import Crawler
-from scrapy.exceptions import NotConfigured
 from scrapy.extensions.feedexport import FileFeedStorage
 from scrapy.http import Request, Response
 from scrapy.utils.job import job_dir
@@ -284,7 +283,7 @@ class JournalScheduler(Scheduler):
 
         adapter = ItemAdapter(item)
         if adapter.get("url"):
-            self.journal.exported(adapter.get("url"), adapter.get("canonical_url"))
+            self.journal.exported(adapter["url"], adapter.get("canonical_url"))
         self._item_settled(item, response)
 
     def _item_settled(self, item: Any, response: Any = None, *args: Any, **kwargs: Any) -> None:

@@ -357,5 +357,6 @@ def load_linear(path: str | Path) -> LinearModel:
         raise ModelError(f"linear model {path} has malformed weights")
     if not np.isfinite(intercept) or body.get("classes") != [False, True]:
         raise ModelError(f"linear model {path} has a malformed intercept or classes")
-    return LinearModel(kind=str(body.get("kind")), vectorizer=_validate_vectorizer(body.get("vectorizer"), len(weights)),
+    return LinearModel(kind=str(body.get("kind")),
+                       vectorizer=_validate_vectorizer(body.get("vectorizer"), len(weights)),
                        weights=weights, intercept=intercept, meta=body.get("meta") or {}, digest=_digest(body))

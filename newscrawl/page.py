@@ -52,7 +52,8 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from typing import Any, NamedTuple
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from newscrawl.encoding import decode_html
 from newscrawl.safeurl import valid_url
@@ -66,7 +67,8 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
 # counts as hidden, so it yields no text nodes. <object> stays: browsers show its children when
 # they cannot display it (every Flash/ActiveX player today), and pages put captions there.
-_NOT_IN_BUTTONS = ("p", "a", "form", "ul", "ol", "table", "article", "section", "main", "h1", "h2", "h3", "h4", "h5", "h6")
+_NOT_IN_BUTTONS = ("p", "a", "form", "ul", "ol", "table", "article", "section", "main",
+                   "h1", "h2", "h3", "h4", "h5", "h6")
 SWALLOWED_CHARS = 1000  # a <button> with this much text under blocks was left open by the parser
 _UNWRAP = "newscrawl-unwrap"  # a temporary tag: elements renamed so are replaced by their content
 _DROP_TAGS = (
@@ -174,7 +176,7 @@ class TextNode(NamedTuple):
     element: Any
     text: str
     is_tail: bool
-    index: int
+    index: int  # type: ignore[assignment]  # shadows tuple.index, which nothing calls
     # the element whose style applies: the owner for ``.text``, its parent for ``.tail`` (a field, not a
     # property calling getparent: the title/date and page features read it ~500 times a page)
     container: Any

@@ -179,7 +179,8 @@ def _isolated(func: Callable[[T], R], retry: list[tuple[T, Future[R]]],
         for item, future in retry:
             if future.done() and not future.cancelled():
                 try:
-                    yield item, _outcome(future)
+                    outcome: R | Failed = _outcome(future)
+                    yield item, outcome
                     continue
                 except BrokenExecutor:
                     pass  # it was in flight when the worker died: run it again

@@ -114,7 +114,7 @@ class ExtractionPipeline:
         stats.inc_value("newscrawl/extraction/pages")
         if any(marker in w for w in data.get("warnings") or () for marker in LIMIT_WARNINGS):
             stats.inc_value("newscrawl/extraction/input_limited")  # hostile or broken page, cut to the limits
-        stats.inc_value("newscrawl/extraction/articles" if data.get("is_article") else "newscrawl/extraction/non_articles")
+        stats.inc_value("newscrawl/extraction/" + ("articles" if data.get("is_article") else "non_articles"))
         return item
 
 

@@ -21,10 +21,11 @@ import operator
 import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from statistics import median
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple, cast
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -55,11 +56,14 @@ _PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|(?<![\d.,])[.,]*\d[\d.,]*\s?(
                     re.IGNORECASE)
 _PRICE_SIGNS, _PRICE_WORDS = "$€£¥₹", ("usd", "eur", "gbp")  # every _PRICE match holds one (see _price_count)
 _PATH_WORDS = {
-    "docs": re.compile(r"/(?:docs?|documentation|api|reference|manual|guides?|tutorials?|learn|kb|help|wiki)(?:/|$|[.-])"),
+    "docs": re.compile(r"/(?:docs?|documentation|api|reference|manual|guides?|tutorials?|learn|kb|help|wiki)"
+                       r"(?:/|$|[.-])"),
     "shop": re.compile(r"/(?:products?|shop|store|item|p|dp|buy|cart|collections?)(?:/|$|[.-])"),
-    "forum": re.compile(r"/(?:forums?|community|threads?|t|discussions?|questions?|q|topic|board|viewtopic)(?:/|$|[.-])"),
+    "forum": re.compile(r"/(?:forums?|community|threads?|t|discussions?|questions?|q|topic|board|viewtopic)"
+                        r"(?:/|$|[.-])"),
     "service": re.compile(r"/(?:services?|solutions?|pricing|plans|features|contact|about|locations?)(?:/|$|[.-])"),
-    "news": re.compile(r"/(?:blogs?|news|articles?|story|stories|posts?|insights|press|opinion|features|reports?)(?:/|$|[.-])"),
+    "news": re.compile(r"/(?:blogs?|news|articles?|story|stories|posts?|insights|press|opinion|features|reports?)"
+                       r"(?:/|$|[.-])"),
 }
 
 LINK_FEATURES = ("links", "links_number", "links_date", "links_slash", "links_reserved", "links_short",
@@ -334,7 +338,7 @@ class PageFeatures:
         if self._all is not None:
             return self._all
         out = dict(self.fast())
-        page, region = self.page, self._region
+        page, region = self.page, cast(Region, self._region)
         anchors = page_anchors(page)
         links = page_links(anchors)
         repeats = Counter(links)  # each distinct URL measured once, counted as often as it is linked
@@ -356,7 +360,7 @@ class PageFeatures:
                        if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
         out["region_external"] = external * (1000 / max(region.chars, 1))  # per_k as the other region measures
         out.update(structure_features(page, self.meta, int(out["text_len"]), getattr(self.article, "body", None) or "",
-                                      anchors, self._dates.short))
+                                      anchors, cast(DateNodes, self._dates).short))
         self._all = out
         return out
 

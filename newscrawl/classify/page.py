@@ -30,7 +30,7 @@ import functools
 import logging
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import numpy as np
 
@@ -94,7 +94,7 @@ def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.L
             if not isinstance(name, str) or not _FILE_NAME.fullmatch(name):  # a name in the same folder, no path
                 raise modelio.ModelError(f"page model {file.name} names no valid text model file for {feature}")
             texts[feature] = modelio.load_linear(file.with_name(name))
-            if texts[feature].digest != named.get("sha256"):
+            if texts[feature].digest != cast(dict, named).get("sha256"):
                 raise modelio.ModelError(f"the text model {name} of {file.name} is not the one it was trained with; "
                                          "retrain both with `newscrawl train page`")
     except modelio.ModelError as exc:
@@ -179,7 +179,7 @@ def probability(page: Page, metadata: Any = None, model_path: str | None = None,
 def dated(X: np.ndarray) -> np.ndarray:
     """Per row of page features (FEATURE_NAMES order, extra columns allowed): is the page dated
     (:data:`DATED_FEATURES`)? One rule for :func:`probability`, training and the benchmark."""
-    return (X[:, _DATED] > 0).any(axis=1)
+    return np.asarray((X[:, _DATED] > 0).any(axis=1))
 
 
 def applied(plain: Any, words: Any, english: Any, dated_page: Any) -> np.ndarray:

@@ -3,9 +3,10 @@
 Markup, punctuation and URL features cannot tell an undated evergreen guide (an article in
 wcxb-dev's labels) from a service page written as prose, or a forum thread marked up as an
 article (docs/decisions.md, "Page classifier, round 4"); the words can. The extracted headline,
-the page's ``<title>`` and its visible body text are hashed into word n-gram counts (scikit-learn's HashingVectorizer: stateless,
-no vocabulary to store or to drift), log-scaled and L2-normalised, and a logistic model reads
-them. Its settings and weights are data in a checked JSON file (:func:`newscrawl.modelio.load_linear`).
+the page's ``<title>`` and its visible body text are hashed into word n-gram counts (scikit-learn's
+HashingVectorizer: stateless, no vocabulary to store or to drift), log-scaled and L2-normalised, and a
+logistic model reads them. Its settings and weights are data in a checked JSON file
+(:func:`newscrawl.modelio.load_linear`).
 
 A second model of the same kind reads the headline and ``<title>`` alone (:func:`headline_text`).
 ``newscrawl train page`` fits both and feeds their *out-of-fold* probabilities to the boosted trees

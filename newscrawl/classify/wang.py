@@ -12,8 +12,8 @@ count, and font size relative to the largest in the first screen (our addition).
 RBF kernels score the candidates; the best-scoring body, then the best title for it, win.
 
 Optional extra: ``python -m newscrawl.browser setup`` installs chromium and
-websocket-client (the driver is :mod:`newscrawl.browser`); ``python -m newscrawl.train.wang`` trains ``models/wang_svm.json``. The test
-suite never needs a browser.
+websocket-client (the driver is :mod:`newscrawl.browser`); ``python -m newscrawl.train.wang`` trains
+``models/wang_svm.json``. The test suite never needs a browser.
 """
 
 from __future__ import annotations
@@ -218,9 +218,11 @@ def _svm(raw: Any, n_features: int) -> RBFSVM:
         raise ModelError(f"svm arrays malformed: {exc}") from None
     if mean.shape != (n_features,) or scale.shape != (n_features,) or (scale <= 0).any():
         raise ModelError("svm scaler does not fit the features")
-    if support.ndim != 2 or support.shape[1] != n_features or dual.shape != (support.shape[0],) or not 0 < len(dual) <= 100_000:
+    if (support.ndim != 2 or support.shape[1] != n_features or dual.shape != (support.shape[0],)
+            or not 0 < len(dual) <= 100_000):
         raise ModelError("svm support vectors malformed")
-    if not all(np.isfinite(a).all() for a in (mean, scale, support, dual)) or not np.isfinite([intercept, gamma]).all() or gamma <= 0:
+    if (not all(np.isfinite(a).all() for a in (mean, scale, support, dual))
+            or not np.isfinite([intercept, gamma]).all() or gamma <= 0):
         raise ModelError("svm values are not finite")
     return RBFSVM(mean, scale, support, dual, intercept, gamma)
 
@@ -228,7 +230,8 @@ def _svm(raw: Any, n_features: int) -> RBFSVM:
 def load_models(path: Path | None = None) -> tuple[RBFSVM, RBFSVM, dict[str, Any]]:
     """(body SVM, title SVM, meta) from a file written by :func:`save_models`; never executes code."""
     payload = read_checked(path or models_dir() / MODEL_FILE, FORMAT)
-    return _svm(payload.get("body"), len(BODY_FEATURES)), _svm(payload.get("title"), len(TITLE_FEATURES)), payload.get("meta") or {}
+    return (_svm(payload.get("body"), len(BODY_FEATURES)), _svm(payload.get("title"), len(TITLE_FEATURES)),
+            payload.get("meta") or {})
 
 
 _models: tuple[RBFSVM, RBFSVM, dict[str, Any]] | None = None
@@ -243,7 +246,7 @@ class WangResult:
     score: float
 
 
-def wang(page: Page, models: tuple[RBFSVM, RBFSVM, Any] | None = None) -> WangResult:
+def wang(page: Page, models: tuple[Any, ...] | None = None) -> WangResult:
     """Render the page, score body then title candidates, and read the winners' text."""
     global _models
     if models is None:

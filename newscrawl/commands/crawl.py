@@ -40,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
 
     starts = list(args.start)
     if args.start_file:
-        starts += [l.strip() for l in args.start_file.read_text(encoding="utf-8").splitlines() if l.strip() and not l.startswith("#")]
+        lines = args.start_file.read_text(encoding="utf-8").splitlines()
+        starts += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     if not starts:
         raise SystemExit("newscrawl crawl: give at least one start URL")
     stats = run_crawl(starts, args.output, local=args.local, overrides=dict(args.settings))

@@ -18,7 +18,14 @@ from typing import Any, TextIO
 
 from newscrawl.commands.extract import add_style_elements_argument, extractor, start_worker, worker_extract
 from newscrawl.evaluate import (
-    Record, format_table, json_objects, load_dataset, page_details, prediction, read_page, score,
+    Record,
+    format_table,
+    json_objects,
+    load_dataset,
+    page_details,
+    prediction,
+    read_page,
+    score,
 )
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
 from newscrawl.paths import datasets_dir

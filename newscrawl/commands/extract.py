@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
     add_style_elements_argument(parser)
     parser.add_argument("--page-timeout", type=float, default=PAGE_TIMEOUT, metavar="SECONDS",
-                        help=f"with --batch: a page taking longer gets an error line (default {PAGE_TIMEOUT:g}; 0: none)")
+                        help=f"with --batch: a page taking longer gets an error line "
+                             f"(default {PAGE_TIMEOUT:g}; 0: none)")
     parser.add_argument("--workers", type=int, default=1,
                         help="with --batch: extract on this many processes, output unchanged and in order "
                              "(default 1; 0: one per CPU)")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from itertools import islice
-from typing import Any, Iterable, Mapping
+from typing import Any
 from weakref import WeakKeyDictionary
 
 import tinycss2
@@ -24,10 +25,17 @@ from lxml import etree
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
 from newscrawl.css.selectors import ROOT_KEY, NodeRegistry, keys_of, split_key_tests
 from newscrawl.css.stylesheet import (
-    Rule, Stylesheet, complete_stylesheet, parse_declarations, parse_stylesheet,
+    Rule,
+    Stylesheet,
+    complete_stylesheet,
+    parse_declarations,
+    parse_stylesheet,
 )
 from newscrawl.css.values import (
-    FONT_SIZE_KEYWORDS, eval_length, family_category, parse_value_text,
+    FONT_SIZE_KEYWORDS,
+    eval_length,
+    family_category,
+    parse_value_text,
 )
 from newscrawl.safeurl import join_url
 from newscrawl.textcache import memorable, text_cache
@@ -419,9 +427,10 @@ class _KeySpace:
                 # ids (an untracked key): the chain made below holds both sets, and the two
                 # memos are cleared together
                 pair = (id(ancestors), id(own))
-                inclusive = self._unions.get(pair)
-                if inclusive is None:
-                    inclusive = self._unions[pair] = self._intern(ancestors | own)
+                union = self._unions.get(pair)
+                if union is None:
+                    union = self._unions[pair] = self._intern(ancestors | own)
+                inclusive = union
             found = self._chains[key] = _Chain(own, parent, ancestors, inclusive)
         return found
 
@@ -454,7 +463,7 @@ class _KeySpace:
                     found = True
                 elif combinator == ">":
                     found = parent is not _ROOT_PARENT \
-                        and self.chain_matches(selector, i + 1, parent)
+                        and self.chain_matches(selector, i + 1, parent)  # type: ignore[arg-type]
                 else:  # " ": some ancestor; memo per chain start, so deep trees stay linear
                     path = []
                     while parent is not _ROOT_PARENT:
@@ -463,11 +472,11 @@ class _KeySpace:
                         if known is not None:
                             found = known
                             break
-                        if self.chain_matches(selector, i + 1, parent):
+                        if self.chain_matches(selector, i + 1, parent):  # type: ignore[arg-type]
                             found = self._chain_memo[above] = True
                             break
                         path.append(above)
-                        parent = parent.parent
+                        parent = parent.parent  # type: ignore[union-attr]  # _ROOT_PARENT ends the walk
                     for above in path:
                         self._chain_memo[above] = found
             self._chain_memo[key] = found
@@ -630,7 +639,7 @@ class _CombinedIndex:
                             entries += group
                 else:
                     for anchor in ancestor_keys:
-                        group = anchored.get(anchor)
+                        group = anchored.get(anchor)  # type: ignore[assignment]
                         if group is not None:
                             entries += group
         for name in attributes:
@@ -698,7 +707,7 @@ class _Candidates:
         self.implied = tuple(implied)
         self.tested = tuple(tested)
         self.selectors = tuple([(test, entry[0]) for test, entry in zip(residual, tested)])
-        self.layers: dict[tuple[bool, ...], tuple] | tuple | None = {} if tested else None
+        self.layers: Any = {} if tested else None  # dict by outcome, or the merged tuple (see above)
 
 
 _PREPARED: WeakKeyDictionary[Stylesheet, dict[tuple[int, int], _Prepared]] = WeakKeyDictionary()
@@ -734,7 +743,7 @@ class _Prepared:
         return found
 
     def _build_entries(self, base: int, evaluated: frozenset[str]) -> tuple[dict, dict, list]:
-        by_key: dict[str, list] = {}
+        by_key: dict[str, tuple[list, dict[str, list]]] = {}
         by_attr: dict[str, list] = {}
         universal: list = []
         for rule in self.rules:
@@ -898,11 +907,11 @@ class StyleResolver:
         # once: lxml makes a new string at every read, and the URL takes a search of the text)
         elements = [(el, None if el.tag == "link" else self._block(el.text or ""))
                     for el in found if el.tag != "base"]
-        stylesheets = [self._block(s) if isinstance(s, str) else s for s in stylesheets]
+        given = [self._block(s) if isinstance(s, str) else s for s in stylesheets]
         document = _partial_parse_for(
             root, [block for _el, block in elements if block is not None]
-            + [s for s in stylesheets if isinstance(s, tuple)])
-        sheets = [_BLOCKS.get(*s, document) if isinstance(s, tuple) else s for s in stylesheets]
+            + [s for s in given if isinstance(s, tuple)])
+        sheets = [_BLOCKS.get(*s, document) if isinstance(s, tuple) else s for s in given]
         self._index = _combined_index(
             _ua_sheet(self.quirks), tuple(self._order(sheets, elements, document)),
             self.viewport)
@@ -953,7 +962,7 @@ class StyleResolver:
             if media is not None and not media_matches(media, self.viewport):
                 continue
             if block is None:
-                sheet = by_url.get(url)
+                sheet = by_url.get(url)  # type: ignore[assignment]
                 if sheet is None or id(sheet) in seen:
                     continue
             else:
@@ -1015,7 +1024,7 @@ class StyleResolver:
     # --- computation -----------------------------------------------------------------------------
     def _state(self, element: Any) -> _State:
         states = self._states
-        state = states.get(element)
+        state: Any = states.get(element)
         if state is not None:
             return state
         missing = []
@@ -1056,7 +1065,7 @@ class StyleResolver:
                     chain = space.chain(parent_chain, space.own_keys(tag, element_id, classes))
                     candidates = index.candidates(chain, attributes)
                     # without per-element tests the state; with them, states by outcome
-                    state: Any = {}
+                    state = {}
                     if not candidates.selectors:
                         state = self._compute(el, parent_state, candidates, (), inline_text,
                                               is_root)

@@ -202,7 +202,7 @@ def _range(toks: list[Any], numeric: dict[str, float]) -> bool:
     if len(parts) not in (3, 5) or any(p[0] != "op" for p in parts[1::2]):
         return False
     values: list[float] = []
-    for kind, token in parts[::2]:
+    for _kind, token in parts[::2]:
         if token.type == "ident" and token.lower_value in numeric:
             values.append(numeric[token.lower_value])
         else:

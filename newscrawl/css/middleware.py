@@ -26,12 +26,13 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag
 
-from scrapy import Request
+from scrapy import Request, signals
 from scrapy.exceptions import DownloadCancelledError, DownloadTimeoutError, NotConfigured
 from scrapy.http import HtmlResponse, Response
 from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.asyncio import call_later, run_in_thread
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
+from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
 
 from newscrawl.css.cascade import parse_style_block
@@ -53,6 +54,9 @@ META_KEY = "newscrawl_stylesheets"
 MARKER = "newscrawl_css_request"
 THREAD_PARSE_BYTES = 256 * 1024  # parse bigger sheets in a thread to keep the reactor responsive
 MAX_FAILED_REMEMBERED = 10_000
+# Scrapy's middlewares that log a failed download of this middleware's requests, once per sheet (at
+# ERROR, robots.txt's with a traceback); the middleware says it once per host instead (_QuietOwnFailures).
+LOUD_LOGGERS = ("scrapy.downloadermiddlewares.retry", "scrapy.downloadermiddlewares.robotstxt")
 _TIMED_OUT = object()
 
 
@@ -78,10 +82,21 @@ class StylesheetMiddleware:
         self.sources = source_cache(crawler.settings)
         self._inflight: dict[str, Deferred] = {}
         self._failed: OrderedDict[str, str] = OrderedDict()
+        self._page_hosts: set[str] = set()  # hosts of pages seen
+        self._sheet_hosts: set[str] = set()  # hosts first reached by a stylesheet request
+        self._unreachable: set[str] = set()  # hosts reported unreachable (once each)
+        self._quiet = _QuietOwnFailures(self._sheet_hosts)
+        for name in LOUD_LOGGERS:
+            logging.getLogger(name).addFilter(self._quiet)
+        crawler.signals.connect(self._closed, signal=signals.spider_closed)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> StylesheetMiddleware:
         return cls(crawler)
+
+    def _closed(self) -> None:
+        for name in LOUD_LOGGERS:
+            logging.getLogger(name).removeFilter(self._quiet)
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self.stats is not None:
@@ -93,6 +108,7 @@ class StylesheetMiddleware:
                 or not isinstance(response, HtmlResponse) or META_KEY in request.meta \
                 or not 200 <= response.status < 300:  # redirects and error pages: no styles
             return response
+        self._page_hosts.add(urlparse_cached(response).netloc)
         self._inc("pages")
         try:
             urls = await self._page_stylesheets(response)
@@ -240,7 +256,10 @@ class StylesheetMiddleware:
             sheet = await self._fetch_unsafe(url)
         except Exception as exc:
             logger.debug("stylesheet %s failed: %r", url, exc)
-            self._fail(url, _failure_reason(exc))
+            reason = _failure_reason(exc)
+            self._fail(url, reason)
+            if reason in ("download", "timeout"):
+                self._unreachable_host(url, exc)
             return None
         finally:
             self._inflight.pop(url, None)
@@ -249,6 +268,17 @@ class StylesheetMiddleware:
                 if media_matches(imp.media) and imp.url.startswith(("http://", "https://")):
                     self._start(imp.url, depth + 1)
         return sheet
+
+    def _unreachable_host(self, url: str, exc: Exception) -> None:
+        """One INFO line and one count per host whose stylesheets cannot be downloaded (a CDN down, a
+        name that does not resolve): the pages are styled without them, which is no error of the crawl."""
+        host = urlparse_cached(Request(url)).netloc
+        if host in self._unreachable:
+            return
+        self._unreachable.add(host)
+        self._inc("unreachable_hosts")
+        logger.info("stylesheets on %s cannot be downloaded (%s: %s); pages are styled without them",
+                    host, type(exc).__name__, exc)
 
     async def _fetch_unsafe(self, url: str) -> Stylesheet | None:
         source = self._kept_source(url)
@@ -273,6 +303,9 @@ class StylesheetMiddleware:
     async def _download(self, url: str) -> tuple[str, bytes] | None:
         """``(final URL, body)`` of a usable stylesheet, or None (failure recorded)."""
         self._inc("requests")
+        host = urlparse_cached(Request(url)).netloc
+        if host not in self._page_hosts:
+            self._sheet_hosts.add(host)
         request = Request(url, callback=NO_CALLBACK, meta={
             MARKER: True, "download_timeout": self.timeout, "download_maxsize": self.max_bytes,
             "download_warnsize": 0,
@@ -319,6 +352,26 @@ class StylesheetMiddleware:
         except Exception as exc:
             logger.warning("stylesheet %s not kept in the source cache: %r", url, exc)
             self._inc("source_cache/errors")
+
+
+class _QuietOwnFailures(logging.Filter):
+    """Drops Scrapy's per-request failure records for this middleware's stylesheet requests and for
+    the robots.txt of hosts only stylesheets are fetched from: the middleware counts each failure
+    (``newscrawl/css/failed/*``) and logs one line per unreachable host instead."""
+
+    def __init__(self, sheet_hosts: set[str]) -> None:
+        super().__init__()
+        self.sheet_hosts = sheet_hosts
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        request = record.args.get("request") if isinstance(record.args, dict) else None
+        if not isinstance(request, Request):
+            return True
+        if request.meta.get(MARKER):
+            return False
+        parsed = urlparse_cached(request)
+        return not (request.meta.get("dont_obey_robotstxt") and parsed.path == "/robots.txt"
+                    and parsed.netloc in self.sheet_hosts)
 
 
 def _failure_reason(exc: Exception) -> str:

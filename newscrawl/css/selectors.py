@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
 from functools import partial
-from typing import Any, Callable
+from typing import Any, cast
 from urllib.parse import urlparse
 
 import tinycss2
@@ -64,18 +65,20 @@ class Node(ElementWrapper):
         self._registry = None if registry is None else weakref.ref(registry)
         self.in_html_document = in_html_document
         self.transport_content_language = content_language
-        self._ancestors = None
-        self._previous_siblings = None
+        self._ancestors: tuple | None = None
+        self._previous_siblings: tuple | None = None
         # Plain attributes shadow cssselect2's cached properties (each read of those takes a
         # lock and a function call; compiled selectors read them constantly).
         tag = etree_element.tag
+        self.namespace_url: str
+        self.local_name: str
         self.namespace_url, self.local_name = ("", tag) if "}" not in tag else (
             tag[1:tag.index("}")], tag[tag.index("}") + 1:])
         self.id = etree_element.get("id")
         self.classes = set(split_whitespace(etree_element.get("class", "")))
 
     @property
-    def parent(self) -> Node | None:  # type: ignore[override]
+    def parent(self) -> Node | None:
         parent = self._parent
         if parent is _UNKNOWN:
             up = self.etree_element.getparent()
@@ -85,11 +88,11 @@ class Node(ElementWrapper):
         return parent
 
     @property
-    def etree_siblings(self) -> list[Any]:  # type: ignore[override]
+    def etree_siblings(self) -> list[Any]:
         return self.parent.etree_children if self.parent is not None else [self.etree_element]
 
     @property
-    def index(self) -> int:  # type: ignore[override]
+    def index(self) -> int:
         if self._index is None:
             registry = self._registry() if self._registry is not None else None
             if self.parent is None or registry is None:
@@ -99,7 +102,7 @@ class Node(ElementWrapper):
         return self._index
 
     @property
-    def previous(self) -> Node | None:  # type: ignore[override]
+    def previous(self) -> Node | None:
         if self._previous is False:
             index = self.index
             registry = self._registry() if self._registry is not None else None
@@ -110,7 +113,7 @@ class Node(ElementWrapper):
         return self._previous
 
     @property
-    def ancestors(self) -> tuple:  # type: ignore[override]
+    def ancestors(self) -> tuple:
         if self._ancestors is None:
             chain = []
             node = self.parent
@@ -122,7 +125,7 @@ class Node(ElementWrapper):
         return self._ancestors
 
     @property
-    def previous_siblings(self) -> tuple:  # type: ignore[override]
+    def previous_siblings(self) -> tuple:
         if self._previous_siblings is None:
             registry = self._registry() if self._registry is not None else None
             if registry is None or self.parent is None:
@@ -390,7 +393,7 @@ def split_key_tests(tests: tuple[tuple[str, KeyTest], ...]) -> tuple[tuple, tupl
         if compounds and all(len(needed) == 1 and not attributes
                              for needed, attributes in compounds):
             keys = frozenset().union(*(needed for needed, _attributes in compounds))
-            (absent if test.func is _none_match else present).append((name, keys))
+            (absent if getattr(test, "func", None) is _none_match else present).append((name, keys))
         else:
             other.append((name, test))
     return tuple(absent), tuple(present), tuple(other)
@@ -477,7 +480,7 @@ def keys_of(tag: Any, element_id: str | None, classes: str | None) -> set[str]:
 
 
 _COMPOUNDS: dict[tuple, Test | None] = {}
-_MISSING = object()
+_MISSING: Any = object()  # a sentinel: no cached entry
 
 
 def _compile_compound_cached(compound: Any) -> Test | None:
@@ -734,7 +737,7 @@ _DYNAMIC_PSEUDO_CLASSES = frozenset({
     "stalled", "muted", "volume-locked", "user-valid", "user-invalid", "host"})
 _SIMPLE_CACHE: dict[str, tuple] = {}
 _PART_CACHE: dict[str, Any] = {}
-_FULL_PATH = object()
+_FULL_PATH: Any = object()  # a sentinel: the selector needs the full path
 
 
 def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | None:
@@ -756,9 +759,9 @@ def _compile_simple_list(prelude: str) -> tuple[tuple[Selector, ...], int] | Non
     return tuple(selectors), dropped
 
 
-def _cached_part(part: str) -> Selector | None | object:
-    """_simple_part, memoised: parts repeat across rules (".entry-content p"); a part longer than
-    textcache.MAX_KEY_CHARS is compiled each time, never held."""
+def _cached_part(part: str) -> Any:
+    """_simple_part (a Selector, None or _FULL_PATH), memoised: parts repeat across rules (".entry-content p");
+    a part longer than textcache.MAX_KEY_CHARS is compiled each time, never held."""
     if not memorable(part):
         return _simple_part(part)
     found = _PART_CACHE.get(part, _MISSING)
@@ -880,7 +883,7 @@ def _simple_part(part: str) -> Selector | None | object:
     read = [_simple_compound(c) for c in compounds]
     if None in read:
         return _FULL_PATH
-    return _simple_selector(read, combinators)
+    return _simple_selector(cast("list[tuple]", read), combinators)
 
 
 def _simple_compound(text: str) -> tuple | None:

@@ -9,19 +9,23 @@ which those may reference through ``var()``) survive; ``stats`` says how much wa
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import tinycss2
-
 from tinycss2.bytes import decode_stylesheet_bytes
 
 from newscrawl.css.declarations import split_declarations
 from newscrawl.css.media import supports_matches
 from newscrawl.css.scan import (
-    count_declarations, relevant, selector_key_tuples, split_rules, strip_comments,
+    count_declarations,
+    relevant,
+    selector_key_tuples,
+    split_rules,
+    strip_comments,
 )
 from newscrawl.css.selectors import Selector, compile_selector_text
 from newscrawl.css.values import PROPERTIES, expand_font, has_var, parse_value, significant
@@ -88,7 +92,7 @@ def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> str:
         css = css[:max_bytes]
     if isinstance(css, bytes):
         # BOM, then @charset, then UTF-8; invalid bytes become U+FFFD (never an exception).
-        css, _encoding = decode_stylesheet_bytes(css)
+        return decode_stylesheet_bytes(css)[0]
     return css
 
 

@@ -125,9 +125,9 @@ STYLE_BLOCK = """\
 .newsletter-box input { font-size: 14px; }"""
 
 LOGO_SVG = (
-    '<svg xmlns="http://www.w3.org/2000/svg" width="320" height="48" viewBox="0 0 320 48">'
-    '<text x="0" y="36" font-family="Georgia" font-size="32">The Prairie Ledger</text></svg>'
-).encode()
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="320" height="48" viewBox="0 0 320 48">'
+    b'<text x="0" y="36" font-family="Georgia" font-size="32">The Prairie Ledger</text></svg>'
+)
 
 
 def _png(width: int = 4, height: int = 3) -> bytes:

@@ -17,7 +17,7 @@ from datetime import datetime
 from html import escape
 
 from newscrawl.demo.assets import STYLE_BLOCK
-from newscrawl.demo.model import SECTIONS, SECTION_NAMES, Article, Author
+from newscrawl.demo.model import SECTION_NAMES, SECTIONS, Article, Author
 
 SITE_NAME = "The Prairie Ledger"
 TODAY = "Saturday, March 29, 2025"

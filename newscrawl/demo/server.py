@@ -43,8 +43,8 @@ from urllib.parse import quote
 
 from newscrawl.demo.base import Site, split_target
 from newscrawl.demo.model import PageTruth
-from newscrawl.demo.site import build_demo_site, build_large_site
 from newscrawl.demo.response import CSS, HTML, RSS, TEXT, XML, Response, not_found, ok, redirect
+from newscrawl.demo.site import build_demo_site, build_large_site
 
 FE56 = "\ufe56"
 SAVED_SUFFIXES = ("", ".html", ".xml", ".json", ".css", ".rss", ".txt")
@@ -67,7 +67,7 @@ class Served:
 
     def __init__(self, httpd: ThreadingHTTPServer, site: Site, log: bool = True) -> None:
         host, port = httpd.server_address[:2]
-        self.base_url = f"http://{host}:{port}"
+        self.base_url = f"http://{host!s}:{port}"
         self.site = site
         self.log = log
         self.hits: Counter[str] = Counter()

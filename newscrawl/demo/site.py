@@ -54,16 +54,22 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from functools import partial
 from datetime import datetime, timedelta
+from functools import partial
 
 from newscrawl.demo import feeds, render, text
 from newscrawl.demo.assets import LOGO_SVG, PLACEHOLDER_PNG, STYLESHEETS
-from newscrawl.demo.model import (
-    SECTIONS, SECTION_NAMES, TZ, Article, Author, Comment, PageTruth,
-)
 from newscrawl.demo.base import DEFAULT_BASE, Site, split_target
 from newscrawl.demo.large import LargeSite
+from newscrawl.demo.model import (
+    SECTION_NAMES,
+    SECTIONS,
+    TZ,
+    Article,
+    Author,
+    Comment,
+    PageTruth,
+)
 from newscrawl.demo.render import Ctx
 from newscrawl.demo.response import ATOM, CSS, RSS, TEXT, XML, Response, not_found, ok, redirect
 from newscrawl.demo.traps import Traps

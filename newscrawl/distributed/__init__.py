@@ -17,8 +17,8 @@ Redis keys (``<prefix>`` = ``NEWSCRAWL_REDIS_PREFIX``, default ``newscrawl``; ``
 | ``<prefix>:<spider>:start_urls`` | list | start URLs pushed by :func:`push_start_urls` / ``redis-cli rpush`` |
 | ``<prefix>:<spider>:scope`` | set | start URLs of every worker: the crawl's shared scope |
 | ``<prefix>:<spider>:handed`` | set | canonical URLs already handed to the pipelines |
-| ``<prefix>:template:<key>`` | string, TTL | learned templates (:class:`~newscrawl.distributed.state.RedisTemplateCache`) |
-| ``<prefix>:css:<url>`` | string, TTL | stylesheet sources (:class:`~newscrawl.distributed.state.RedisStylesheetCache`) |
+| ``<prefix>:template:<key>`` | string, TTL | learned templates (:class:`~.state.RedisTemplateCache`) |
+| ``<prefix>:css:<url>`` | string, TTL | stylesheet sources (:class:`~.state.RedisStylesheetCache`) |
 """
 
 from __future__ import annotations

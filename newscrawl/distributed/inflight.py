@@ -37,7 +37,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from redis.exceptions import ResponseError
@@ -116,7 +116,7 @@ class InflightLedger(PageLedger):
             script = self._scripts[START] = self.client.register_script(TAKE_STARTS)
         return list(script(keys=[start_key, self.inflight_key], args=[count, START]))
 
-    def started(self, urls: list[str | bytes]) -> None:
+    def started(self, urls: Sequence[str | bytes]) -> None:
         if urls:
             self.client.hdel(self.inflight_key, *(START + (u.decode() if isinstance(u, bytes) else u) for u in urls))
 

@@ -57,6 +57,7 @@ class Scheduler(RedisScheduler):
     handed_key: str | None = None
     pop_kind: str | None = None  # the queue's pop as InflightLedger.take does it in one step, if it can
     push_script: Any = None  # seen-check and push in one step, for the dupefilter and queue in use
+    df: Any  # the dupefilter (scrapy-redis's Scheduler sets it)
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> Scheduler:

@@ -165,7 +165,8 @@ def redis_stylesheet_cache(settings: Any) -> RedisStylesheetCache:
     ``NEWSCRAWL_CSS_MAX_BYTES``; Redis from ``REDIS_URL``)."""
     from scrapy_redis.connection import get_redis_from_settings
 
-    return RedisStylesheetCache(get_redis_from_settings(settings), settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
+    return RedisStylesheetCache(get_redis_from_settings(settings),
+                                settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
                                 ttl=int(settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", 24 * 3600)) or 24 * 3600,
                                 max_bytes=settings.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024))
 

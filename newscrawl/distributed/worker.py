@@ -51,7 +51,7 @@ class DistributedWorker:
     def from_crawler(cls, crawler: Crawler) -> DistributedWorker:
         return cls(crawler)
 
-    def share_state(self, request: Any = None, spider: Spider | None = None) -> None:
+    def share_state(self, request: Any = None, spider: Any = None) -> None:
         """Swap the spider's scope and hand-off set for shared ones, once it has configured them
         (the news spider does so at spider_opened; this runs at its first request, scheduled or
         downloaded, or at its first idle moment: always before the first response is parsed)."""
@@ -68,8 +68,8 @@ class DistributedWorker:
             spider.scope.refresh()
         if hasattr(spider, "handed_canonicals"):
             ledger = journal_for(self.crawler)
-            spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed",
-                                                claims_key=ledger.claims_key if isinstance(ledger, InflightLedger) else None)
+            claims_key = ledger.claims_key if isinstance(ledger, InflightLedger) else None
+            spider.handed_canonicals = ClaimSet(self.client, f"{self.prefix}:handed", claims_key=claims_key)
 
     def active(self, *args: Any, **kwargs: Any) -> None:
         self.idle_since = None

@@ -23,7 +23,15 @@ from newscrawl.extract.dates import find_date_in_url, other_reading
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
-    TitleDate, block_of, closing_date, dayfirst_for, detect, evaluated_subset, labelled_date, local_published)
+    TitleDate,
+    block_of,
+    closing_date,
+    dayfirst_for,
+    detect,
+    evaluated_subset,
+    labelled_date,
+    local_published,
+)
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, name_test
 
@@ -207,7 +215,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
-    stamped = bool(published) and _stamped_on_edit(published, meta.modified, td, url_day)
+    stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
     if published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
@@ -471,7 +479,7 @@ def _source(meta: Any, name: str) -> str:
     return f"metadata:{meta.sources.get(name, 'unknown')}"
 
 
-def _metadata(page: Page, art: Article) -> Any | None:
+def _metadata(page: Page, art: Article) -> Any:
     """Structured metadata (newscrawl.extract.metadata) when it is available; fills the fields
     the visible page cannot give (modified, authors, language)."""
     try:
@@ -519,7 +527,7 @@ def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,
     try:
         from newscrawl.classify.page import classify, first_pass_file, page_model_file
     except ImportError:
-        classify = None
+        classify = None  # type: ignore[assignment]
     if classify is not None:
         try:
             verdict, probability = classify(page, art, metadata=meta, evidence=evidence,

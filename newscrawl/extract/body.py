@@ -77,7 +77,7 @@ def _space_between(prev: Any, tn: Any) -> bool:
         else:
             raw = node.tail
         if (node, phase) == target:
-            return bool(raw) and raw[0].isspace()
+            return bool(raw and raw[0].isspace())
         if raw and (raw[0].isspace() or raw[-1].isspace()):
             return True
         if phase == "text":

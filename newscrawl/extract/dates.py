@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from urllib.parse import unquote, urlsplit
 
 __all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "is_publish_label", "other_reading", "MIN_DATE"]
@@ -95,14 +95,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         r"(?<![\d.])(?P<year>(?:19|20)\d\d)(?P<sep>[-/.])(?P<mon>[01]?\d)(?P=sep)(?P<day>[0-3]?\d)(?!\d)"
         r"(?:[t ]+(?P<hh>[012]?\d):(?P<mi>[0-5]\d)(?::(?P<ss>[0-5]\d))?(?:[.,]\d+)?"
         r"\s*(?P<tz>z|utc|gmt|[+-][01]\d:?[0-5]\d)?)?")),
-    ("ymd", re.compile(r"(?<!\d)(?P<year>(?:19|20)\d\d)\s*[年년.]\s*(?P<mon>[01]?\d)\s*[月월.]\s*(?P<day>[0-3]?\d)(?!\d)")),
+    ("ymd", re.compile(r"(?<!\d)(?P<year>(?:19|20)\d\d)\s*[年년.]\s*(?P<mon>[01]?\d)\s*[月월.]\s*"
+                       r"(?P<day>[0-3]?\d)(?!\d)")),
     ("dmy", re.compile(r"(?<![\d.])(?P<day>[0-3]?\d)\.\s?(?P<mon>[01]?\d)\.\s?(?P<year>(?:19|20)\d\d)(?!\d)")),
     # d.mm.yy also with a one-digit day ("Kultur, 2.11.22"); the month keeps two digits and a
     # "v" before it is a version ("1.2.15", "v3.10.12" are no dates)
     ("dmy", re.compile(r"(?<![\d.v])(?P<day>[0-3]?\d)\.(?P<mon>[01]\d)\.(?P<year>\d\d)(?![\d.])")),
     ("dmy", re.compile(r"(?<![\d-])(?P<day>[0-3]?\d)-(?P<mon>[01]?\d)-(?P<year>(?:19|20)\d\d)(?!\d)")),
     ("slash", re.compile(r"(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])")),
-    ("word", re.compile(rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)")),
+    ("word", re.compile(rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}"
+                        rf"(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)")),
     ("word", re.compile(rf"\b{_MONTH}\s*{_DAY}{_SUFFIX},?\s+{_YEAR}(?!\d)")),
     ("word", re.compile(rf"(?<!\d){_YEAR}\.?\s+{_MONTH}\s*{_DAY}\b")),
 ]
@@ -327,7 +329,7 @@ def parse_machine_date(value: str | int | float | None, *, today: date | None = 
         if seconds > 1e11:
             seconds /= 1000
         try:
-            moment = datetime.fromtimestamp(seconds, tz=timezone.utc)
+            moment = datetime.fromtimestamp(seconds, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
         if _build(moment.year, moment.month, moment.day, limit) is None:

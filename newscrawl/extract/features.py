@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from rapidfuzz import process
@@ -118,7 +119,7 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
                 # costs at least 4 x len(reference) in deletions alone: EDIT_CAP, without measuring
                 longest = len(key[0]) + len(reference)
                 near = [r for r, f in enumerate(folded) if f is not None and len(f) < longest]
-                measured[key] = near, _edit_distances([folded[r] for r in near], *key)
+                measured[key] = near, _edit_distances([cast(str, folded[r]) for r in near], *key)
             near, distances = measured[key]
             X[near, col] = distances
     return X

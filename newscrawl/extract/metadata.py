@@ -141,7 +141,8 @@ def _clean(value: Any) -> str | None:
 
 
 # block-level tags some CMSs leave in a JSON-LD articleBody: each ends a paragraph
-_BLOCK_TAG = re.compile(r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^<>]*|br\s*/?)>", re.I)
+_BLOCK_TAG = re.compile(r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^<>]*"
+                        r"|br\s*/?)>", re.I)
 _TAG = re.compile(r"<[^<>]*>")
 
 
@@ -180,10 +181,11 @@ def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str
     extractor outputs, whatever its source. ``Metadata.title`` keeps only the declared name
     stripped: it is also the title model's meta_title_edit feature, which the shipped model learnt
     on that form."""
-    keys = sections = None
+    keys: Any = None
+    sections: Any = None
     for _ in range(2):
-        last = None
-        for last in _SITE_SEP.finditer(title):
+        last: re.Match[str] | None = None
+        for last in _SITE_SEP.finditer(title):  # noqa: B007  (the loop keeps the last match)
             pass
         if last is None or last.start() == 0:
             break
@@ -396,7 +398,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
             if element.get("datetime") or element.get("pubdate") is not None:
                 times.append(element)
         elif tag == "html":
-            got.offer("language", _clean(element.get("lang") or element.get("{http://www.w3.org/XML/1998/namespace}lang")), "html")
+            lang = element.get("lang") or element.get("{http://www.w3.org/XML/1998/namespace}lang")
+            got.offer("language", _clean(lang), "html")
 
     # JSON-LD
     nodes: list[dict[str, Any]] = []
@@ -427,7 +430,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         got.offer("article_body_text", _clean_paragraphs(node.get("articleBody")), "jsonld")
         publisher = node.get("publisher")
         if isinstance(publisher, dict):
-            got.offer("site_name", _clean(publisher.get("name") or by_id.get(publisher.get("@id") or "", {}).get("name")), "jsonld")
+            name = publisher.get("name") or by_id.get(publisher.get("@id") or "", {}).get("name")
+            got.offer("site_name", _clean(name), "jsonld")
 
     # OpenGraph, article:*, named <meta> tags
     def first_meta(keys: Iterable[str]) -> tuple[str, str] | None:
@@ -442,9 +446,9 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     for key in _PUBLISHED_META:
         for value in metas.get(key, ()):
             got.offer_date("published", value, "og" if key.startswith(("og:", "article:")) else "meta")
-    for key, values in metas.items():  # publish-named keys the list lacks: "published", "w-published-date"
+    for key, listed in metas.items():  # publish-named keys the list lacks: "published", "w-published-date"
         if _PUBLISHED_NAME.search(key) and not _NOT_FIRST.search(key) and key not in _MODIFIED_META:
-            for value in values:
+            for value in listed:
                 got.offer_date("published", value, "meta")
     # "ms.date", "cludo:date": a vocabulary's plain date, read after the microdata (below)
     namespaced = [value for key, values in metas.items() if _NAMESPACED_DATE.match(key) for value in values]
@@ -493,7 +497,7 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
                 item = _item_type(element)
                 if item in _REPLY_TYPES:  # a comment's or an answer's date, not the page's
                     continue
-                value = _clean(element.get("content") or element.get("datetime") or element.text_content())
+                value = _clean(element.get("content") or element.get("datetime") or element.text_content()) or ""
                 if prop == "dateCreated":  # a Question's date (Q&A pages): after every datePublished
                     if item == "Question" and value:
                         created.append(value)

@@ -70,7 +70,7 @@ class NCEParams:
     declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below
     # and the layer names (modal, popup, dialog, overlay, disclaimer) run
     galleries: bool = True  # ... galleries inside its <article> go
-    signup_box: int = 1500  # ... a sign-up form (email/tel input) goes with its box up to this many characters (0 = off)
+    signup_box: int = 1500  # ... a sign-up form (email/tel input) goes with its box up to this many chars (0 = off)
 
 
 DEFAULT_PARAMS = NCEParams()

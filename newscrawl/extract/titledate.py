@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
@@ -20,9 +20,15 @@ from lxml import etree
 
 from newscrawl.extract.dates import is_publish_label, parse_date
 from newscrawl.extract.features import (
-    DATE_FEATURES, FEATURES, MAX_TITLE_LEN, columns, node_features, with_title_distance)
-from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
+    DATE_FEATURES,
+    FEATURES,
+    MAX_TITLE_LEN,
+    columns,
+    node_features,
+    with_title_distance,
+)
 from newscrawl.extract.metadata import SEP_CHARS, strip_site_suffix
+from newscrawl.extract.metadata import strip_site_name as meta_strip_site_name
 from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
 from newscrawl.page import Page, collapse, enclosing, fold
@@ -128,6 +134,7 @@ def _title_unit_text(page: Page, k: int, meta_title: str | None) -> str:
     limit = 2 * len(tn.text) + 10
     block = block_of(tn.container)
     link = enclosing(tn.container, "a", block)  # the run is link text
+    skip: list[Any]
     if link is not None and page.has(link) and len(tn.text) < page.text_len(link) <= limit:
         unit, skip = link, []
     elif page.has(block) and page.text_len(block) <= limit:
@@ -388,7 +395,8 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
                 # the declared instant in the page's own offset: the local day, seconds and zone kept
                 return moment.astimezone(timezone(offset + gap)).isoformat(timespec="seconds")
             return visible
-    if visible and "T" not in visible and moment.tzinfo is None and visible != declared[:10] and _reachable(moment, visible):
+    if (visible and "T" not in visible and moment.tzinfo is None and visible != declared[:10]
+            and _reachable(moment, visible)):
         # an instant without a zone: the page's own day for it, where some UTC offset gives that day
         return visible
     if url_day and url_day != declared[:10]:
@@ -399,6 +407,6 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
 
 def _reachable(moment: datetime, day: str) -> bool:
     """Whether the instant ``moment`` (naive: read as UTC) falls on ``day`` in some UTC offset."""
-    utc = moment.astimezone(timezone.utc).replace(tzinfo=None) if moment.tzinfo else moment
+    utc = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
     return (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat() <= day <= (
         utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat()

@@ -200,15 +200,18 @@ def link_flags_many(urls: Sequence[str]) -> list[tuple[bool, bool, bool, bool, i
         return list(map(link_flags, urls))
     paths = [path or "" for path in map(_GROUP_PATH, plain)]
     netlocs = list(map(_GROUP_NETLOC, plain))
-    hosts = {netloc: not _DEFAULT_RESERVED.isdisjoint(netloc.rpartition("@")[2].partition(":")[0].lower().split(".")[:-2])
+    hosts = {netloc: not _DEFAULT_RESERVED.isdisjoint(netloc.rpartition("@")[2].partition(":")[0].lower()
+                                                      .split(".")[:-2])
              for netloc in set(netlocs)}  # a host label is reserved (video.example.com)
     joined = "\x00".join(paths).lower()
-    starts = list(accumulate(map((1).__add__, map(len, paths)), initial=0))  # path j: joined[starts[j]:starts[j + 1] - 1]
+    # path j: joined[starts[j]:starts[j + 1] - 1]
+    starts = list(accumulate(map((1).__add__, map(len, paths)), initial=0))
 
     def lines(regex: re.Pattern[str]) -> set[int]:
         return {bisect_right(starts, m.start()) - 1 for m in regex.finditer(joined)}
 
-    reserved = lines(_RESERVED_SEGMENT) | lines(_PAGE_PATH_BATCH) | set(compress(range(len(paths)), map(hosts.__getitem__, netlocs)))
+    reserved = (lines(_RESERVED_SEGMENT) | lines(_PAGE_PATH_BATCH)
+                | set(compress(range(len(paths)), map(hosts.__getitem__, netlocs))))
     numbered = lines(_DIGIT_RUN_RE)
     dated: set[int] = set()
     for j in lines(_YEAR_RE):  # a date is possible: the patterns, and digit runs outside the dates

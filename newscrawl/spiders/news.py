@@ -8,9 +8,9 @@ article candidates to the item pipelines as :class:`~newscrawl.items.NewsArticle
 Which pages go to the pipelines: when the page declares its type in structured data (a JSON-LD /
 microdata Article type or ``itemprop=articleBody``; or only page types such as WebPage,
 CollectionPage, ProfilePage), that declaration decides; without one, ``og:type=article`` says
-yes; otherwise the URL probability must reach ``NEWSCRAWL_ARTICLE_THRESHOLD``. So a low URL score never hides a page that says it is an
-article. The other pages are counted in ``newscrawl/pages/not_candidate`` and logged at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page
-becomes an item.
+yes; otherwise the URL probability must reach ``NEWSCRAWL_ARTICLE_THRESHOLD``. So a low URL score never hides
+a page that says it is an article. The other pages are counted in ``newscrawl/pages/not_candidate`` and logged
+at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page becomes an item.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -173,7 +173,8 @@ class NewsSpider(scrapy.Spider):
     # --- pages --------------------------------------------------------------------------------
     def parse_page(self, response: Response) -> Iterator[Request | NewsArticle]:
         if not isinstance(response, HtmlResponse) or _looks_binary(response.body):
-            kind = "binary" if isinstance(response, HtmlResponse) or not isinstance(response, TextResponse) else "non_html"
+            binary = isinstance(response, HtmlResponse) or not isinstance(response, TextResponse)
+            kind = "binary" if binary else "non_html"
             self._skip(kind, response.url, "body is not HTML")
             return
         url = self.canonicalize(response.url)
@@ -215,18 +216,19 @@ class NewsSpider(scrapy.Spider):
             url=url,
             canonical_url=canonical,
             domain=domain,
-            fetched_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            fetched_at=datetime.now(UTC).isoformat(timespec="seconds"),
             status=response.status,
             depth=depth,
             url_probability=round(float(probability), 4),
             discovered_by=response.meta.get("newscrawl_source", "link"),
             outlinks=outlinks,
             stylesheets=list(response.meta.get("newscrawl_stylesheets", [])),
-            html=decode_html(response.body, response.headers.get("Content-Type", b"").decode("latin-1"))[0],
+            html=decode_html(response.body, (response.headers.get("Content-Type") or b"").decode("latin-1"))[0],
         )
 
     def _canonical_url(self, response: HtmlResponse, sel: Selector, url: str) -> str:
-        href = sel.xpath("//link[@rel='canonical']/@href").get() or sel.xpath("//meta[@property='og:url']/@content").get()
+        href = (sel.xpath("//link[@rel='canonical']/@href").get()
+                or sel.xpath("//meta[@property='og:url']/@content").get())
         canonical = self._resolve(response, href) if href else None
         return canonical if canonical is not None and canonical in self.scope else url
 

@@ -52,7 +52,8 @@ def manifest_templates(manifest: Path, **options: Any) -> dict[tuple[str | None,
     for site, members in groups.items():
         if len(members) < 3:
             continue
-        pages, keys = [], []
+        pages: list[Any] = []
+        keys: list[Any] = []
         for url, path in members:
             try:
                 html = read_page(path)

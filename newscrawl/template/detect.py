@@ -168,8 +168,12 @@ def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int 
         others = [o for o in range(len(pages)) if o != k]
         if url:
             others.sort(key=lambda o: link_relevance_key(hyperlink_distance(url, pages[o][1] or url)), reverse=True)
+
+        def mapper(idx: int, k: int = k, others: list[int] = others) -> dict[int, int]:
+            return mapped(k, others[idx])
+
         template = detect_template(skeletons[k], [skeletons[o] for o in others], n=n, t=t, params=params,
                                    atypical=atypical, key_url=url, page_ids=[pages[o][0] for o in others],
-                                   mapper=lambda idx, k=k, others=others: mapped(k, others[idx]))
+                                   mapper=mapper)
         result[page_id] = template
     return result

@@ -262,6 +262,7 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
         if not ys:
             continue
         n, m = len(xs), len(ys)
+        candidates: Iterator[tuple[int, int]]
         if n * m <= _ALL_PAIRS:
             candidates = ((r, s) for r in range(n) for s in range(m))
         else:

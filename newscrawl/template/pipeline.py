@@ -42,8 +42,13 @@ from newscrawl.template.detect import template_from_search
 from newscrawl.template.etdm import Params
 from newscrawl.template.extraction import MODES, remove_template
 from newscrawl.template.model import Template
-from newscrawl.template.topology import (CompleteSubdigraphSearch, Link, hyperlink_distance, link_relevance_key,
-                                         page_links)
+from newscrawl.template.topology import (
+    CompleteSubdigraphSearch,
+    Link,
+    hyperlink_distance,
+    link_relevance_key,
+    page_links,
+)
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/template"
@@ -106,7 +111,7 @@ class PageStore:
             self._pages.popitem(last=False)
 
     def get(self, url: str) -> Stored | None:
-        return self._pages.get(registrable_domain(url), {}).get(url)
+        return self._pages.get(registrable_domain(url), OrderedDict()).get(url)
 
     def set_links(self, url: str, links: list[str]) -> None:
         stored = self.get(url)
@@ -277,7 +282,7 @@ class TemplatePipeline:
             page = Page.from_html(html, url)
             self.stats.inc_value(f"{STATS}/pages_parsed")
         if adapter.get("outlinks") is not None:  # the spider's links: a later search reads them parse-free
-            self.store.add(canonicalize(url), html, list(adapter.get("outlinks")))
+            self.store.add(canonicalize(url), html, list(adapter["outlinks"]))
         key = cache_key(url)
         template = await self._template(key, url, page)
         match = template.match(page.root) if template is not None else None

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lxml import etree, html as lxml_html
+from lxml import etree
+from lxml import html as lxml_html
 
 from newscrawl.template.model import Template, whole_subtrees
 

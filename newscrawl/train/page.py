@@ -26,7 +26,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -34,7 +34,14 @@ from newscrawl import modelio
 from newscrawl.classify.features import FAST_FEATURES, FEATURE_NAMES, feature_vector, newsplease_rule
 from newscrawl.classify.mss import mss
 from newscrawl.classify.page import (
-    FAST_MODEL_FILE, MODEL_FILE, NO_URL_MODEL_FILE, WORDS_MODEL_FILE, applied, dated, text_model_file)
+    FAST_MODEL_FILE,
+    MODEL_FILE,
+    NO_URL_MODEL_FILE,
+    WORDS_MODEL_FILE,
+    applied,
+    dated,
+    text_model_file,
+)
 from newscrawl.classify.text import ENGLISH_SHARE, MAX_CHARS, TEXT_FEATURES, english_share, text_inputs, vectorize
 from newscrawl.extract.api import Article, Evidence, extract_page
 from newscrawl.extract.metadata import read_metadata
@@ -56,7 +63,7 @@ BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
 # The text models (newscrawl.classify.text): logistic loss by SGD (a fit takes ~0.1 s where liblinear
 # takes ~1.5 s, so the nested cross-validation stays affordable); docs/decisions.md, round 5.
 TEXT_PARAMS = {"loss": "log_loss", "alpha": 1e-5, "random_state": 0}
-TEXT_VECTORIZER = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
+TEXT_VECTORIZER: dict[str, Any] = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
 TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
 # the text models the default and the URL-less trees read: none. With them trafilatura-eval's
 # multilingual articles are mostly called non-articles, and readability's minimal URL-less fixtures
@@ -197,7 +204,7 @@ def text_matrices(texts: list[tuple[str, ...]]) -> list[Any]:
 
 
 def text_columns(matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np.ndarray | None = None,
-                 seed: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+                 seed: int = 0) -> tuple[np.ndarray, Any]:
     """The text models' probabilities as features, one column each: out-of-fold over TEXT_FOLDS inner
     folds for the ``train`` rows (as the trees will see them on unseen pages), and for the ``test``
     rows from models fitted on all ``train`` rows. No page's own label reaches its own features."""
@@ -250,7 +257,8 @@ def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repe
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=None,
-                        help=f"model path (default: models/{MODEL_FILE}; the words and URL-less models are written next to it "
+                        help=f"model path (default: models/{MODEL_FILE}; the words and URL-less models are written "
+                             f"next to it "
                              f"as <name>_words.json (with its text models) and <name>_nourl.json)")
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
@@ -335,8 +343,8 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | No
             plain[test] = MODELS[plain_kind]().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
             if with_words:
                 inner, outer = text_columns(matrices, y, train, test, seed=k)
-                words[test] = MODELS[words_kind]().fit(np.column_stack([X[train], inner]), y[train]).predict_proba(
-                    np.column_stack([X[test], outer]))[:, 1]
+                model = MODELS[cast(str, words_kind)]().fit(np.column_stack([X[train], inner]), y[train])
+                words[test] = model.predict_proba(np.column_stack([X[test], outer]))[:, 1]
             fast[test] = make_boosted().fit(X[train][:, fast_cols], y[train]).predict_proba(X[test][:, fast_cols])[:, 1]
         full = applied(plain, words, english, dated(X)) if with_words else plain
         full_f1.append(f1_score(y, full >= 0.5))
@@ -346,7 +354,8 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | No
             cascade = np.where(early, fast, full)
             per_t[t].append((f1_score(y, cascade >= 0.5), early.mean(), ((cascade >= 0.5) != (full >= 0.5)).mean()))
     return {"full_f1": float(np.mean(full_f1)), "first_pass_f1": float(np.mean(fast_f1)), "repeats": repeats,
-            "thresholds": {str(t): {"f1": float(np.mean([r[0] for r in rows])), "decided": float(np.mean([r[1] for r in rows])),
+            "thresholds": {str(t): {"f1": float(np.mean([r[0] for r in rows])),
+                                    "decided": float(np.mean([r[1] for r in rows])),
                                     "disagree": float(np.mean([r[2] for r in rows]))} for t, rows in per_t.items()}}
 
 
@@ -445,7 +454,8 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
            "`page_classifier_nourl_fast.json` is not sure of); trained on the same pages parsed without their URLs")
     if meta["text_models"]:
         use = ("pages with a URL (`NEWSCRAWL_PAGE_MODEL = \"words\"`, and under the default, \"default\", for the "
-               "pages its first pass `page_classifier_fast.json` is not sure of). It knows the words of its mostly English training pages, so "
+               "pages its first pass `page_classifier_fast.json` is not sure of). "
+               "It knows the words of its mostly English training pages, so "
                "it is applied only where they are valid: pages whose text is not English (a share of common English "
                "words under `ENGLISH_SHARE`) get the plain model's probability, and on a dated page (a date shown "
                "near the headline, or one in the URL: `dated`) it lowers the plain model's probability only "
@@ -454,14 +464,17 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
                "(docs/decisions.md, page classifier round 6 and the lead's decision); the scores below are of the "
                "model alone, `benchmarks/page_classifier.py` also scores it as applied")
         files = [m["file"] for m in meta["text_models"].values()]
-        text_use = (f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, `<title>` "
+        text_use = (f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, "
+                    "`<title>` "
                     f"and body text) and `{files[1]}` (of the headline and `<title>` alone); logistic; out-of-fold for "
                     "the training rows, see their cards")
-        cv_note = ("; the tree types read the text models' probabilities, out-of-fold over inner folds of each training "
+        cv_note = ("; the tree types read the text models' probabilities, out-of-fold over inner folds of each "
+                   "training "
                    "part, from text models fitted on the training part for the test part; the last rows are each text "
                    "model alone and boosted trees without them")
     else:
-        text_use = ("no text model (the default `page_classifier_words.json` reads two on English text: they gain F1 on "
+        text_use = ("no text model (the default `page_classifier_words.json` reads two on English text: they gain "
+                    "F1 on "
                     "wcxb-dev but lose most multilingual articles when read everywhere, and half the recall on "
                     "readability's URL-less fixtures; docs/decisions.md, page classifier rounds 5 and 6)")
         cv_note = ""
@@ -499,14 +512,18 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
     ]
     for kind in cv:
         r = cv[kind]
-        lines.append(f"| {kind}{' (shipped)' if kind == meta['chosen'] else ''} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} ± {r['f1_std']:.3f} |")
+        shipped = " (shipped)" if kind == meta["chosen"] else ""
+        lines.append(f"| {kind}{shipped} | {r['precision']:.3f} | {r['recall']:.3f} | "
+                     f"{r['f1']:.3f} ± {r['f1_std']:.3f} |")
     lines += [
         "",
         f"- **Single tree on all data**: depth {meta['tree_depth']}, {meta['tree_leaves']} leaves.",
         "- **Full experiment** (with/without link-target features, news-please rule, text-length baseline, "
         "20 repeats): `python benchmarks/page_classifier.py`.",
         "- **Rebuild**: `newscrawl train page` (reads `../shared/datasets`; runs the extraction on every page twice, "
-        "with and without URLs, 10–30 minutes; it writes the five page models (plain, words, URL-less and the two first passes) and the text models). Retrain when the extraction pipeline changes: the features read its title, date and body.",
+        "with and without URLs, 10–30 minutes; it writes the five page models (plain, words, URL-less and the two "
+        "first passes) and the text models). Retrain when the extraction pipeline changes: the features read its "
+        "title, date and body.",
         "- **Caveats**: wcxb-dev is a modern (2025) multi-site sample, mostly one page per site; news section and "
         "tag pages are a small part of its non-articles (service, product, forum, documentation pages are the "
         "rest), hence the demo site's listings. The cross-validation above pools both sources; "
@@ -552,7 +569,8 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     ]
     for t, r in cv["thresholds"].items():
         mark = " (shipped)" if float(t) == meta["decide_below"] else ""
-        lines.append(f"| <= {t} or >= {1 - float(t):g}{mark} | {r['decided']:.1%} | {r['f1']:.4f} | {r['disagree']:.2%} |")
+        lines.append(f"| <= {t} or >= {1 - float(t):g}{mark} | {r['decided']:.1%} | {r['f1']:.4f} | "
+                     f"{r['disagree']:.2%} |")
     lines += [
         "",
         "- **Rebuild**: `newscrawl train page` writes it after the other page models; `newscrawl train page "
@@ -574,7 +592,8 @@ def _write_text_card(path: Path, name: str, meta: dict) -> None:
     lines = [
         f"# {name} — what the page says",
         "",
-        f"A text model of the words page model (`newscrawl.classify.text`), the default on English pages: its probability is its feature "
+        "A text model of the words page model (`newscrawl.classify.text`), the default on English pages: its "
+        "probability is its feature "
         f"`{meta['feature']}`. Safe format `{modelio.LINEAR_FORMAT}` (vectorizer settings and one weight per hash "
         "bucket, checked JSON via `newscrawl.modelio.load_linear`); each page model names this file with its SHA-256.",
         "",

@@ -36,13 +36,27 @@ from rapidfuzz import fuzz
 
 from newscrawl.extract.dates import parse_date
 from newscrawl.extract.features import (
-    DATE_FEATURES, FEATURES, PAPER_TITLE_FEATURES, TITLE_FEATURES, columns, node_features,
-    with_title_distance)
+    DATE_FEATURES,
+    FEATURES,
+    PAPER_TITLE_FEATURES,
+    TITLE_FEATURES,
+    columns,
+    node_features,
+    with_title_distance,
+)
 from newscrawl.extract.metadata import read_metadata, strip_site_suffix
 from newscrawl.extract.nce import relevant_content
 from newscrawl.extract.titledate import (
-    MAX_DATE_LEN, date_candidates, dayfirst_for, evaluated_subset, node_title_text, pick_date, pick_title,
-    title_candidates, title_tag_title)
+    MAX_DATE_LEN,
+    date_candidates,
+    dayfirst_for,
+    evaluated_subset,
+    node_title_text,
+    pick_date,
+    pick_title,
+    title_candidates,
+    title_tag_title,
+)
 from newscrawl.modelio import export_trees, save_model
 from newscrawl.page import Page, fold
 from newscrawl.paths import datasets_dir, models_dir

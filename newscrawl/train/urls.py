@@ -26,7 +26,7 @@ import re
 import shlex
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -157,7 +157,7 @@ def feature_matrix(urls: Sequence[str], reserved_words: Sequence[str] = RESERVED
     return np.asarray([feature_vector(u, reserved_words) for u in urls], dtype=np.float64)
 
 
-def _grid(spec: dict[str, Sequence[Any]]) -> list[dict[str, Any]]:
+def _grid(spec: Mapping[str, Sequence[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(spec, values)) for values in itertools.product(*spec.values())]
 
 
@@ -185,7 +185,7 @@ def f1_of(y: np.ndarray, proba: np.ndarray, threshold: float = 0.5) -> float:
     return 0.0 if tp == 0 else 2 * tp / (np.sum(pred) + np.sum(y))
 
 
-def prf(y: Sequence[bool], pred: Sequence[bool]) -> tuple[float, float, float]:
+def prf(y: Sequence[bool] | np.ndarray, pred: Sequence[bool] | np.ndarray) -> tuple[float, float, float]:
     """Precision, recall and F1 of the positive (article) class."""
     y_arr, p_arr = np.asarray(y, dtype=bool), np.asarray(pred, dtype=bool)
     tp = float(np.sum(y_arr & p_arr))
@@ -406,7 +406,8 @@ def _card(meta: dict[str, Any], inner_f1: float, model: Any, shipped_row: str) -
         "- Static pages with headline-like slugs (`/dying-in-jail/`, a project landing page) look like articles.",
         "",
         "## Reproduce",
-        f"- `{meta['command']}` (scikit-learn {meta['sklearn']}, Python {sys.version.split()[0]}, seed {meta['seed']}).",
+        f"- `{meta['command']}` (scikit-learn {meta['sklearn']}, Python {sys.version.split()[0]}, "
+        f"seed {meta['seed']}).",
         "- Format: `newscrawl.modelio` JSON trees with a SHA-256 checksum; loading never runs code.",
         "",
     ]

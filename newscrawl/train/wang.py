@@ -18,11 +18,11 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from newscrawl.classify import body_extractor
-from newscrawl.classify import wang
+from newscrawl.classify import body_extractor, wang
 from newscrawl.page import Page, fold
 from newscrawl.paths import datasets_dir, models_dir
 
@@ -131,7 +131,10 @@ def run(args: argparse.Namespace) -> int:
             pages.append((row, Page.from_html(fh.read(), row.get("url"))))
     train, test = pages[:args.train], pages[args.train:]
 
-    bx, by, tx, ty = [], [], [], []
+    bx: list[Any] = []
+    by: list[int] = []
+    tx: list[Any] = []
+    ty: list[int] = []
     labelled = 0
     for row, page in train:
         nodes = wang.layout(tab.render(wang.page_html(page)))
@@ -141,12 +144,14 @@ def run(args: argparse.Namespace) -> int:
             continue
         labelled += 1
         keep = [pos] + _sample(rng, len(cands), pos)
-        bx.extend(X[keep]), by.extend([1] + [0] * (len(keep) - 1))
+        bx.extend(X[keep])
+        by.extend([1] + [0] * (len(keep) - 1))
         tcands, T = wang.title_candidates(nodes, cands[pos])
         tpos = label_title(tcands, row["title"])
         if tpos is not None:
             keep = [tpos] + _sample(rng, len(tcands), tpos)
-            tx.extend(T[keep]), ty.extend([1] + [0] * (len(keep) - 1))
+            tx.extend(T[keep])
+            ty.extend([1] + [0] * (len(keep) - 1))
     models = []
     for X, y in ((np.asarray(bx), np.asarray(by)), (np.asarray(tx), np.asarray(ty))):
         scaler = StandardScaler().fit(X)
@@ -172,7 +177,8 @@ def run(args: argparse.Namespace) -> int:
             scores[name].append(shingle_prf(found.body, row["body"]))
     n = max(len(test), 1)
     report = {}
-    print(f"trained on {labelled} of {len(train)} pages ({len(by)} body, {len(ty)} title examples); measured on {len(test)}")
+    print(f"trained on {labelled} of {len(train)} pages ({len(by)} body, {len(ty)} title examples); "
+          f"measured on {len(test)}")
     print("| method | body P | body R | body F1 | ms/page |")
     print("|---|---|---|---|---|")
     for name, values in scores.items():
