@@ -18,3 +18,7 @@ if [ -d ../shared/datasets ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}
 else
   echo "quality gate not run: no ../shared/datasets beside this repository"
 fi
+# The CSS scanner against tinycss2 on every saved site's stylesheets and the hostile corpus.
+if [ -d ../shared/sites ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ]; then
+  .venv/bin/python benchmarks/css_differential.py
+fi

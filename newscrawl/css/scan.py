@@ -1,32 +1,75 @@
 """A fast pre-scan of CSS text into rules, so irrelevant rules are never tokenised.
 
 tinycss2 tokenises every byte in pure Python; most rules of a real stylesheet set nothing we
-compute (margins, backgrounds, transitions). The scanner finds rule boundaries with a regular
-expression, honouring comments, strings and escapes, and hands only the rules whose block
-mentions one of our properties to tinycss2. Its error recovery follows CSS Syntax where it
-matters for boundaries: comments and blocks left open run to the end of the text, a string ends
-at an unescaped newline, a stray ``}`` at the top level becomes part of the next rule's prelude
-(which then fails to parse, as in browsers).
+compute (margins, backgrounds, transitions). The scanner finds rule boundaries with regular
+expressions where tinycss2's ``parse_stylesheet`` finds them: whitespace, comments and (at the
+top level) ``<!--``/``-->`` between rules are skipped, an at-rule ends at a ``;`` or a ``{}``
+block outside ``()``/``[]`` groups (or at the end of the text), a qualified rule at its ``{}``
+block; strings (ending at an unescaped newline), escapes, unquoted ``url(...)`` tokens and
+nested ``()``/``[]``/``{}`` groups are honoured, a closer that matches no open group is a
+plain character, and whatever is left open at the end of the text closes there.
+``tests/css/test_differential.py`` and ``benchmarks/css_differential.py`` compare the result
+with tinycss2 on generated CSS and every saved site's stylesheets.
 """
 
 from __future__ import annotations
 
 import re
 
-# The next character that matters for nesting, at the top level and inside blocks.
-_TOP = re.compile(r"""[{};"'\\]|/\*""")
-# Inside blocks one character class: a "/" is looked at by the caller (a comment when "*"
-# follows); the alternation with "/\*" cost a quarter more on @media blocks.
-_INNER = re.compile(r"""[{}"'\\/]""")
-_STRING_END = {'"': re.compile(r'"|\\.|\\\n|\n', re.S), "'": re.compile(r"'|\\.|\\\n|\n", re.S)}
+import tinycss2
+
+_WHITESPACE = " \t\n\r\f"  # CSS whitespace (Python's str.strip() also strips U+00A0, a name character)
+_SPACES = re.compile(r"[ \t\n\r\f]*")
+# The next character that matters in a rule's prelude, and inside a block ("/" is looked at by
+# the caller: a comment when "*" follows; one character class is faster than an alternation).
+_PRELUDE = re.compile(r"""[{}()\[\];"'\\/]""")
+_INNER = re.compile(r"""[{}()\[\]"'\\/]""")
+_STRING_END = {'"': re.compile(r'"|\\(?:\r\n|[\s\S])?|[\n\r\f]'),
+               "'": re.compile(r"'|\\(?:\r\n|[\s\S])?|[\n\r\f]")}
+_ESCAPE = r"\\(?:[0-9A-Fa-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[^\n\r\f]|\Z)"
+_ESCAPE_END = re.compile(_ESCAPE)
+_AT_KEYWORD = re.compile(rf"@((?:--|-?(?:[A-Za-z_]|[^\x01-\x7f]|{_ESCAPE}))"
+                         rf"(?:[A-Za-z0-9_-]|[^\x01-\x7f]|{_ESCAPE})*+)")
+# An unquoted url(...) token: up to the first ")" (escapes honoured until a character that makes
+# it a bad url; from there on tinycss2 only skips "\)").
+_URL_GOOD = re.compile(r"""(?:[^)\\ \t\n\r\f"'(\x00-\x08\x0b\x0e-\x1f\x7f]++|\\(?:[0-9A-Fa-f]{1,6}"""
+                       r"""(?:\r\n|[ \t\n\r\f])?|[^\n\r\f]|\Z)|\\(?=[\n\r\f]))*+[ \t\n\r\f]*""")
+_URL_BAD = re.compile(r"(?:[^)\\]++|\\\)|\\)*+\)?")
+_NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # relevant() searches ASCII text for the same words without the regex
-_RELEVANT = re.compile(r"font|color|display|visib|float|position|--", re.I)
-# A qualified rule read in one match, as the loop in split_rules reads it: a prelude without
-# braces, ";", "@", strings, escapes or comments, and a block without braces, strings, escapes
-# or comments (most rules of real sheets; the others take the loop).
-_FLAT_RULE = re.compile(r"""([^{};"'\\/@]*(?:/(?!\*)[^{};"'\\/@]*)*)\{"""
-                        r"""([^{}"'\\/]*(?:/(?!\*)[^{}"'\\/]*)*)\}""")
-_AT_KEYWORD = re.compile(r"@(-?[A-Za-z_][\w-]*)")
+_RELEVANT = re.compile(r"font|color|display|visib|float|position|--", re.IGNORECASE)
+
+
+_PLAIN = r"""[^{}()\[\]"'\\/]"""  # a character of flat text that needs no look
+# Strings without escapes or newlines, comments, a "/" that starts none.
+_CLOSED = r"""/(?!\*)|"[^"\\\n\r\f]*+"|'[^'\\\n\r\f]*+'|/\*[^*]*+\*++(?:[^/*][^*]*+\*++)*+/"""
+
+
+def _groups(depth: int) -> str:
+    """()/[] groups nested up to ``depth`` deep in flat text (no braces, no strings with escapes
+    or newlines, no comment left open), as tinycss2 nests them: inside one kind of group the
+    other kind's closer is a plain character. After "url" only a group of plain characters: it
+    is then the same whether tinycss2 reads an unquoted url token or a function. (Unrolled
+    loops: runs of plain characters between the others, faster in Python's re than an
+    alternation per run.)"""
+    inner = "|" + _groups(depth - 1) if depth > 1 else ""
+    return (rf"(?:(?<![uU][rR][lL])\({_PLAIN}*+(?:(?:{_CLOSED}|\]{inner}){_PLAIN}*+)*+\)"
+            rf"|(?<=[uU][rR][lL])\({_PLAIN}*+(?:/(?!\*){_PLAIN}*+)*+\)"
+            rf"|\[{_PLAIN}*+(?:(?:{_CLOSED}|\){inner}){_PLAIN}*+)*+\])")
+
+
+_FLAT_TEXT = rf"{_PLAIN}*+(?:(?:{_CLOSED}|[)\]]|{_groups(3)}){_PLAIN}*+)*+"
+# A qualified rule read in one match, as the loop in split_rules reads it: leading whitespace,
+# then a prelude and a block of flat text: no braces, escapes, strings with newlines or left
+# open, and ()/[] groups at most three deep (most rules of real sheets; the others take the
+# loop). A rule starting with "@", "/", "<" or "-" (an at-rule, a comment, CDO/CDC) takes the
+# loop.
+_FLAT_RULE = re.compile(rf"[ \t\n\r\f]*+(?=[^@/<\-])({_FLAT_TEXT})\{{({_FLAT_TEXT})\}}")
+_FLAT_RUN = re.compile(rf"(?:[ \t\n\r\f]*+(?=[^@/<\-]){_FLAT_TEXT}\{{{_FLAT_TEXT}\}})*+")
+# An at-rule's prelude read in one match, up to its "{" or ";" (flat text without ";" outside
+# groups: "@media (min-width: 600px) and (max-width: 900px) {").
+_FLAT_AT_PRELUDE = re.compile(
+    rf"""[^{{}}()\[\]"'\\/;]*+(?:(?:{_CLOSED}|[)\]]|{_groups(3)})[^{{}}()\[\]"'\\/;]*+)*+(?=[{{;])""")
 
 
 # One rule as text: (keyword, prelude, block); at-rules have a keyword, ``block`` is None for
@@ -36,43 +79,171 @@ _AT_KEYWORD = re.compile(r"@(-?[A-Za-z_][\w-]*)")
 RawRule = tuple[str | None, str, str | None]
 
 
+def _past(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """The end of ``pattern``'s match at ``pos`` (a pattern that may match nothing)."""
+    match = pattern.match(text, pos)
+    return pos if match is None else match.end()
+
+
 def _skip_string(text: str, pos: int, quote: str) -> int:
-    """Position after the string opened at ``pos`` (ends at the quote or a bare newline)."""
+    """Position after the string opened at ``pos`` (or of the newline ending a bad string)."""
     pattern = _STRING_END[quote]
     while True:
         match = pattern.search(text, pos + 1)
         if match is None:
             return len(text)
-        if match.group() in (quote, "\n"):
+        token = match.group()
+        if token == quote:
             return match.end()
+        if token in "\n\r\f":
+            return match.start()
         pos = match.end() - 1
+
+
+def _skip_url(text: str, pos: int) -> int:
+    """Position after the unquoted url token whose contents start at ``pos``."""
+    pos = _past(_URL_GOOD, text, pos)
+    if pos >= len(text):
+        return pos
+    if text[pos] == ")":
+        return pos + 1
+    return _past(_URL_BAD, text, pos)  # a bad url: skipped up to the next ")"
+
+
+def _is_url(text: str, paren: int, boundary: int, escaped: int) -> bool:
+    """Whether the "(" at ``paren`` starts an unquoted url token (tinycss2's rule: the ident
+    before it is "url" and no quote follows). ``boundary`` is a token boundary at or before the
+    ident, ``escaped`` where the last escape before ``paren`` ended (-1 if none)."""
+    if escaped > boundary and (escaped == paren or _name_char(text[paren - 1])):
+        return _tokenized_url(text, boundary, paren)  # an ident with escapes: rare
+    if paren - 3 < boundary or text[paren - 3:paren].lower() != "url":
+        return False
+    before = paren - 4
+    if before >= boundary:
+        char = text[before]
+        if _name_char(char):
+            if before - 3 >= boundary and text.startswith("<!--", before - 3):
+                pass  # "<!--" (CDO), then "url("
+            elif "+" in text[max(boundary, before - 14):before]:
+                return _tokenized_url(text, boundary, paren)  # after a unicode-range token?
+            else:
+                return False  # the end of a longer ident, dimension, hash or at-keyword
+        elif char == "#" or char == "@":
+            return False
+    rest = _past(_SPACES, text, paren + 1)
+    return rest >= len(text) or text[rest] not in "\"'"
+
+
+def _name_char(char: str) -> bool:
+    """A CSS name character (NUL becomes U+FFFD, a non-ASCII one)."""
+    return char in _NAME_SET or char > "\x7f" or char == "\x00"
+
+
+def _tokenized_url(text: str, boundary: int, paren: int) -> bool:
+    """_is_url by tinycss2's tokenizer, from a token boundary (each segment at most once)."""
+    tokens = tinycss2.parse_component_value_list(text[boundary:paren] + "(x)")
+    return bool(tokens) and tokens[-1].type == "url"
+
+
+def _scan(text: str, pos: int, stack: list[str], stops: str) -> int:
+    """For a prelude (``stack`` empty): the index of the first character of ``stops`` outside
+    groups. For a block (``stack`` holds its "}"): the index of its closing brace. len(text) if
+    the text ends first."""
+    length = len(text)
+    boundary = pos  # a token boundary (after the last special token)
+    escaped = -1  # where the last escape ended
+    block = bool(stack)
+    search = _INNER.search if block else _PRELUDE.search
+    if block:
+        pos = _past(_FLAT_RUN, text, pos)  # whole flat rules in an at-rule's block
+    while True:
+        match = search(text, pos)
+        if match is None:
+            return length
+        char = match.group()
+        index = match.start()
+        pos = index + 1
+        if char == "\\":
+            if pos < length and text[pos] in "\n\r\f":
+                continue  # a "\" delim, not an escape
+            pos = escaped = _past(_ESCAPE_END, text, index)
+        elif char == '"' or char == "'":
+            pos = boundary = _skip_string(text, index, char)
+        elif char == "/":
+            if text.startswith("*", pos):
+                close = text.find("*/", pos + 1)
+                pos = boundary = length if close < 0 else close + 2
+        elif not stack and char in stops:
+            return index
+        elif char == "(":
+            if _is_url(text, index, boundary, escaped):
+                pos = _skip_url(text, pos)
+            else:
+                stack.append(")")
+            boundary = pos
+        elif char == "[" or char == "{":
+            stack.append("]" if char == "[" else "}")
+            boundary = pos
+        elif char == ";":
+            boundary = pos
+        else:  # a closer: it closes the innermost group if it matches it, else is plain
+            boundary = pos
+            if stack and stack[-1] == char:
+                stack.pop()
+                if block and len(stack) <= 1:
+                    if not stack:
+                        return index
+                    pos = _past(_FLAT_RUN, text, pos)
 
 
 def _block_end(text: str, start: int) -> tuple[int, int]:
     """(end of block content, position after the closing brace) for a block opened before
     ``start``; an unclosed block runs to the end of the text."""
-    depth = 1
-    pos = start
+    end = _scan(text, start, ["}"], "")
+    return end, min(end + 1, len(text))
+
+
+def _rule_start(text: str, pos: int, top_level: bool) -> int:
+    """Position of the next rule: after whitespace, comments and, at the top level of a
+    stylesheet, "<!--" and "-->" (tinycss2 and browsers ignore those there)."""
     while True:
-        match = _INNER.search(text, pos)
-        if match is None:
-            return len(text), len(text)
-        token = match.group()
-        pos = match.end()
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth -= 1
-            if depth == 0:
-                return match.start(), pos
-        elif token == "/":
-            if text.startswith("*", pos):  # a comment
-                close = text.find("*/", pos + 1)
-                pos = len(text) if close < 0 else close + 2
-        elif token == "\\":
-            pos += 1
+        pos = _past(_SPACES, text, pos)
+        if text.startswith("/*", pos):
+            close = text.find("*/", pos + 2)
+            if close < 0:
+                return len(text)
+            pos = close + 2
+        elif top_level and text.startswith("<!--", pos):
+            pos += 4
+        elif top_level and text.startswith("-->", pos):
+            pos += 3
         else:
-            pos = _skip_string(text, match.start(), token)
+            return pos
+
+
+def _rstrip(prelude: str) -> str:
+    """The prelude without trailing CSS whitespace, except, after a string or an escape, up to
+    the first newline (it ends a bad string) or one character (an escaped one): the prelude
+    must tokenise alone as it does in place."""
+    stripped = prelude.rstrip(_WHITESPACE)
+    if len(stripped) < len(prelude) and ('"' in stripped or "'" in stripped or "\\" in stripped):
+        tail = _TO_NEWLINE.match(prelude, len(stripped))
+        return prelude[:tail.end() if tail is not None else len(stripped) + 1]
+    return stripped
+
+
+_TO_NEWLINE = re.compile(r"[ \t]*[\n\r\f]")
+
+
+def _keyword(name: str) -> str:
+    """An at-keyword's name as tinycss2 gives it (``lower_at_keyword``): escapes decoded, ASCII
+    letters lower-cased."""
+    if "\\" in name or "\x00" in name:
+        return tinycss2.parse_component_value_list("@" + name)[0].lower_value
+    return name.lower() if name.isascii() else name.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = {code: code + 32 for code in range(ord("A"), ord("Z") + 1)}
 
 
 def strip_comments(text: str) -> str:
@@ -102,51 +273,45 @@ def strip_comments(text: str) -> str:
             pos = end
 
 
-def split_rules(text: str) -> list[RawRule]:
-    """The rules of a rule list (a stylesheet or an at-rule's block), as text."""
+def split_rules(text: str, top_level: bool = True) -> list[RawRule]:
+    """The rules of a rule list as text, where tinycss2 finds them: of a stylesheet
+    (``top_level``) or of an at-rule's block (there "<!--" and "-->" start rules). A qualified
+    rule's prelude is stripped of CSS whitespace; an at-rule's is the text after its keyword."""
     rules: list[RawRule] = []
     pos = 0
-    start = 0
     length = len(text)
     flat = _FLAT_RULE.match
     while pos < length:
-        if pos == start:
-            found = flat(text, pos)
-            if found is not None:
-                rules.append((None, found.group(1).strip(), found.group(2)))
-                start = pos = found.end()
-                continue
-        match = _TOP.search(text, pos)
-        if match is None:
+        found = flat(text, pos)
+        if found is not None:
+            rules.append((None, found.group(1).rstrip(_WHITESPACE), found.group(2)))
+            pos = found.end()
+            continue
+        pos = _rule_start(text, pos, top_level)
+        if pos >= length:
             break
-        token = match.group()
-        if token == "/*":
-            close = text.find("*/", match.end())
-            pos = length if close < 0 else close + 2
-        elif token == "\\":
-            pos = match.end() + 1
-        elif token in ('"', "'"):
-            pos = _skip_string(text, match.start(), token)
-        elif token == ";":
-            prelude = text[start:match.start()]
-            at = _AT_KEYWORD.match(prelude.lstrip())
-            if at is not None:  # a statement at-rule (@import, @charset, @layer a, b;)
-                rules.append((at.group(1).lower(), prelude.lstrip()[at.end():], None))
-                start = pos = match.end()
-            else:  # ';' in a qualified rule's prelude: part of it (the rule fails later)
-                pos = match.end()
-        elif token == "{":
-            content_end, after = _block_end(text, match.end())
-            prelude = text[start:match.start()].strip()
-            at = _AT_KEYWORD.match(prelude)
-            if at is not None:
-                rules.append((at.group(1).lower(), prelude[at.end():],
-                              text[match.end():content_end]))
-            else:
-                rules.append((None, prelude, text[match.end():content_end]))
-            start = pos = after
-        else:  # a stray '}' at this level: it stays in the next rule's prelude
-            pos = match.end()
+        at = _AT_KEYWORD.match(text, pos) if text[pos] == "@" else None
+        if at is None:  # a qualified rule: its prelude runs to its block ("@" alone included)
+            brace = _scan(text, pos, [], "{")
+            if brace >= length:
+                break  # no block: not a rule
+            end, after = _block_end(text, brace + 1)
+            rules.append((None, _rstrip(text[pos:brace]), text[brace + 1:end]))
+            pos = after
+            continue
+        keyword = _keyword(at.group(1))
+        simple = _FLAT_AT_PRELUDE.match(text, at.end())
+        stop = simple.end() if simple is not None else _scan(text, at.end(), [], "{;")
+        if stop >= length:  # the text ends the at-rule
+            rules.append((keyword, text[at.end():], None))
+            break
+        if text[stop] == ";":
+            rules.append((keyword, text[at.end():stop], None))
+            pos = stop + 1
+        else:
+            end, after = _block_end(text, stop + 1)
+            rules.append((keyword, text[at.end():stop], text[stop + 1:end]))
+            pos = after
     return rules
 
 
@@ -155,8 +320,8 @@ def relevant(block: str) -> bool:
     search. ASCII text is lower-cased and searched for each word in C, ~3.5x faster than the
     case-insensitive alternation; other text keeps the regex (its case folding also matches
     "\u017f" to "s", "\u212a" to "k"...)."""
-    if not block.isascii():
-        return _RELEVANT.search(block) is not None
+    if not block.isascii() or "\\" in block:  # escapes: c\olor is color
+        return "\\" in block or _RELEVANT.search(block) is not None
     low = block.lower()
     return "font" in low or "color" in low or "display" in low or "visib" in low \
         or "float" in low or "position" in low or "--" in low

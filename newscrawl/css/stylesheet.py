@@ -46,6 +46,7 @@ CACHED_TEXTS = 32  # parsed texts held by parse_stylesheet (<style> blocks: casc
 _GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
                                 "-moz-document"})
 
+_WHITESPACE = " \t\n\r\f"  # CSS whitespace: str.strip() would also take U+00A0, a name character
 _COMPLETE: frozenset[str] = frozenset()  # Stylesheet.absent of complete sheets
 # A declaration: (property, value, important, pending). ``pending`` is the raw text when the
 # value uses var() and can only be parsed per element; ``value`` is then None.
@@ -139,12 +140,17 @@ def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Decla
 _PLAIN_CUSTOM = re.compile(r"[ \t]*(--[A-Za-z0-9_-]+)[ \t]*:([A-Za-z0-9#%.,+*/() \t_-]*)")
 
 
+# tinycss2 reads "u+0025-00ff" as a unicode-range token and serialises it as "U+25-FF".
+_UNICODE_RANGE = re.compile(r"[uU]\+[0-9A-Fa-f?]")
+
+
 def _plain_custom(text: str) -> Declaration | None:
     match = _PLAIN_CUSTOM.fullmatch(text)
     if match is None:
         return None
     value = match.group(2).strip()
-    if "/*" in value or len(value) > MAX_CUSTOM_VALUE or not _balanced(value):
+    if "/*" in value or len(value) > MAX_CUSTOM_VALUE or not _balanced(value) \
+            or ("+" in value and _UNICODE_RANGE.search(value) is not None):
         return None
     return (match.group(1), None, False, value)
 
@@ -416,15 +422,16 @@ def _style_rules(text: str, url: str | None, stats: dict[str, int], imports: lis
                 stats["at_rules_ignored"] += 1
                 continue
             if keyword == "media":
-                condition = strip_comments(prelude).strip()
-                stack.append((iter(split_rules(block)), media_stack + (condition,), depth + 1))
+                condition = strip_comments(prelude).strip(_WHITESPACE)
+                stack.append((iter(split_rules(block, False)), media_stack + (condition,),
+                              depth + 1))
                 break
             if keyword in _GROUPING_AT_RULES:
                 if keyword == "supports" and not supports_matches(
                         tinycss2.parse_component_value_list(prelude, True)):
                     stats["at_rules_ignored"] += 1
                     continue
-                stack.append((iter(split_rules(block)), media_stack, depth + 1))
+                stack.append((iter(split_rules(block, False)), media_stack, depth + 1))
                 break
             stats["at_rules_ignored"] += 1  # @font-face, @keyframes, @page, ...
         else:
@@ -437,7 +444,7 @@ def _rule(prelude: str, block: str, ordinal: int, media_stack: tuple[str, ...],
     declarations = _declarations(block, stats)
     if not declarations:
         return None
-    compiled = compile_selector_text(prelude.strip())
+    compiled = compile_selector_text(prelude)  # stripped by split_rules
     if compiled is None:
         stats["rules_invalid_selector"] += 1
         return None
