@@ -70,3 +70,6 @@ class NewscrawlAddon:
         install_distributed(settings)
         journal.install(settings)
         progress.install(settings)
+        from newscrawl.warc.middleware import install as install_warc  # NEWSCRAWL_WARC_DIR (issue 32)
+
+        install_warc(settings)
