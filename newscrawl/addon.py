@@ -15,7 +15,8 @@ from newscrawl.defaults import DEFAULTS, feed_errors, setting_errors
 # (import path, priority) of each component the add-on enables; modules that are not built in
 # this checkout are skipped, so the add-on never names a component that cannot load.
 DOWNLOADER_MIDDLEWARES: dict[str, int] = {
-    "newscrawl.css.middleware.StylesheetMiddleware": 650,
+    # below HttpCompressionMiddleware (590): it must read pages after their content coding is removed
+    "newscrawl.css.middleware.StylesheetMiddleware": 585,
 }
 ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.ExtractionPipeline": 300,

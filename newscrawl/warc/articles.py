@@ -48,6 +48,7 @@ class Options:
     page_timeout: float = PAGE_TIMEOUT
     style_elements: bool | None = None
     page_model: str | None = None
+    stylesheets: bool = False  # pages' external stylesheets from the input files (newscrawl.warc.styles)
 
 
 def _host(url: str) -> str:
@@ -140,14 +141,25 @@ _run: Callable[[bytes, str, str], Any] | None = None
 _timeout = 0.0
 
 
-def start(options: Options, templates: dict[Any, Any] | None = None) -> None:
-    """Build this process's page function once: ``extract`` with the options' method, removing the
-    page's template when ``templates`` has one."""
+def start(options: Options, templates: dict[Any, Any] | None = None, css_index: dict[str, Any] | None = None) -> None:
+    """Build this process's page function once: ``extract`` with the options' method, the page's
+    archived stylesheets when ``css_index`` is given, removing the page's template when
+    ``templates`` has one."""
     global _run, _timeout
+    from newscrawl.encoding import decode_html
     from newscrawl.extract import extract
 
+    archived = None
+    if css_index is not None:
+        from newscrawl.warc.styles import ArchivedStylesheets
+
+        archived = ArchivedStylesheets(css_index)
+
+    def sheets(html: bytes, url: str, charset: str) -> list[Any]:
+        return [] if archived is None else archived.for_page(html, decode_html(html, charset or None)[0], url)
+
     def plain(html: bytes, url: str, charset: str) -> Any:
-        return extract(html, url, method=options.method, http_charset=charset or None,
+        return extract(html, url, sheets(html, url, charset), method=options.method, http_charset=charset or None,
                        style_elements=options.style_elements, page_model=options.page_model)
 
     run = plain
@@ -161,7 +173,8 @@ def start(options: Options, templates: dict[Any, Any] | None = None) -> None:
             template = templates.get(_page_key(html, url))
             if template is None:
                 return plain(html, url, charset)
-            page = Page.from_html(html, url, http_charset=charset or None, style_elements=options.style_elements)
+            page = Page.from_html(html, url, stylesheets=tuple(sheets(html, url, charset)), http_charset=charset or None,
+                                  style_elements=options.style_elements)
             article = extract_page(page)
             article.body, removed = remove_template(page, template, article.body, "after")
             article.provenance["template"] = {"id": template.id, "removed": removed, "pages": template.pages}
@@ -212,15 +225,21 @@ def _kept(line: dict[str, Any], options: Options, counts: Counts) -> bool:
     return True
 
 
-def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 1,
-          counts: Counts | None = None) -> Iterator[dict[str, Any]]:
+def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 1, counts: Counts | None = None,
+          css_index: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """Output objects of the HTML 200 responses of ``paths``, in file and record order, after the
-    filters; ``counts`` gets what was read, skipped and kept."""
+    filters; ``counts`` gets what was read, skipped and kept. With ``options.stylesheets`` the
+    stylesheets come from ``css_index`` (default: indexed from ``paths``)."""
     paths = list(paths)
     counts = counts if counts is not None else Counts()
     templates = file_templates(paths, options) if options.site_templates else None
+    if options.stylesheets and css_index is None:
+        from newscrawl.warc.styles import stylesheet_index
+
+        css_index = stylesheet_index(paths)
     jobs = page_jobs(paths, options, counts)
-    for job, out in ordered_map(extract_job, jobs, workers, initializer=start, initargs=(options, templates)):
+    for job, out in ordered_map(extract_job, jobs, workers, initializer=start,
+                                initargs=(options, templates, css_index if options.stylesheets else None)):
         if isinstance(out, Failed):
             out = error_line({"url": job[0], "domain": job[4] or None, "fetched_at": job[5], "status": job[6]},
                              job[3], out.reason)

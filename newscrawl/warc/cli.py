@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import glob
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="with --warc: keep only pages of this domain or host and its subdomains (repeatable)")
     group.add_argument("--since", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or after this day")
     group.add_argument("--until", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or before this day")
+    group.add_argument("--stylesheets", action="store_true",
+                       help="with --warc: style each page with its external stylesheets found in the input files "
+                            "(WARCs of crawls, which archive them), as the crawl did; reads the files twice")
     group.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
                        help="with --warc: one task per file on this Dask scheduler (tcp://host:8786); without an "
                             "address, a local cluster of --workers processes (needs the dask extra)")
@@ -67,16 +71,24 @@ def options_from(args: argparse.Namespace) -> Options:
     return Options(method=args.method, articles_only=args.articles_only,
                    domains=tuple(d.lower().strip(".") for d in args.domain), since=_day(args.since, "--since"),
                    until=_day(args.until, "--until"), site_templates=args.site_templates,
-                   page_timeout=args.page_timeout, style_elements=args.style_elements)
+                   page_timeout=args.page_timeout, style_elements=args.style_elements, stylesheets=args.stylesheets)
 
 
 class ProgressLine:
-    """records/s and articles/s on standard error: in place on a terminal, else a line now and then."""
+    """records/s and articles/s on standard error: in place on a terminal, else a line now and then,
+    from a thread of its own (heavy filters may hold the output back for long)."""
 
     def __init__(self, counts: Any, stream: TextIO) -> None:
         self.counts, self.stream = counts, stream
         self.tty = stream.isatty()
-        self.started = self.last = time.monotonic()
+        self.started = time.monotonic()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="newscrawl-warc-progress", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stopped.wait(TERMINAL_SECONDS if self.tty else PROGRESS_SECONDS):
+            self.tick()
 
     def text(self) -> str:
         elapsed = max(time.monotonic() - self.started, 1e-9)
@@ -85,10 +97,6 @@ class ProgressLine:
                 f"pages, {articles} articles ({articles / elapsed:.1f}/s)")
 
     def tick(self) -> None:
-        now = time.monotonic()
-        if now - self.last < (TERMINAL_SECONDS if self.tty else PROGRESS_SECONDS):
-            return
-        self.last = now
         if self.tty:
             self.stream.write("\r" + self.text() + "\x1b[K")
         else:
@@ -96,6 +104,8 @@ class ProgressLine:
         self.stream.flush()
 
     def done(self, failed: list[tuple[str, str]]) -> None:
+        self.stopped.set()
+        self.thread.join()
         if self.tty:
             self.stream.write("\r\x1b[K")
         skipped = ", ".join(f"{key} {value}" for key, value in sorted(self.counts.items())
@@ -136,10 +146,10 @@ def run(args: argparse.Namespace, workers: int, stdout: TextIO) -> int:
             out.write(chunk)
             if not args.output:
                 out.flush()
-            progress.tick()
     finally:
         if args.output:
             out.close()
+        progress.stopped.set()
     if counts["unreadable_files"] and args.dask is None:
         failed.extend((path, "cannot be read") for path in paths if not _readable(path))
     progress.done(failed)

@@ -31,15 +31,17 @@ logger = logging.getLogger(__name__)
 ARTICLES = Options(articles_only=True)
 
 
-def file_lines(path: str, options: Options = ARTICLES) -> tuple[bytes, dict[str, int]]:
+def file_lines(path: str, options: Options = ARTICLES, css_index: dict[str, Any] | None = None
+               ) -> tuple[bytes, dict[str, int]]:
     """The JSON lines of one file (zlib-compressed UTF-8) and its counts; raises when the file
-    cannot be opened, so Dask tries again."""
+    cannot be opened, so Dask tries again. ``css_index``: with ``options.stylesheets``, the
+    stylesheets of all the input files (:func:`newscrawl.warc.styles.stylesheet_index`)."""
     from newscrawl.commands.extract import dumps
     from newscrawl.warc.articles import lines
     from newscrawl.warc.reader import Counts
 
     counts = Counts()
-    text = "".join(dumps(line) + "\n" for line in lines([path], options, counts=counts))
+    text = "".join(dumps(line) + "\n" for line in lines([path], options, counts=counts, css_index=css_index))
     if counts["unreadable_files"]:
         raise OSError(f"{path}: cannot be read on this worker")
     return zlib.compress(text.encode("utf-8"), 1), dict(counts)
@@ -60,10 +62,16 @@ def run_on_dask(paths: list[str], options: Options, address: str | None, workers
                 failed: list[tuple[str, str]], *, retries: int = 2) -> Iterator[str]:
     """Text of each file's lines in input order; files whose task failed after ``retries`` tries go
     to ``failed`` as (path, reason)."""
+    css_index = None
+    if options.stylesheets:  # the sheets of a page may be in another file (a crawl rotates files)
+        from newscrawl.warc.styles import stylesheet_index
+
+        css_index = stylesheet_index(paths)
     client, cluster = _client(address, workers)
     try:
-        futures = [client.submit(file_lines, path, options, key=f"newscrawl-warc-{number}-{path}", retries=retries,
-                                 pure=False) for number, path in enumerate(paths)]
+        index = client.scatter(css_index, broadcast=True) if css_index is not None else None
+        futures = [client.submit(file_lines, path, options, index, key=f"newscrawl-warc-{number}-{path}",
+                                 retries=retries, pure=False) for number, path in enumerate(paths)]
         for path, future in zip(paths, futures):
             try:
                 data, file_counts = future.result()

@@ -135,8 +135,8 @@ class _FileReader:
     """One file's records as :class:`Response` objects, resynchronising after broken records."""
 
     def __init__(self, name: str, handle: IO[bytes], counts: Counts, seekable: bool | None = None,
-                 skip: int = 0) -> None:
-        self.name, self.handle, self.counts = name, handle, counts
+                 skip: int = 0, want: str = "html") -> None:
+        self.name, self.handle, self.counts, self.want = name, handle, counts, want
         self.skip = skip  # records at the start already read (a whole-file gzip read again)
         self.digests: OrderedDict[str, int] = OrderedDict()  # payload digest -> offset of its HTML response
         self.seekable = self._seekable(handle) if seekable is None else seekable
@@ -213,13 +213,13 @@ class _FileReader:
                        "it); read without record offsets", self.name)
         self.handle.seek(0)
         yield from _FileReader(self.name, cast(IO[bytes], gzip.GzipFile(fileobj=self.handle)), self.counts, seekable=False,
-                               skip=skip).responses()
+                               skip=skip, want=self.want).responses()
 
     def _response(self, record: Any, offset: int | None) -> Response | None:
         kind = record.rec_type or "unknown"
         self.counts[kind] += 1
         if kind == "revisit":
-            return self._revisit(record, offset)
+            return self._revisit(record, offset) if self.want == "html" else None
         if kind != "response":
             return None
         status = _http_status(record)
@@ -232,6 +232,11 @@ class _FileReader:
         if status != 200:
             self.counts["not_200"] += 1
             return None
+        if self.want == "css":  # the stylesheet index: where, not what
+            if content_type.split(";", 1)[0].strip().lower() != "text/css":
+                return None
+            return Response(url, status, content_type, b"", self.name, offset, headers.get_header("WARC-Record-ID"),
+                            headers.get_header("WARC-Date"))
         body = _read_payload(record, self.counts)
         if body is None:
             return None
@@ -272,32 +277,40 @@ class _FileReader:
 
 
 def _record_at(path: str, offset: int) -> Response | None:
-    """The HTML response record at ``offset`` of ``path`` (opened anew: the main read goes on)."""
+    """The response record at ``offset`` of ``path``, payload decoded (the file opened anew: a main
+    read of it may be going on)."""
     archive_iterator = require_warcio()
     try:
         with open_input(path) as handle:
             handle.seek(offset)
             for record in archive_iterator(handle, arc2warc=True):
-                body = _read_payload(record, Counts())
+                body = _read_payload(record, Counts()) if record.http_headers is not None else None
                 if body is None:
                     return None
                 headers = record.rec_headers
-                return Response(headers.get_header("WARC-Target-URI") or "", 200,
+                return Response(headers.get_header("WARC-Target-URI") or "", _http_status(record) or 0,
                                 record.http_headers.get_header("Content-Type") or "", body, path, offset,
                                 headers.get_header("WARC-Record-ID"), headers.get_header("WARC-Date"))
     except Exception as exc:
-        logger.warning("%s: revisited record at %d not readable (%s)", path, offset, exc)
+        logger.warning("%s: record at %d not readable (%s)", path, offset, exc)
     return None
 
 
-def iter_responses(path: str, counts: Counts | None = None) -> Iterator[Response]:
+def record_body(path: str, offset: int) -> bytes | None:
+    """The decoded payload of the response record at ``offset`` of ``path`` (None if unreadable)."""
+    response = _record_at(path, offset)
+    return None if response is None else response.body
+
+
+def iter_responses(path: str, counts: Counts | None = None, *, want: str = "html") -> Iterator[Response]:
     """The HTML responses with status 200 of one WARC or ARC file (gzipped or not, local path or
     fsspec URL), in file order; everything else is counted in ``counts``. Never raises for a bad
-    file: a file that cannot be opened counts as ``unreadable_files``."""
+    file: a file that cannot be opened counts as ``unreadable_files``. ``want="css"``: the
+    ``text/css`` 200 responses instead, without their payload (for the stylesheet index)."""
     counts = counts if counts is not None else Counts()
     try:
         with open_input(path) as handle:
-            yield from _FileReader(path, handle, counts).responses()
+            yield from _FileReader(path, handle, counts, want=want).responses()
     except OSError as exc:
         counts["unreadable_files"] += 1
         logger.error("%s: cannot read (%s)", path, exc.strerror or exc)

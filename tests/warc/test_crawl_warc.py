@@ -1,7 +1,7 @@
 """WARC out of real crawls: a crawl of the demo site (served gzip-encoded) writes WARC/1.1 files
 that warcio's own checker and indexer accept, holding a response record for every exported item,
 with the bodies as the server sent them; replayed with ``extract --warc`` they give the crawl's
-articles. After a SIGKILL and a JOBDIR resume every exported item still has its record."""
+articles (styled with the archived stylesheets, as the crawl styled them). After a SIGKILL and a JOBDIR resume every exported item still has its record."""
 
 from __future__ import annotations
 
@@ -72,8 +72,7 @@ def test_demo_crawl_warc_passes_warcio_and_replays_into_the_crawls_articles(tmp_
     out, warc, replay = tmp_path / "items.jsonl", tmp_path / "warc", tmp_path / "replay.jsonl"
     site = GzipSite(build_demo_site())
     with serve_site(site) as server:
-        crawl = subprocess.run(_crawl_cmd(server.base_url, out, warc, "NEWSCRAWL_TEMPLATE_ENABLED=false",
-                                          "NEWSCRAWL_CSS_ENABLED=false"),
+        crawl = subprocess.run(_crawl_cmd(server.base_url, out, warc, "NEWSCRAWL_TEMPLATE_ENABLED=false"),
                                cwd=REPO, capture_output=True, text=True, timeout=300)
     assert crawl.returncode == 0, crawl.stderr[-3000:]
     items = [json.loads(line) for line in out.read_text().splitlines()]
@@ -88,6 +87,7 @@ def test_demo_crawl_warc_passes_warcio_and_replays_into_the_crawls_articles(tmp_
     assert {"warcinfo", "request", "response"} <= {e["warc-type"] for e in indexed}
     assert any(e.get("warc-target-uri", "").endswith("/robots.txt") for e in indexed)  # every fetch, not only pages
     assert any("sitemap" in e.get("warc-target-uri", "") for e in indexed)
+    assert any(e.get("warc-target-uri", "").endswith(".css") for e in indexed)  # the pages' stylesheets
 
     records = {f: _records(str(f)) for f in files}
     for item in items:
@@ -99,7 +99,7 @@ def test_demo_crawl_warc_passes_warcio_and_replays_into_the_crawls_articles(tmp_
         assert headers.get_header("WARC-Payload-Digest") == digest
 
     replayed = subprocess.run([sys.executable, "-m", "newscrawl", "extract", "--warc", str(warc / "*.warc.gz"),
-                               "--articles-only", "-o", str(replay)], cwd=REPO, capture_output=True, text=True,
+                               "--articles-only", "--stylesheets", "-o", str(replay)], cwd=REPO, capture_output=True, text=True,
                               timeout=300)
     assert replayed.returncode == 0, replayed.stderr[-2000:]
     articles = {line["url"]: line for line in map(json.loads, replay.read_text().splitlines())}

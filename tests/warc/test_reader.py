@@ -109,6 +109,19 @@ def test_arc_file_and_revisits(tmp_path):
         assert [(r.url, r.body) for r in responses] == [("http://a.example/arc", html)], (name, counts)
 
 
+def test_fsspec_urls(demo_warc):
+    import fsspec
+
+    good, _ = _read([demo_warc["files"][0]])
+    with fsspec.open("memory://bucket/demo.warc.gz", "wb") as handle:  # fsspec's in-memory filesystem: no network
+        handle.write(Path(demo_warc["files"][0]).read_bytes())
+    responses, counts = _read(["memory://bucket/demo.warc.gz"])
+    assert [(r.url, r.body) for r in responses] == [(r.url, r.body) for r in good]
+    assert responses[0].file == "memory://bucket/demo.warc.gz"
+    _, missing = _read(["memory://bucket/none.warc.gz"])
+    assert missing["unreadable_files"] == 1
+
+
 def test_missing_file_is_counted_not_raised(tmp_path):
     responses, counts = _read([str(tmp_path / "nothing.warc.gz")])
     assert responses == [] and counts["unreadable_files"] == 1
