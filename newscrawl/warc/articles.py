@@ -93,15 +93,24 @@ def _job(response: Response) -> Job:
             response.date, response.status)
 
 
-def page_jobs(paths: Iterable[str], options: Options, counts: Counts) -> Iterator[Job]:
-    """The extraction jobs of ``paths`` in order, after the domain filter (before extraction: it costs nothing)."""
+def page_jobs(paths: Iterable[str], options: Options, counts: Counts, failed: list[str] | None = None
+              ) -> Iterator[Job]:
+    """The extraction jobs of ``paths`` in order, after the domain filter (before extraction: it
+    costs nothing); files that cannot be opened go to ``failed``."""
     for path in paths:
         counts["files"] += 1
-        for response in iter_responses(path, counts):
-            if options.domains and not domain_matches(response.url, options.domains):
-                counts["other_domains"] += 1
-                continue
-            yield _job(response)
+        unreadable = counts["unreadable_files"]
+        yield from _file_jobs(path, options, counts)
+        if failed is not None and counts["unreadable_files"] > unreadable:
+            failed.append(path)
+
+
+def _file_jobs(path: str, options: Options, counts: Counts) -> Iterator[Job]:
+    for response in iter_responses(path, counts):
+        if options.domains and not domain_matches(response.url, options.domains):
+            counts["other_domains"] += 1
+            continue
+        yield _job(response)
 
 
 # --- per-domain templates (the batch path's, learnt inside each file) -------------------------------
@@ -226,10 +235,11 @@ def _kept(line: dict[str, Any], options: Options, counts: Counts) -> bool:
 
 
 def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 1, counts: Counts | None = None,
-          css_index: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+          css_index: dict[str, Any] | None = None, failed: list[str] | None = None) -> Iterator[dict[str, Any]]:
     """Output objects of the HTML 200 responses of ``paths``, in file and record order, after the
-    filters; ``counts`` gets what was read, skipped and kept. With ``options.stylesheets`` the
-    stylesheets come from ``css_index`` (default: indexed from ``paths``)."""
+    filters; ``counts`` gets what was read, skipped and kept, ``failed`` the files that could not
+    be opened. With ``options.stylesheets`` the stylesheets come from ``css_index`` (default:
+    indexed from ``paths``)."""
     paths = list(paths)
     counts = counts if counts is not None else Counts()
     templates = file_templates(paths, options) if options.site_templates else None
@@ -237,7 +247,7 @@ def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 
         from newscrawl.warc.styles import stylesheet_index
 
         css_index = stylesheet_index(paths)
-    jobs = page_jobs(paths, options, counts)
+    jobs = page_jobs(paths, options, counts, failed)
     for job, out in ordered_map(extract_job, jobs, workers, initializer=start,
                                 initargs=(options, templates, css_index if options.stylesheets else None)):
         if isinstance(out, Failed):

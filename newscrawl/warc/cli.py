@@ -117,12 +117,15 @@ class ProgressLine:
         self.stream.flush()
 
 
-def _local(paths: list[str], options: Options, workers: int, counts: Any) -> Iterator[str]:
+def _local(paths: list[str], options: Options, workers: int, counts: Any, failed: list[tuple[str, str]]
+           ) -> Iterator[str]:
     from newscrawl.commands.extract import dumps
     from newscrawl.warc.articles import lines
 
-    for line in lines(paths, options, workers=workers, counts=counts):
+    unreadable: list[str] = []
+    for line in lines(paths, options, workers=workers, counts=counts, failed=unreadable):
         yield dumps(line) + "\n"
+    failed.extend((path, "cannot be read") for path in unreadable)
 
 
 def run(args: argparse.Namespace, workers: int, stdout: TextIO) -> int:
@@ -141,7 +144,7 @@ def run(args: argparse.Namespace, workers: int, stdout: TextIO) -> int:
 
             chunks = run_on_dask(paths, options, args.dask or None, workers, counts, failed, retries=args.retries)
         else:
-            chunks = _local(paths, options, workers, counts)
+            chunks = _local(paths, options, workers, counts, failed)
         for chunk in chunks:
             out.write(chunk)
             if not args.output:
@@ -150,17 +153,5 @@ def run(args: argparse.Namespace, workers: int, stdout: TextIO) -> int:
         if args.output:
             out.close()
         progress.stopped.set()
-    if counts["unreadable_files"] and args.dask is None:
-        failed.extend((path, "cannot be read") for path in paths if not _readable(path))
     progress.done(failed)
     return 1 if failed else 0
-
-
-def _readable(path: str) -> bool:
-    from newscrawl.warc.reader import open_input
-
-    try:
-        with open_input(path):
-            return True
-    except OSError:
-        return False
