@@ -16,7 +16,8 @@ from newscrawl.extras import extra_errors
 # (import path, priority) of each component the add-on enables; modules that are not built in
 # this checkout are skipped, so the add-on never names a component that cannot load.
 DOWNLOADER_MIDDLEWARES: dict[str, int] = {
-    "newscrawl.css.middleware.StylesheetMiddleware": 650,
+    # below HttpCompressionMiddleware (590): it must read pages after their content coding is removed
+    "newscrawl.css.middleware.StylesheetMiddleware": 585,
 }
 ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.ExtractionPipeline": 300,
@@ -75,3 +76,6 @@ class NewscrawlAddon:
         install_distributed(settings)
         journal.install(settings)
         progress.install(settings)
+        from newscrawl.warc.middleware import install as install_warc  # NEWSCRAWL_WARC_DIR (issue 32)
+
+        install_warc(settings)

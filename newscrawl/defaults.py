@@ -155,6 +155,16 @@ DEFAULTS: dict[str, Any] = {
     # "plain" (reads no words: slightly more English news articles of sites unlike wcxb-dev's kept, 0.934 on
     # wcxb-dev; docs/decisions.md, page classifier round 6) or a model path.
     "NEWSCRAWL_PAGE_MODEL": "default",
+    # --- WARC archive of the crawl (newscrawl.warc.middleware; docs/warc.md) -----------------------
+    # Directory to write WARC/1.1 files into (request + response records of every fetched response,
+    # bodies as received); None: no WARC. Needs the warc extra (warcio).
+    "NEWSCRAWL_WARC_DIR": None,
+    # A file is closed and the next one opened before it would grow past this many bytes.
+    "NEWSCRAWL_WARC_MAX_BYTES": 10**9,
+    # File names: <prefix>-<timestamp17>-<serial>-<pid>~<host>.warc.gz (Heritrix's pattern).
+    "NEWSCRAWL_WARC_PREFIX": "newscrawl",
+    # Free text for the warcinfo record's "description" field (None: left out).
+    "NEWSCRAWL_WARC_DESCRIPTION": None,
 }
 
 

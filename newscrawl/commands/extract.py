@@ -23,7 +23,7 @@ from newscrawl.evaluate import read_page
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
 from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
 
-HELP = "extract title, date and body from an HTML file (or a JSONL manifest with --batch)"
+HELP = "extract title, date and body from an HTML file (or a JSONL manifest with --batch, WARC files with --warc)"
 
 _BATCH_FIELDS = ("title", "published", "body", "is_article", "probability")
 # A batch page taking longer than this gets an error line (the slowest of the 1,933 dataset pages
@@ -38,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              '"-" reads them from standard input (paths relative to the current folder)')
     parser.add_argument("--url", help="the page's URL (resolves links, helps dates and site names)")
     parser.add_argument("--site-templates", action="store_true",
-                        help="with --batch: learn a template per page from the other pages of its site "
-                             "(manifest 'site' or registrable domain; groups of >= 3) and remove it")
+                        help="with --batch (--warc: per file and domain): learn a template per page from the other "
+                             "pages of its site (manifest 'site' or registrable domain; groups of >= 3) and remove it")
     parser.add_argument("--method", default="nce",
                         help="extraction method: nce (default) or a body extractor the core offers "
                              "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
@@ -48,8 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"with --batch: a page taking longer gets an error line "
                              f"(default {PAGE_TIMEOUT:g}; 0: none)")
     parser.add_argument("--workers", type=int, default=1,
-                        help="with --batch: extract on this many processes, output unchanged and in order "
+                        help="with --batch or --warc: extract on this many processes, output unchanged and in order "
                              "(default 1; 0: one per CPU)")
+    from newscrawl.warc.cli import add_arguments as add_warc_arguments
+
+    add_warc_arguments(parser)
 
 
 def add_style_elements_argument(parser: argparse.ArgumentParser) -> None:
@@ -203,13 +206,17 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
-    if bool(args.file) == bool(args.batch):
-        raise SystemExit("newscrawl extract: give either FILE or --batch MANIFEST")
+    if bool(args.file) + bool(args.batch) + bool(args.warc) != 1:
+        raise SystemExit("newscrawl extract: give one of FILE, --batch MANIFEST or --warc FILE...")
     try:
         workers = resolve_workers(args.workers)
     except ValueError as exc:
         raise SystemExit(f"newscrawl extract: --workers: {exc}") from None
     extract_one = extractor(args.method, args.style_elements)  # an unknown method stops here, before any worker starts
+    if args.warc:
+        from newscrawl.warc.cli import run as run_warc
+
+        return run_warc(args, workers, stdout)
     if args.batch:
         for out in _batch_output(args, workers):
             stdout.write(dumps(out) + "\n")
