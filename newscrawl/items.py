@@ -33,6 +33,6 @@ class NewsArticle(scrapy.Item):
     discovered_by = scrapy.Field()  # "start", "link", "sitemap" or "feed"
     outlinks = scrapy.Field()       # on-site links of the page, canonicalised, in document order
     stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware); parsed in the crawl's cache
-    warc = scrapy.Field()           # with NEWSCRAWL_WARC_DIR: the page's response record {file, offset, record_id, date}
+    warc = scrapy.Field()           # with NEWSCRAWL_WARC_DIR: the response record {file, offset, record_id, date}
     # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
     html = scrapy.Field()           # HTML of the page, decoded as browsers do (newscrawl.encoding)
