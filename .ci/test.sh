@@ -4,7 +4,9 @@
 # the development datasets beside the repository; in CI their absence is a failure, elsewhere
 # the gate is left out with a message. With the datasets, damaged development pages (44 kinds of
 # hostile input, warnings as errors) must neither raise nor degrade: benchmarks/damaged_pages.py.
-# Before the tests: ruff and mypy on newscrawl/ (configured in pyproject.toml).
+# Before the tests: ruff and mypy on newscrawl/ (configured in pyproject.toml); after them, the
+# wheel built from the checkout runs `newscrawl demo` outside it (.ci/wheel_demo.sh), and the
+# documentation site builds with --strict.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
@@ -12,6 +14,12 @@ bash .ci/setup.sh
 .venv/bin/ruff check newscrawl
 .venv/bin/mypy
 .venv/bin/python -m pytest
+# the built wheel (models included) runs the demo in a fresh virtualenv outside the checkout
+bash .ci/wheel_demo.sh
+# the documentation site (mkdocs.yml; settings reference and API reference generated): no warnings
+SITE=$(mktemp -d)
+DISABLE_MKDOCS_2_WARNING=true NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet --site-dir "$SITE"
+rm -rf "$SITE"
 if [ -d ../shared/datasets ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}" = "true" ]; then
   .venv/bin/python benchmarks/quality_gate.py
   .venv/bin/python benchmarks/damaged_pages.py --pages 12
