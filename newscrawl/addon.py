@@ -70,3 +70,6 @@ class NewscrawlAddon:
         install_distributed(settings)
         journal.install(settings)
         progress.install(settings)
+        from newscrawl.watch.crawl import install as install_watch  # incremental crawling (issue 33)
+
+        install_watch(settings)
