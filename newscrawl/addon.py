@@ -22,6 +22,7 @@ ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.TemplatePipeline": 350,
     "newscrawl.pipelines.ArticleFilterPipeline": 800,
     "newscrawl.pipelines.DropRawHtmlPipeline": 900,
+    "newscrawl.pipelines.PostgresPipeline": 950,
 }
 
 

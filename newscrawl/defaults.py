@@ -128,6 +128,15 @@ DEFAULTS: dict[str, Any] = {
     # they link), and the likely article links a page needs to be one.
     "NEWSCRAWL_WATCH_MAX_FRONTS": 10,
     "NEWSCRAWL_WATCH_FRONT_MIN_ARTICLES": 3,
+    # --- PostgreSQL sink (newscrawl.postgres; the postgres extra) ----------------------------------
+    # libpq connection string or URI; set, articles are upserted by canonical URL (None: off).
+    "NEWSCRAWL_POSTGRES_DSN": None,
+    # Table (created when missing; "schema.table" allowed).
+    "NEWSCRAWL_POSTGRES_TABLE": "newscrawl_articles",
+    # Connection errors: retries, and the first back-off in seconds (doubling, at most 30 s); the
+    # defaults ride out about 2.5 minutes of a server down before an item fails loudly.
+    "NEWSCRAWL_POSTGRES_RETRY_TIMES": 10,
+    "NEWSCRAWL_POSTGRES_BACKOFF": 0.5,
     # --- site templates (newscrawl.template; values measured in docs/decisions.md) ---------------
     # Learn each site's template (n-CS + exact top-down mapping) and strip it from article bodies.
     "NEWSCRAWL_TEMPLATE_ENABLED": True,
