@@ -191,7 +191,8 @@ class WatchSpiderMiddleware:
             if front.kind == "section":
                 meta["newscrawl_source"] = "link"
             yield Request(front.url, callback=callback, errback=spider.on_error, priority=1000, meta=meta,
-                          headers=cycle.conditional_headers(front.url))
+                          headers=cycle.conditional_headers(front.url), dont_filter=True)
+            # dont_filter: a distributed crawl's dupefilter persists in Redis across cycles
         self.crawler.stats.set_value("newscrawl/watch/fronts_due", len(cycle.due_fronts()))
 
     def _tag_start(self, request: Request, spider: Any) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-FAST = ("LOG_LEVEL=INFO", "TELNETCONSOLE_ENABLED=false")
+# the watch is under test, not extraction: stylesheets and templates off keep cycles short
+FAST = ("LOG_LEVEL=INFO", "TELNETCONSOLE_ENABLED=false", "NEWSCRAWL_CSS_ENABLED=false", "NEWSCRAWL_TEMPLATE_ENABLED=false")
 
 
 @dataclass
