@@ -9,7 +9,7 @@ export, duplicates and missed articles so far (articles published before the cyc
 still not exported after it; both must be 0).
 
 ``site``: a saved real site (default ``../shared/sites/wyofile``) copied to a temp dir and
-served on 127.0.0.1 with ETags, as a static web server would: cycle 1 crawls it, cycle 2 must
+served on 127.0.0.1 with ETags, as a static web server would (``--no-etags``: without): cycle 1 crawls it, cycle 2 must
 export nothing with at most 10% of cycle 1's requests; then a new article (a copy of a saved one
 under a new slug and title) is linked from the home page, and cycle 3 must export exactly it.
 
@@ -154,7 +154,8 @@ def add_article(root: Path, articles: set[str]) -> str:
 
 def saved_site(args: argparse.Namespace) -> int:
     source = Path(args.dir) if args.dir else shared_dir() / "sites" / "wyofile"
-    print(f"saved site {source.name}: served from a temp copy on 127.0.0.1 with ETags, --every {args.every}")
+    print(f"saved site {source.name}: served from a temp copy on 127.0.0.1 "
+          f"{'without' if args.no_etags else 'with'} ETags, --every {args.every}")
     print(row("cycle", "what", "requests", "304", "exported", "seconds"))
     print(row(*["---"] * 6))
     with tempfile.TemporaryDirectory(prefix="newscrawl-watch-") as tmpdir:
@@ -162,7 +163,7 @@ def saved_site(args: argparse.Namespace) -> int:
         root = tmp / "site"
         shutil.copytree(source, root)
         results = []
-        with serve_directory(root, conditional=True) as served:
+        with serve_directory(root, conditional=not args.no_etags) as served:
             for n, what in enumerate(("first cycle", "nothing new", "new article linked from the home page"), 1):
                 if n == 3:
                     added = add_article(root, {i["url"][len(served.base_url):] for i in items(tmp)})
@@ -197,6 +198,7 @@ def main() -> int:
     s = sub.add_parser("site", help="a saved real site")
     s.add_argument("--dir", help="saved site folder (default ../shared/sites/wyofile)")
     s.add_argument("--every", default="0s..0s")
+    s.add_argument("--no-etags", action="store_true", help="serve without ETags (no 304s: every front re-read)")
     args = parser.parse_args()
     return saved_site(args) if args.mode == "site" else demo(args if args.mode else parser.parse_args(["demo"]))
 

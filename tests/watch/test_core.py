@@ -126,3 +126,22 @@ def test_links_below_fronts_are_not_followed_and_old_entries_expire(state: Sqlit
     later.now = 3 * 86400.0
     later.finish(completed=True)
     assert state.pages(["http://a.test/old/"]) == {}
+
+
+def test_since_follows_only_recent_feed_entries_and_remembers_the_rest(state: SqliteState) -> None:
+    from datetime import UTC, datetime
+
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0, since=datetime(2025, 5, 1, tzinfo=UTC))
+    cycle.visit("http://a.test/", "home", "a.test")
+    home_links = [Link("http://a.test/old-story/", "page"), Link("http://a.test/feed/", "feed")]
+    assert [f.url for f in cycle.follow("http://a.test/", home_links)] == ["http://a.test/feed/"]  # not the page
+    cycle.visit("http://a.test/feed/", "feed", "a.test")
+    follows = cycle.follow("http://a.test/feed/", [Link("http://a.test/new/", "page", "2025-05-02T08:00:00Z"),
+                                                   Link("http://a.test/april/", "page", "2025-04-20T08:00:00Z")])
+    assert [f.url for f in follows] == ["http://a.test/new/"]
+    cycle.page_done("http://a.test/new/")
+    cycle.finish(completed=True)
+    later = Cycle(state, bounds=Bounds(0, 0), now=10.0)
+    later.visit("http://a.test/", "home", "a.test")
+    links = [Link(u, "page") for u in ("http://a.test/old-story/", "http://a.test/april/", "http://a.test/fresh/")]
+    assert [f.url for f in later.follow("http://a.test/", links)] == ["http://a.test/fresh/"]
