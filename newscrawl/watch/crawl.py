@@ -32,6 +32,7 @@ from scrapy.exceptions import DropItem, IgnoreRequest, NotConfigured
 from scrapy.http import Response
 
 from newscrawl.links.urls import registrable_domain
+from newscrawl.spiders.news import NewsSpider
 from newscrawl.watch.cycle import Cycle, Link, iso
 from newscrawl.watch.entries import dated_entries, parse_date
 from newscrawl.watch.schedule import Bounds
@@ -178,7 +179,7 @@ class WatchSpiderMiddleware:
     async def process_start(self, start: AsyncIterator[Any]) -> AsyncIterator[Any]:
         cycle = cycle_for(self.crawler)
         spider: Any = self.crawler.spider
-        if cycle is None or cycle.full or not cycle.known_fronts:
+        if cycle is None or cycle.full or not cycle.known_fronts or not isinstance(spider, NewsSpider):
             async for request in start:
                 if isinstance(request, Request):
                     self._tag_start(request, spider)
@@ -208,7 +209,7 @@ class WatchSpiderMiddleware:
                                     spider: Any = None) -> AsyncIterator[Any]:
         cycle = cycle_for(self.crawler)
         spider = self.crawler.spider
-        if cycle is None:
+        if cycle is None or not isinstance(spider, NewsSpider):  # the watch knows the news spider's callbacks
             async for output in result:
                 yield output
             return
