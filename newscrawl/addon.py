@@ -24,6 +24,7 @@ ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.TemplatePipeline": 350,
     "newscrawl.pipelines.ArticleFilterPipeline": 800,
     "newscrawl.pipelines.DropRawHtmlPipeline": 900,
+    "newscrawl.pipelines.PostgresPipeline": 950,
 }
 
 
@@ -79,3 +80,6 @@ class NewscrawlAddon:
         from newscrawl.warc.middleware import install as install_warc  # NEWSCRAWL_WARC_DIR (issue 32)
 
         install_warc(settings)
+        from newscrawl.watch.crawl import install as install_watch  # incremental crawling (issue 33)
+
+        install_watch(settings)

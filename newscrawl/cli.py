@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "evaluate": "newscrawl.commands.evaluate",
     "train": "newscrawl.commands.train",
     "template": "newscrawl.commands.template",
+    "watch": "newscrawl.commands.watch",
 }
 
 

@@ -107,6 +107,36 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_JOURNAL_ENABLED": True,
     # Seconds between progress lines (LogStats convention); 0 turns them off.
     "NEWSCRAWL_PROGRESS_INTERVAL": 60.0,
+    # --- watch: incremental crawling for monitoring (newscrawl.watch, docs/watch.md) -------------
+    # Directory of the watch state (SQLite, WAL). Set, it makes every crawl a watch cycle: the first
+    # crawls as usual, later ones re-read only fronts (feeds, sitemaps, home and section pages) with
+    # conditional requests and export only articles never exported (or changed: updated=true).
+    "NEWSCRAWL_WATCH_STATE": None,
+    # "auto" (Redis when NEWSCRAWL_DISTRIBUTED, else SQLite), "sqlite" or "redis" (REDIS_URL,
+    # keys <NEWSCRAWL_REDIS_PREFIX>:watch:*).
+    "NEWSCRAWL_WATCH_BACKEND": "auto",
+    # Pages and articles no front has listed for this many days are forgotten (bounded state).
+    "NEWSCRAWL_WATCH_FORGET_DAYS": 30.0,
+    # Revisit interval bounds per front, seconds: halved when a visit finds new articles, x1.5
+    # when not (newscrawl watch --every sets both).
+    "NEWSCRAWL_WATCH_MIN_INTERVAL": 900.0,
+    "NEWSCRAWL_WATCH_MAX_INTERVAL": 7200.0,
+    # First cycle only: follow just the feed and sitemap entries dated on or after this date
+    # (ISO 8601); everything else listed is remembered as seen, never fetched.
+    "NEWSCRAWL_WATCH_SINCE": None,
+    # Section fronts kept per site (pages linked from a start page, ranked by the likely articles
+    # they link), and the likely article links a page needs to be one.
+    "NEWSCRAWL_WATCH_MAX_FRONTS": 10,
+    "NEWSCRAWL_WATCH_FRONT_MIN_ARTICLES": 3,
+    # --- PostgreSQL sink (newscrawl.postgres; the postgres extra) ----------------------------------
+    # libpq connection string or URI; set, articles are upserted by canonical URL (None: off).
+    "NEWSCRAWL_POSTGRES_DSN": None,
+    # Table (created when missing; "schema.table" allowed).
+    "NEWSCRAWL_POSTGRES_TABLE": "newscrawl_articles",
+    # Connection errors: retries, and the first back-off in seconds (doubling, at most 30 s); the
+    # defaults ride out about 2.5 minutes of a server down before an item fails loudly.
+    "NEWSCRAWL_POSTGRES_RETRY_TIMES": 10,
+    "NEWSCRAWL_POSTGRES_BACKOFF": 0.5,
     # --- site templates (newscrawl.template; values measured in docs/decisions.md) ---------------
     # Learn each site's template (n-CS + exact top-down mapping) and strip it from article bodies.
     "NEWSCRAWL_TEMPLATE_ENABLED": True,
@@ -173,6 +203,7 @@ DEFAULTS: dict[str, Any] = {
 CHOICES: dict[str, tuple[str, ...]] = {
     "NEWSCRAWL_HAND_OFF": ("articles", "all"),
     "NEWSCRAWL_TEMPLATE_MODE": ("after", "before", "both"),
+    "NEWSCRAWL_WATCH_BACKEND": ("auto", "sqlite", "redis"),
 }
 
 

@@ -34,5 +34,10 @@ class NewsArticle(scrapy.Item):
     outlinks = scrapy.Field()       # on-site links of the page, canonicalised, in document order
     stylesheets = scrapy.Field()    # stylesheet URLs in cascade order (CSS middleware); parsed in the crawl's cache
     warc = scrapy.Field()           # with NEWSCRAWL_WARC_DIR: the response record {file, offset, record_id, date}
+    # --- watch (incremental crawling, newscrawl.watch; only when NEWSCRAWL_WATCH_STATE is set) ------
+    first_seen = scrapy.Field()     # when the watch first exported this article (canonical URL), ISO 8601 UTC
+    last_changed = scrapy.Field()   # when its title, date or body last changed (= first_seen until then)
+    updated = scrapy.Field()        # True: exported before, now with a changed title, date or body
+    revision = scrapy.Field()       # 1 for the first export, +1 for each update
     # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
     html = scrapy.Field()           # HTML of the page, decoded as browsers do (newscrawl.encoding)

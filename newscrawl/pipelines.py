@@ -8,6 +8,8 @@ Order (priorities installed by the add-on; any project may re-order them):
 * 800 :class:`ArticleFilterPipeline` — drops pages the page classifier calls non-articles
   (``NEWSCRAWL_EXPORT_ALL = True`` keeps them, with ``is_article`` telling which they are).
 * 900 :class:`DropRawHtmlPipeline` — removes the raw HTML before export (``NEWSCRAWL_KEEP_HTML``).
+* 950 ``PostgresPipeline`` — upserts articles into PostgreSQL when ``NEWSCRAWL_POSTGRES_DSN`` is set
+  (:mod:`newscrawl.postgres`; the watch's ``WatchPipeline`` runs at 850, before it).
 
 Extraction never raises into the crawl: a page that fails is exported with the error recorded in
 ``extraction`` and counted in ``newscrawl/extraction/errors``; one that takes longer than
@@ -161,4 +163,8 @@ def __getattr__(name: str) -> Any:
         from newscrawl.template.pipeline import TemplatePipeline
 
         return TemplatePipeline
+    if name == "PostgresPipeline":  # upserts into PostgreSQL (the postgres extra, newscrawl.postgres)
+        from newscrawl.postgres import PostgresPipeline
+
+        return PostgresPipeline
     raise AttributeError(name)

@@ -10,6 +10,8 @@ API
     file ``p﹖q`` (U+FE56, how site downloaders store query URLs; also ``p﹖q.<ext>`` with the
     extension the downloader appended, and ``stem﹖q.ext`` for ``stem.ext?q``) when it exists,
     else ``p`` with the query ignored. Percent-encoded names (``%EF%B9%96``) are decoded.
+``conditional=True`` (both): 200 answers carry an ``ETag`` (hash of the body) and a request whose
+    ``If-None-Match`` names it gets ``304 Not Modified`` (watch tests); off by default.
 ``Served``: ``.base_url`` ("http://127.0.0.1:54321"), ``.url(path)``, and a thread-safe request log:
     ``.hits`` (Counter of request targets, path + query as sent), ``.requests`` (list of
     ``Hit(method, target, status)``), ``.reset()``; ``.site``. ``log=False`` records nothing (long
@@ -17,7 +19,7 @@ API
     loopback on Linux) and pass its ``base_url`` as ``build_demo_site(offsite_base=...)``: another
     host, so another site, whose ``hits`` show whether anything was fetched from it.
 
-``python -m newscrawl.demo.server [--dir PATH | --large N] [--traps] [--seed S] [--port N]
+``python -m newscrawl.demo.server [--dir PATH | --large N | --publish SECONDS] [--traps] [--seed S] [--port N]
 [--host H] [--truth FILE]`` serves in the foreground (``--port 0`` picks a free port; the first
 line printed names the URL); ``--truth`` writes the gold truth as JSON Lines first.
 
@@ -29,6 +31,7 @@ streamed answers (oversize, slow trap pages) are written chunk by chunk; request
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import mimetypes
 import threading
@@ -110,6 +113,11 @@ class _Handler(BaseHTTPRequestHandler):
             resp = self.server.site.resolve(self.path, served.base_url)
         except Exception:  # a broken page must not kill the test server
             resp = Response(500, {"Content-Type": HTML}, b"<h1>500</h1>")
+        if self.server.conditional and resp.status == 200 and resp.stream is None:
+            etag = '"%s"' % hashlib.sha1(resp.body).hexdigest()[:20]
+            resp.headers = {**resp.headers, "ETag": etag}
+            if self.headers.get("If-None-Match") == etag:
+                resp = Response(304, {"ETag": etag})
         served.record(self.command, self.path, resp.status)
         self.send_response(resp.status)
         for name, value in resp.headers.items():
@@ -140,9 +148,10 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128
 
-    def __init__(self, address: tuple[str, int], site: Site, log: bool) -> None:
+    def __init__(self, address: tuple[str, int], site: Site, log: bool, conditional: bool = False) -> None:
         super().__init__(address, _Handler)
         self.site = site
+        self.conditional = conditional
         self.served = Served(self, site, log)
 
     def handle_error(self, request: object, client_address: object) -> None:
@@ -151,8 +160,8 @@ class _Server(ThreadingHTTPServer):
 
 @contextmanager
 def serve_site(site: Site, host: str = "127.0.0.1", port: int = 0, *,
-               log: bool = True) -> Iterator[Served]:
-    httpd = _Server((host, port), site, log)
+               log: bool = True, conditional: bool = False) -> Iterator[Served]:
+    httpd = _Server((host, port), site, log, conditional)
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True, name="newscrawl-demo-server")
     thread.start()
@@ -210,8 +219,8 @@ class DirectorySite(Site):
 
 @contextmanager
 def serve_directory(path: str | Path, host: str = "127.0.0.1", port: int = 0, *,
-                    log: bool = True) -> Iterator[Served]:
-    with serve_site(DirectorySite(path), host, port, log=log) as served:
+                    log: bool = True, conditional: bool = False) -> Iterator[Served]:
+    with serve_site(DirectorySite(path), host, port, log=log, conditional=conditional) as served:
         yield served
 
 
@@ -220,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--dir", help="serve a saved site folder instead of the demo site")
     what.add_argument("--large", type=int, metavar="N", help="serve a lazily generated site of N pages")
+    what.add_argument("--publish", type=float, metavar="SECONDS",
+                      help="demo site that publishes a held-back article every SECONDS (and corrects some)")
     parser.add_argument("--traps", action="store_true", help="add the crawler traps to the demo site")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--host", default="127.0.0.1")
@@ -231,13 +242,17 @@ def main(argv: list[str] | None = None) -> int:
         site: Site = DirectorySite(args.dir)
     elif args.large:
         site = build_large_site(args.large, seed=args.seed)
+    elif args.publish:
+        from newscrawl.demo.publishing import PublishingSite
+
+        site = PublishingSite(args.seed, every=args.publish)
     else:
         site = build_demo_site(args.seed, traps=args.traps)
     if args.truth:
         with args.truth.open("w", encoding="utf-8") as fh:
             for record in site.truth_records():
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
-    with serve_site(site, args.host, args.port, log=False) as served:
+    with serve_site(site, args.host, args.port, log=False, conditional=bool(args.publish)) as served:
         print(f"Serving on {served.base_url}/ (Ctrl-C to stop)", flush=True)
         try:
             threading.Event().wait()

@@ -108,13 +108,14 @@ class DemoSite(Site):
     """The eager site: content generated once (fast), HTML rendered per request."""
 
     def __init__(self, seed: int = 7, *, traps: Traps | None = None,
-                 offsite_base: str | None = None) -> None:
+                 offsite_base: str | None = None, hidden: frozenset[int] = frozenset()) -> None:
+        """``hidden``: indexes of articles left out (not yet published: ``newscrawl.demo.publishing``)."""
         self.seed = seed
         self.traps = traps
         self.offsite_base = offsite_base.rstrip("/") if offsite_base else None
         rng = random.Random(seed)
         self.authors = _authors(rng)
-        self.articles = _articles(rng, self.authors)
+        self.articles = [a for a in _articles(rng, self.authors) if a.idx not in hidden]
         self.linked = [a for a in self.articles if a.only_in is None]
         by_date = sorted(self.linked, key=lambda a: a.published, reverse=True)
         self.newest = by_date

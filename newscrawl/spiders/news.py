@@ -356,6 +356,8 @@ class NewsSpider(scrapy.Spider):
         logger.info("Skipped %s (%s: %s)", url[:300], rule, why)
 
     def on_error(self, failure: Failure) -> None:
+        if getattr(failure.value, "quiet", False):  # an expected outcome (the watch's 304 Not Modified)
+            return
         request = getattr(failure, "request", None)
         url = request.url if request is not None else "?"
         kind = failure.type.__name__ if failure.type else "error"
