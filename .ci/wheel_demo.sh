@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 REPO=$(pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/newscrawl-wheel.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-# the dev extra installs the build backend: no isolated build environment to set up
+# the dev extra installs the build backend: no isolated build environment to set up; build/ is
+# emptied first, or files of modules since removed could reach the wheel
+rm -rf build
 .venv/bin/python -m build --wheel --no-isolation --outdir "$WORK/dist" . > "$WORK/build.log" 2>&1 \
   || { cat "$WORK/build.log"; exit 1; }
 WHEEL=$(ls "$WORK"/dist/newscrawl-*.whl)
