@@ -56,7 +56,9 @@ class ProgressLog:
         return progress
 
     def counts(self) -> dict[str, Any]:
-        pages = self.stats.get_value("newscrawl/pages/fetched") or self.stats.get_value("response_received_count", 0)
+        pages = self.stats.get_value("newscrawl/pages/fetched")
+        if pages is None:  # a spider other than news: every response counts
+            pages = self.stats.get_value("response_received_count", 0)
         return {
             "pages": int(pages),
             "articles": int(self.stats.get_value("item_scraped_count", 0)),

@@ -114,6 +114,8 @@ class NewsSpider(scrapy.Spider):
         from newscrawl.links.classifier import UrlClassifier  # loads the model once per crawl
 
         s = self.crawler.settings
+        # present from the start, so the progress line never counts other responses before the first page
+        self.stats.set_value("newscrawl/pages/fetched", self.stats.get_value("newscrawl/pages/fetched", 0))
         self.canonicalize = UrlCanonicalizer(s.getlist("NEWSCRAWL_STRIP_PARAMS"))
         self.start_urls = self.valid_start_urls(self.start_urls)
         self.scope = Scope(
