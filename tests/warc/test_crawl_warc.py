@@ -145,5 +145,5 @@ def test_sigkill_and_jobdir_resume_keep_a_record_for_every_item(tmp_path):
     items = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
     assert len({item["url"] for item in items}) >= 580
     for item in items:
-        url, http, raw, _ = records[item["warc"]["file"]][item["warc"]["offset"]]
+        url, _, raw, _ = records[item["warc"]["file"]][item["warc"]["offset"]]
         assert url == item["url"] and gzip.decompress(raw).startswith(b"<!DOCTYPE html")

@@ -122,3 +122,23 @@ def test_stdout_default(demo_warc, warc_lines):
     assert extract.run(args, buffer) == 0
     first = [line for line in warc_lines if line["warc"]["file"] == demo_warc["files"][0]]
     assert [json.loads(line)["url"] for line in buffer.getvalue().splitlines()] == [f["url"] for f in first]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_in_place_on_a_terminal_and_as_lines_otherwise():
+    from newscrawl.warc.cli import ProgressLine
+    from newscrawl.warc.reader import Counts
+
+    counts = Counts(files=1, records=40, pages=20, articles=10)
+    terminal, log = _Terminal(), io.StringIO()
+    for stream in (terminal, log):
+        progress = ProgressLine(counts, stream)
+        progress.tick()
+        progress.done([("x.warc.gz", "cannot be read")])
+    assert terminal.getvalue().startswith("\r1 files, 40 records (") and "\x1b[K" in terminal.getvalue()
+    assert log.getvalue().startswith("newscrawl extract: 1 files, 40 records (") and "\r" not in log.getvalue()
+    assert "20 pages, 10 articles" in log.getvalue() and "FAILED x.warc.gz: cannot be read" in log.getvalue()

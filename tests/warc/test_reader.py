@@ -115,7 +115,7 @@ def test_fsspec_urls(demo_warc):
     good, _ = _read([demo_warc["files"][0]])
     with fsspec.open("memory://bucket/demo.warc.gz", "wb") as handle:  # fsspec's in-memory filesystem: no network
         handle.write(Path(demo_warc["files"][0]).read_bytes())
-    responses, counts = _read(["memory://bucket/demo.warc.gz"])
+    responses, _ = _read(["memory://bucket/demo.warc.gz"])
     assert [(r.url, r.body) for r in responses] == [(r.url, r.body) for r in good]
     assert responses[0].file == "memory://bucket/demo.warc.gz"
     _, missing = _read(["memory://bucket/none.warc.gz"])
@@ -133,7 +133,7 @@ def test_every_warcio_test_file_reads_without_raising():
     assert len(files) >= 10
     total = Counts()
     for path in files:
-        responses, counts = _read([str(path)])
+        _, counts = _read([str(path)])
         total.update(counts)
         assert counts["records"] > 0, path.name
     # what warcio itself cannot read past is counted, the rest of those files read on

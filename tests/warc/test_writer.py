@@ -47,3 +47,15 @@ def test_two_writers_in_one_directory_never_share_a_file_and_rotate(tmp_path):
         fields = info.content_stream().read().decode()
     assert info.rec_type == "warcinfo" and "isPartOf: job-1" in fields and "software: newscrawl/" in fields
     assert all(repair(f) == 0 for f in files)  # whole files are left alone
+
+
+def test_scrapy_headers_keep_repeats_and_rename_transfer_encoding():
+    from scrapy.http.headers import Headers
+
+    from newscrawl.warc.middleware import _header_list
+
+    headers = Headers({"Content-Type": "text/html", "Transfer-Encoding": "chunked", "Set-Cookie": ["a=1", "b=2"]})
+    pairs = _header_list(headers)
+    assert ("X-Newscrawl-Transfer-Encoding", "chunked") in pairs  # the body is stored de-chunked
+    assert not any(name.lower() == "transfer-encoding" for name, _ in pairs)
+    assert [v for n, v in pairs if n == "Set-Cookie"] == ["a=1", "b=2"]
