@@ -77,7 +77,7 @@ _KEY_PREFIXES = {"id": "#", "class": ".", "tag": ""}  # index key kind -> elemen
 UA_CSS = """
 html, address, blockquote, body, center, dialog, div, figure, figcaption, footer, form, header,
 hr, legend, listing, main, p, plaintext, pre, search, xmp, article, aside, h1, h2, h3, h4, h5, h6,
-hgroup, nav, section, dir, dd, dl, dt, menu, ol, ul, fieldset, details, summary, optgroup,
+hgroup, nav, section, dir, dd, dl, dt, menu, ol, ul, fieldset, details, summary, optgroup, option,
 frameset, frame, address, center { display: block }
 li { display: list-item }
 details > summary:first-of-type { display: list-item }

@@ -58,10 +58,10 @@ def _groups(depth: int) -> str:
             rf"|\[{_PLAIN}*+(?:(?:{_CLOSED}|\){inner}){_PLAIN}*+)*+\])")
 
 
-_FLAT_TEXT = rf"{_PLAIN}*+(?:(?:{_CLOSED}|[)\]]|{_groups(3)}){_PLAIN}*+)*+"
+_FLAT_TEXT = rf"{_PLAIN}*+(?:(?:{_CLOSED}|[)\]]|{_groups(2)}){_PLAIN}*+)*+"
 # A qualified rule read in one match, as the loop in split_rules reads it: leading whitespace,
 # then a prelude and a block of flat text: no braces, escapes, strings with newlines or left
-# open, and ()/[] groups at most three deep (most rules of real sheets; the others take the
+# open, and ()/[] groups at most two deep (most rules of real sheets; the others take the
 # loop). A rule starting with "@", "/", "<" or "-" (an at-rule, a comment, CDO/CDC) takes the
 # loop.
 _FLAT_RULE = re.compile(rf"[ \t\n\r\f]*+(?=[^@/<\-])({_FLAT_TEXT})\{{({_FLAT_TEXT})\}}")
@@ -69,7 +69,7 @@ _FLAT_RUN = re.compile(rf"(?:[ \t\n\r\f]*+(?=[^@/<\-]){_FLAT_TEXT}\{{{_FLAT_TEXT
 # An at-rule's prelude read in one match, up to its "{" or ";" (flat text without ";" outside
 # groups: "@media (min-width: 600px) and (max-width: 900px) {").
 _FLAT_AT_PRELUDE = re.compile(
-    rf"""[^{{}}()\[\]"'\\/;]*+(?:(?:{_CLOSED}|[)\]]|{_groups(3)})[^{{}}()\[\]"'\\/;]*+)*+(?=[{{;])""")
+    rf"""[^{{}}()\[\]"'\\/;]*+(?:(?:{_CLOSED}|[)\]]|{_groups(1)})[^{{}}()\[\]"'\\/;]*+)*+(?=[{{;])""")
 
 
 # One rule as text: (keyword, prelude, block); at-rules have a keyword, ``block`` is None for

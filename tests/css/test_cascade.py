@@ -50,6 +50,15 @@ def test_user_agent_defaults() -> None:
     assert s["hidden"].display == "none" and not s["hidden"].visible
 
 
+def test_options_are_blocks() -> None:
+    """Chrome's html.css: option { display: block } (getComputedStyle on a saved TV news site's
+    selects said block for every option; we said inline)."""
+    s = styles('<select id="select"><optgroup id="group" label="g"><option id="option">a</option>'
+               '</optgroup></select>')
+    assert s["option"].display == "block" and s["group"].display == "block"
+    assert s["select"].display == "inline-block"
+
+
 def test_ids_and_classes_describe_elements_only_where_some_rule_reads_them() -> None:
     body = ('<div class="a" id="d1"><p class="lead" id="p1">x</p></div>'
             '<div class="b" id="d2"><p class="other" id="p2">y</p></div>')
