@@ -44,7 +44,6 @@ TITLE_RULE = "best"
 # it, are read (docs/decisions/dates-news.md, "Text datelines near the headline")
 DATELINE_AFTER = 12
 DATELINE_BEFORE = 3
-LABEL_MAX_LEN = 30  # a text node this short without digits before a date cluster is its label (_read_date)
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 # Marks that separate breadcrumb or menu items: the site-name separators without dashes and colons
 # ("-5 °C tonight", "Update:"), plus the arrows of breadcrumbs. A title text that starts or ends with
@@ -374,16 +373,10 @@ def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
 
 
 def _read_date(page: Page, cluster: list[int], dayfirst: bool | None = None) -> tuple[str | None, str | None]:
-    """The ISO date of a date cluster: its joined text first (dates split over nodes), then each node.
-    A short label without digits right before the cluster joins it ("Updated:" | "Mar 6, 2018" |
-    "Original:" | "Dec 21, 2016"): the parser's published/updated words then see it."""
+    """The ISO date of a date cluster: its joined text first (dates split over nodes), then each node."""
     if not cluster:
         return None, None
-    tns = page.text_nodes
-    joined = collapse(" ".join(tns[k].text for k in range(cluster[0], cluster[-1] + 1)))
-    label = tns[cluster[0] - 1].text if cluster[0] > 0 else ""
-    if 0 < len(label) <= LABEL_MAX_LEN and not any(ch.isdigit() for ch in label):
-        joined = collapse(f"{label} {joined}")
+    joined = collapse(" ".join(page.text_nodes[k].text for k in range(cluster[0], cluster[-1] + 1)))
     for text in [joined] + [page.text_nodes[k].text for k in cluster]:
         value = parse_date(text, dayfirst=dayfirst)
         if value:

@@ -131,16 +131,3 @@ def test_a_page_dated_only_by_its_dateline_gets_it():
         'lang="en"', 'lang="de"')
     art = extract(html, "https://valley.example/news/water-plan")
     assert art.published is not None and art.published.startswith("2019-03-12")
-
-
-def test_a_label_before_a_date_cluster_is_read_with_it():
-    # "Updated:" | "Mar 6, 2018" | "Original:" | "Dec 21, 2016": the label node says which is which
-    html = ("<html><body><h1>" + TITLE + "</h1><p><b>Updated:</b> <span>Mar 6, 2018</span> <b>Original:</b> "
-            "<span>Dec 21, 2016</span></p>" + "".join(f"<p>{p}</p>" for p in PARAS) + "</body></html>")
-    page = Page.from_html(html)
-    nodes = [k for k, tn in enumerate(page.text_nodes) if any(ch.isdigit() for ch in tn.text)]
-    text, value = titledate._read_date(page, nodes)
-    assert value == "2016-12-21" and text.startswith("Updated:")
-    # without the label the first date stands
-    text, value = titledate._read_date(page, nodes[:1])
-    assert value == "2018-03-06"
