@@ -210,6 +210,18 @@ class _Lazy:
         return self._value
 
 
+def _headline_node(page: Page, td: TitleDate) -> int | None:
+    """Where the headline is: the title node the model found, else the first text of the page's first
+    ``<h1>`` that holds text (the dateline sits beside the headline either way)."""
+    if td.title_node is not None:
+        return td.title_node
+    for h1 in page.with_tags("h1"):
+        span = page.text_range(h1)
+        if len(span):
+            return span.start
+    return None
+
+
 def _days_apart(first: str | None, second: str | None) -> float:
     """Days between two ISO dates (their day parts); infinite when either is missing or invalid."""
     if not first or not second:
@@ -271,7 +283,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(published, meta.modified, td, url_day)
-    shown_line = _Lazy(lambda: dateline(page, td.title_node, rel.comment_cut, dayfirst_for(meta.language if meta is not None else None)))
+    shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut,
+                                        dayfirst_for(meta.language if meta is not None else None)))
     if published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}

@@ -131,3 +131,17 @@ def test_a_page_dated_only_by_its_dateline_gets_it():
         'lang="en"', 'lang="de"')
     art = extract(html, "https://valley.example/news/water-plan")
     assert art.published is not None and art.published.startswith("2019-03-12")
+
+
+def test_without_a_title_node_the_first_h1_anchors_the_dateline():
+    from newscrawl.extract.api import _headline_node
+
+    html = ("<html><body><p>Menu</p><h1><span></span>" + TITLE + "</h1><p>Mara Stein</p><p>12 March 2019</p>"
+            "<h1>Second heading</h1></body></html>")
+    page = Page.from_html(html)
+    td = titledate.TitleDate(None, None, 0.0, None, None, [], 0.0)
+    anchor = _headline_node(page, td)
+    assert anchor is not None and page.text_nodes[anchor].text == TITLE
+    assert titledate.dateline(page, anchor) == "2019-03-12"
+    assert _headline_node(page, titledate.TitleDate(TITLE, 0, 0.9, None, None, [], 0.0)) == 0
+    assert _headline_node(Page.from_html("<html><body><p>No heading</p></body></html>"), td) is None
