@@ -19,13 +19,14 @@ from newscrawl.encoding import repair_c1
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
-from newscrawl.extract.dates import find_date_in_url, other_reading
+from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
     TitleDate,
     block_of,
     closing_date,
+    dateline,
     dayfirst_for,
     detect,
     evaluated_subset,
@@ -51,6 +52,10 @@ THREAD_TYPES = frozenset({"DiscussionForumPosting", "QAPage"})
 # a declared publication day this many days after the shown date, not before the declared modification
 # day, is an edit's stamp (docs/decisions.md, "Dates stamped on edit")
 EDIT_STAMP_DAYS = 60
+# A date the URL writes in full outranks a declared date more than this many days away from it, unless
+# the page's own dateline is within this many days of the declared one (docs/decisions/dates-news.md,
+# "The URL's day over contradicting metadata")
+URL_CONFLICT_DAYS = 3
 # A lone <main> (or role="main") inside NCE's separator, and then a lone <article> inside what is
 # left, that holds at least this share of the body's text is where the body is: the rest of the
 # separator is the site's (a newsletter pitch, "How we reviewed this article", a footer promo)
@@ -165,6 +170,41 @@ def _stamped_on_edit(published: str, modified: str | None, td: TitleDate, url_da
         return False
 
 
+class _Lazy:
+    """A value computed on first use: the dateline scan runs only on pages whose choice needs it."""
+
+    def __init__(self, compute: Callable[[], str | None]) -> None:
+        self._compute, self._done = compute, False
+        self._value: str | None = None
+
+    def get(self) -> str | None:
+        if not self._done:
+            self._value, self._done = self._compute(), True
+        return self._value
+
+
+def _headline_node(page: Page, td: TitleDate) -> int | None:
+    """Where the headline is: the title node the model found, else the first text of the page's first
+    ``<h1>`` that holds text (the dateline sits beside the headline either way)."""
+    if td.title_node is not None:
+        return td.title_node
+    for h1 in page.with_tags("h1"):
+        span = page.text_range(h1)
+        if len(span):
+            return span.start
+    return None
+
+
+def _days_apart(first: str | None, second: str | None) -> float:
+    """Days between two ISO dates (their day parts); infinite when either is missing or invalid."""
+    if not first or not second:
+        return float("inf")
+    try:
+        return abs((date.fromisoformat(first[:10]) - date.fromisoformat(second[:10])).days)
+    except ValueError:
+        return float("inf")
+
+
 def _mend_c1(art: Article) -> None:
     """The text fields with C1 control characters read back as the bytes they were
     (:func:`newscrawl.encoding.repair_c1`): pages written with mojibake in them. Done on what is
@@ -216,9 +256,16 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
+    shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut,
+                                        dayfirst_for(meta.language if meta is not None else None)))
     if published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
+        full_url_day = padded_url_date(page.url)
+        if full_url_day and _days_apart(art.published, full_url_day) > URL_CONFLICT_DAYS \
+                and _days_apart(td.published or shown_line.get(), art.published) > URL_CONFLICT_DAYS:
+            art.published = full_url_day
+            art.provenance["published"] = {"method": "url-over-metadata", "score": 0.5}
     elif td.published:
         art.published = _reordered(td.published, td.date_text, url_day)
         method = "nce-date-model-over-edit-stamp" if stamped else "nce-date-model"
@@ -226,6 +273,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     elif url_day:
         art.published = url_day
         art.provenance["published"] = {"method": "url", "score": 0.5}
+    elif shown_line.get():
+        art.published = shown_line.get()
+        art.provenance["published"] = {"method": "dateline", "score": 0.5}
 
     # body: the itemprop=articleBody element when the page marks one (seed 004; measured better
     # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as

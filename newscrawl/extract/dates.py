@@ -29,7 +29,8 @@ import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["parse_date", "parse_machine_date", "find_date_in_url", "is_publish_label", "other_reading", "MIN_DATE"]
+__all__ = ["MIN_DATE", "cued_date", "find_date_in_url", "is_copyright", "is_publish_label", "other_reading",
+           "padded_url_date", "parse_date", "parse_machine_date"]
 
 MIN_DATE = date(1990, 1, 1)
 _MAX_SCAN = 400  # characters of a text node examined; date nodes are short
@@ -268,6 +269,35 @@ def parse_date(text: str, *, today: date | datetime | None = None, dayfirst: boo
     return _render(folded, *chosen)
 
 
+# A byline that introduces its date: "By Jane Doe on March 12, 2019", "Von Hans Müller am 12. März 2019"
+# (the author's name, then the connector the brief's languages use before a date)
+_BYLINE_WORDS = re.compile(r"\b(?:by|von|par|por|di|door|przez|av)\b[^\d]{1,40}\b(?:on|am|le|el|il|em|op|dnia|den)\s*$")
+_COPYRIGHT = re.compile(r"\u00a9|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b|\balle rechte\b")
+
+
+def cued_date(text: str, *, dayfirst: bool | None = None) -> str | None:
+    """The date a "published" word or a byline introduces in ``text`` ("veröffentlicht am 12. März
+    2019", "Posted on March 12, 2019 by", "Par Jean Dupont le 3 mars 2021"), or None when no date
+    of the text is introduced so: a longer text node says its date this way, while a bare date in
+    running prose ("the hearing on 12 March 2019") is not the page's."""
+    head = text[:_MAX_SCAN]
+    if not head or not _QUICK.search(head):
+        return None
+    folded = _fold(head)
+    today = date.today()
+    for start, end, value, m in sorted(_candidates(folded, today, dayfirst), key=lambda c: (c[0], -c[1])):
+        prefix = folded[max(0, start - 60):start]
+        if _PUBLISH_WORDS.search(prefix[-40:]) or _BYLINE_WORDS.search(prefix):
+            return _render(folded, end, value, m)
+    return None
+
+
+def is_copyright(text: str) -> bool:
+    """Whether ``text`` is a copyright line ("© 2019 Example Media", "Copyright 2021"): its year,
+    or any date in it, is the site's, not the story's."""
+    return _COPYRIGHT.search(_fold(text[:_MAX_SCAN])) is not None
+
+
 _PUBLISH_LABEL = re.compile(
     r"(?:date )?(?:published|publication|posted|publicado|publicada|publie|publiee|veroffentlicht|erschienen|"
     r"opublikowano|gepubliceerd|pubblicato|pubblicata|publikovano)(?: on| am| el| le| il| op| dnia| date)?\s*:?"
@@ -377,4 +407,28 @@ def find_date_in_url(url: str | None, *, today: date | None = None) -> str | Non
             value = _build(int(m["year"]), _MONTHS[m["mon"]], int(m["day"]), limit)
             if value is not None:
                 return value.isoformat()
+    return None
+
+
+# A URL's date written in full, not a version number or a count in a slug ("/t/2024-4-4-2024-5-0-issue"):
+# path segments /2019/10/22/, a zero-padded 2019-10-22 or 20191022, or a month word /2023/october/03/
+_URL_PADDED = re.compile(r"(?<![\d])(?:19|20)\d\d(?P<sep>[/_.-])[01]\d(?P=sep)[0-3]\d(?![\d])")
+_URL_SEGMENTS = re.compile(r"/(?:19|20)\d\d/[01]?\d/[0-3]?\d(?=/|$)")
+
+
+def padded_url_date(url: str | None, *, today: date | None = None) -> str | None:
+    """:func:`find_date_in_url`'s day, only when the URL writes it in full (path segments, two-digit
+    month and day, eight digits or a month word): a day that can outrank the page's metadata
+    (docs/decisions/dates-news.md)."""
+    day = find_date_in_url(url, today=today)
+    if day is None or not url:
+        return None
+    try:
+        path = urlsplit(url).path
+    except ValueError:
+        return None
+    if _URL_PADDED.search(path) or _URL_SEGMENTS.search(path) or _URL_COMPACT.search(path):
+        return day
+    if "/" in path and _QUICK_YEAR.search(path) and _URL_WORD_DATE.search(_fold(unquote(path))):
+        return day
     return None

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from newscrawl.extract.dates import is_publish_label, parse_date
+from newscrawl.extract.dates import cued_date, is_copyright, is_publish_label, parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES,
     FEATURES,
@@ -46,6 +46,10 @@ WEAK_DATE_THRESHOLD = 0.25
 # "best" (most probable candidate) rather than the paper's "first detected": grouped CV over
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
+# A dateline near the headline (:func:`dateline`): this many text nodes after the title, and before
+# it, are read (docs/decisions/dates-news.md, "Text datelines near the headline")
+DATELINE_AFTER = 12
+DATELINE_BEFORE = 3
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 # Marks that separate breadcrumb or menu items: the site-name separators without dashes and colons
 # ("-5 °C tonight", "Update:"), plus the arrows of breadcrumbs. A title text that starts or ends with
@@ -329,6 +333,32 @@ def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
             found = parse_date(tns[k + 1].text, dayfirst=dayfirst)
             if found:
                 return found
+    return None
+
+
+def dateline(page: Page, title_node: int | None, comment_cut: int | None = None,
+             dayfirst: bool | None = None) -> str | None:
+    """The date of the page's own dateline: the shown text node nearest the headline (DATELINE_AFTER
+    nodes after it, DATELINE_BEFORE before it, counted BEFORE_TITLE_PENALTY farther) that is a date
+    ("12. März 2019", "Posted on March 12, 2019 by"), or a longer one whose date a "published" word or
+    a byline introduces ("Von Hans Müller, veröffentlicht am 12. März 2019, ..."). The date model
+    reads only the evaluated subset, and NCE's content often leaves the byline row out of it. Never
+    a copyright line, the headline itself, or a node of the comment section."""
+    if title_node is None:
+        return None
+    tns = page.text_nodes
+    after = range(title_node + 1, min(len(tns), title_node + 1 + DATELINE_AFTER))
+    before = range(title_node - 1, max(-1, title_node - 1 - DATELINE_BEFORE), -1)
+    order = sorted([(k - title_node, 0, k) for k in after] + [(title_node - k + BEFORE_TITLE_PENALTY, 1, k) for k in before])
+    for _, _, k in order:  # on a tie, the node after the headline
+        text = tns[k].text
+        if comment_cut is not None and k >= comment_cut:
+            continue
+        if not getattr(page.style(tns[k].container), "visible", True) or is_copyright(text):
+            continue
+        found = parse_date(text, dayfirst=dayfirst) if len(text) <= MAX_DATE_LEN else cued_date(text, dayfirst=dayfirst)
+        if found:
+            return found
     return None
 
 

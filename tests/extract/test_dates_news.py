@@ -1,0 +1,147 @@
+"""Publication dates of news pages on generated pages: the URL's full day over contradicting
+metadata, text datelines near the headline (docs/decisions/dates-news.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract, titledate
+from newscrawl.extract.dates import cued_date, is_copyright, padded_url_date
+from newscrawl.page import Page
+
+PARAS = [
+    "The regional parliament approved the new water management plan after a long debate on Thursday.",
+    "Farmers in the southern valleys had asked for clearer rules on irrigation during dry summers.",
+    "The plan sets limits for each district and creates a fund for repairing old canals and pipes.",
+    "Environmental groups welcomed the decision but said that the limits should be reviewed every year.",
+]
+TITLE = "Parliament approves water plan for dry valleys"
+
+
+def news_page(head: str = "", byline: str = "By Mara Stein") -> str:
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{TITLE} | Valley Times</title>
+{head}</head><body><header><nav><a href="/a">News</a> <a href="/b">Sport</a></nav></header>
+<main><article><h1>{TITLE}</h1><div class="byline">{byline}</div>{body}</article></main>
+<footer><p>Copyright 2024 Valley Times.</p></footer></body></html>"""
+
+
+def _jsonld(published: str) -> str:
+    return f'<script type="application/ld+json">{{"@type":"NewsArticle","datePublished":"{published}"}}</script>'
+
+
+URL = "https://valley.example/news/2019/10/22/water-plan/"
+
+
+def test_the_urls_full_day_outranks_metadata_years_away():
+    art = extract(news_page(_jsonld("2016-05-01T10:00:00Z")), URL)
+    assert art.published == "2019-10-22"
+    assert art.provenance["published"]["method"] == "url-over-metadata"
+    # a <time> years away as well
+    art = extract(news_page(byline='By Mara Stein <time datetime="2012-01-05">x</time>'), URL)
+    assert art.published == "2019-10-22"
+
+
+def test_metadata_stands_when_near_the_url_or_backed_by_the_pages_dateline():
+    assert extract(news_page(_jsonld("2019-10-24T10:00:00Z")), URL).published.startswith("2019-10-24")
+    shown = news_page(_jsonld("2016-05-01T10:00:00Z"), byline="By Mara Stein · 1 May 2016")
+    art = extract(shown, URL)
+    assert art.published.startswith("2016-05-01")
+    assert art.provenance["published"]["method"] == "metadata:jsonld"
+    # a URL date that is a version number in a slug, not a full day, never outranks metadata
+    slug = "https://forum.example/t/2024-4-4-to-2024-5-0-upgrade-stuck/12"
+    assert extract(news_page(_jsonld("2024-05-03T10:00:00Z")), slug).published.startswith("2024-05-03")
+
+
+@pytest.mark.parametrize("url, day", [
+    ("https://x.example/2019/10/22/slug/", "2019-10-22"),
+    ("https://x.example/2019/3/5/slug", "2019-03-05"),
+    ("https://x.example/news/20191022-slug", "2019-10-22"),
+    ("https://x.example/news/slug-2019-10-22.html", "2019-10-22"),
+    ("https://x.example/2023/october/03/slug", "2023-10-03"),
+    ("https://x.example/t/2024-4-4-2024-5-0-issue", None),
+    ("https://x.example/news/2019/10/slug", None),
+])
+def test_a_url_date_is_full_only_when_written_in_full(url: str, day: str | None):
+    assert padded_url_date(url) == day
+
+
+DATELINES = [
+    ("en", "Posted on March 12, 2019 by admin"),
+    ("en", "March 12th, 2019"),
+    ("de", "veröffentlicht am 12. März 2019"),
+    ("fr", "publié le 12 mars 2019"),
+    ("es", "publicado el 12 de marzo de 2019"),
+    ("it", "pubblicato il 12 marzo 2019"),
+    ("pt", "publicado em 12 de março de 2019"),
+    ("nl", "gepubliceerd op 12 maart 2019"),
+    ("pl", "opublikowano dnia 12 marca 2019"),
+]
+
+
+def _page_with_lines(lines: list[str]) -> tuple[Page, int]:
+    html = "<html><body><h1>" + TITLE + "</h1>" + "".join(f"<p>{line}</p>" for line in lines) + "</body></html>"
+    page = Page.from_html(html)
+    return page, next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+
+
+@pytest.mark.parametrize("language, line", DATELINES)
+def test_a_text_dateline_after_the_headline_in_each_language(language: str, line: str):
+    page, title = _page_with_lines(["Mara Stein", "Share", line, PARAS[0]])
+    assert titledate.dateline(page, title) == "2019-03-12"
+
+
+def test_a_long_node_dates_the_page_only_through_a_published_word_or_a_byline():
+    cued = "Von Hans Müller, veröffentlicht am 12. März 2019, 10:45 Uhr. " + PARAS[0]
+    page, title = _page_with_lines([cued])
+    assert titledate.dateline(page, title) == "2019-03-12T10:45:00"
+    prose = "Die Anhörung am 3. April 2019 dauerte bis in die Nacht. " + PARAS[1]
+    page, title = _page_with_lines([prose])
+    assert titledate.dateline(page, title) is None
+    assert cued_date("By Jane Doe on March 12, 2019 " + PARAS[2]) == "2019-03-12"
+    assert cued_date("Par Jean Dupont le 1er mars 2021 " + PARAS[2]) == "2021-03-01"
+
+
+def test_the_nearest_dateline_wins_and_a_date_above_the_headline_counts_farther():
+    html = ("<html><body><p>Monday, 1 April 2019</p><h1>" + TITLE + "</h1><p>Mara Stein</p><p>Share</p>"
+            "<p>2 April 2019</p></body></html>")
+    page = Page.from_html(html)
+    title = next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+    assert titledate.dateline(page, title) == "2019-04-02"  # 3 after it against 1 + 2 before it
+    assert titledate.dateline(page, None) is None
+
+
+def test_never_a_copyright_line_a_comment_or_the_headline_itself():
+    page, title = _page_with_lines(["© 12.03.2019 Valley Media", PARAS[0]])
+    assert titledate.dateline(page, title) is None
+    assert is_copyright("Copyright 2019 Valley Times") and not is_copyright("March 12, 2019")
+    page, title = _page_with_lines([PARAS[0], "Comments", "reader1 on 14 March 2019"])
+    assert titledate.dateline(page, title) == "2019-03-14"
+    assert titledate.dateline(page, title, comment_cut=title + 2) is None
+    html = "<html><body><h1>Results of 12 March 2019</h1><p>" + PARAS[0] + "</p></body></html>"
+    assert titledate.dateline(Page.from_html(html), 0) is None
+    far = [PARAS[i % len(PARAS)] for i in range(titledate.DATELINE_AFTER)] + ["12 March 2019"]
+    page, title = _page_with_lines(far)
+    assert titledate.dateline(page, title) is None  # beyond the window: a teaser's date, not the page's
+
+
+def test_a_page_dated_only_by_its_dateline_gets_it():
+    # the byline row holds the date; the page declares none and its URL has none
+    html = news_page(byline="<span>Mara Stein</span> <span>veröffentlicht am 12. März 2019</span>").replace(
+        'lang="en"', 'lang="de"')
+    art = extract(html, "https://valley.example/news/water-plan")
+    assert art.published is not None and art.published.startswith("2019-03-12")
+
+
+def test_without_a_title_node_the_first_h1_anchors_the_dateline():
+    from newscrawl.extract.api import _headline_node
+
+    html = ("<html><body><p>Menu</p><h1><span></span>" + TITLE + "</h1><p>Mara Stein</p><p>12 March 2019</p>"
+            "<h1>Second heading</h1></body></html>")
+    page = Page.from_html(html)
+    td = titledate.TitleDate(None, None, 0.0, None, None, [], 0.0)
+    anchor = _headline_node(page, td)
+    assert anchor is not None and page.text_nodes[anchor].text == TITLE
+    assert titledate.dateline(page, anchor) == "2019-03-12"
+    assert _headline_node(page, titledate.TitleDate(TITLE, 0, 0.9, None, None, [], 0.0)) == 0
+    assert _headline_node(Page.from_html("<html><body><p>No heading</p></body></html>"), td) is None
