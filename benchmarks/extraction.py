@@ -2,7 +2,10 @@
 
 For each development dataset under ../shared/datasets (those with pages) and each system, prints
 body precision/recall/F1 (article-extraction-benchmark shingles), with/without snippet F1
-(trafilatura's counting), title and date accuracy, pages/s, and the pages/s of lxml parsing alone,
+(trafilatura's counting), title and date accuracy, the catastrophic misses (the share of article pages
+under body F1 0.2, ``F1<.2``, and on sets without gold bodies the share with no ``with`` snippet found,
+``no-with``; newscrawl/evaluate.py says which pages count as articles), pages/s, and the pages/s of lxml
+parsing alone,
 plus the ratios the issue sets goals on: our speed / trafilatura's (goal >= 2) and our time per
 page / lxml's parse time (goal <= 8), each in wall time and in CPU time (process time of the one
 call; on the shared 2-core machine the CPU figures are the steadier ones). Metric definitions:
@@ -270,16 +273,21 @@ def _cell(block: dict[str, Any] | None, key: str) -> str:
     return f"{block[key]:.3f}" if block else "   -"
 
 
+def _share(block: dict[str, Any] | None) -> str:
+    return f"{100 * block['share']:.1f}%" if block else "-"
+
+
 def print_dataset(name: str, result: dict[str, Any], out: Any = sys.stdout) -> None:
     out.write(f"\n== {name} ({result['pages']} pages)\n")
     header = (f"{'system':<12} {'body P':>7} {'body R':>7} {'body F1':>7} {'snip F1':>7} {'title':>6} "
-              f"{'date':>6} {'art F1':>6} {'pages/s':>8} {'cpu p/s':>8} {'err':>4}")
+              f"{'date':>6} {'art F1':>6} {'F1<.2':>6} {'no-with':>7} {'pages/s':>8} {'cpu p/s':>8} {'err':>4}")
     out.write(header + "\n" + "-" * len(header) + "\n")
     for system, s in result["systems"].items():
         out.write(
             f"{system:<12} {_cell(s['body'], 'precision'):>7} {_cell(s['body'], 'recall'):>7} "
             f"{_cell(s['body'], 'f1'):>7} {_cell(s['snippets'], 'f1'):>7} {_cell(s['title'], 'accuracy'):>6} "
             f"{_cell(s['published'], 'accuracy'):>6} {_cell(s['is_article'], 'f1'):>6} "
+            f"{_share(s['body_misses']):>6} {_share(s['snippet_misses']):>7} "
             f"{s['pages_per_second'] or 0:>8.1f} {s['cpu_pages_per_second'] or 0:>8.1f} {s['errors']:>4}\n"
         )
     kinds = next((s["by_page_type"] for s in result["systems"].values() if s.get("by_page_type")), {})
@@ -287,8 +295,12 @@ def print_dataset(name: str, result: dict[str, Any], out: Any = sys.stdout) -> N
         cells = ", ".join(f"{system} {_cell(s['by_page_type'][kind]['body'], 'f1')}"
                           for system, s in result["systems"].items())
         out.write(f"  body F1 on {kind} pages ({kinds[kind]['pages']}): {cells}\n")
+        misses = [(system, s["by_page_type"][kind].get("body_misses")) for system, s in result["systems"].items()]
+        if all(miss for _, miss in misses):
+            cells = ", ".join(f"{system} {_share(miss)}" for system, miss in misses)
+            out.write(f"  {kind} pages under body F1 0.2: {cells}\n")
     if result["lxml_parse_pages_per_second"]:
-        out.write(f"{'lxml parse':<12} {'':>7} {'':>7} {'':>7} {'':>7} {'':>6} {'':>6} {'':>6} "
+        out.write(f"{'lxml parse':<12} {'':>7} {'':>7} {'':>7} {'':>7} {'':>6} {'':>6} {'':>6} {'':>6} {'':>7} "
                   f"{result['lxml_parse_pages_per_second']:>8.1f} {result['lxml_parse_cpu_pages_per_second'] or 0:>8.1f}\n")
     if "speed_vs_trafilatura" in result:
         out.write(f"newscrawl speed / trafilatura speed: {result['speed_vs_trafilatura']:.2f}x wall, "

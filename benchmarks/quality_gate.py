@@ -2,7 +2,10 @@
 when a score drops below its floor in ``benchmarks/quality_floors.json``.
 
 Floors are per dataset and metric (``body_f1``, ``snippet_f1``, ``title``, ``published``,
-``is_article_f1``, or one of them on a labelled page type, e.g. ``body_f1@article``; ``max_errors`` pages whose extraction reported a failure, default 0), set a little under values measured on the same pages (see the floors
+``is_article_f1``, or one of them on a labelled page type, e.g. ``body_f1@article``; ``max_errors`` pages whose extraction reported a failure, default 0), set a little under values measured on the same pages. The
+catastrophic-miss shares are ceilings instead (``body_miss_share``: article pages under body F1 0.2;
+``snippet_miss_share``: article pages with no ``with`` snippet found; the build fails above them), set
+a little over the measured share (see the floors
 file's ``_measured`` block for what was measured and when). All pages of each dataset are used
 unless the floors file gives a ``sample`` (every k-th page, deterministic), so the gate is
 reproducible; pages are spread over ``--workers`` processes (default 2).
@@ -33,7 +36,12 @@ METRICS: dict[str, tuple[str, str]] = {  # floor name -> (score block, key)
     "published": ("published", "accuracy"),
     "is_article_f1": ("is_article", "f1"),
 }
+CEILINGS: dict[str, tuple[str, str]] = {  # ceiling name -> (score block, key): fail when measured is above
+    "body_miss_share": ("body_misses", "share"),
+    "snippet_miss_share": ("snippet_misses", "share"),
+}
 RECORD_MARGIN = 0.02  # floors are written this far under the measured value
+CEILING_MARGIN = 0.01  # ceilings this far over it (a share of pages: 0.01 is one page in a hundred)
 
 
 def sample(records: list[Record], every: int) -> list[Record]:
@@ -50,15 +58,28 @@ def measure(folder: Path, every: int, workers: int) -> tuple[dict[str, Any], flo
 def metrics(scores: dict[str, Any]) -> list[str]:
     """The floor names ``scores`` can be gated on: each of METRICS, and for a dataset labelling page
     types each of them on one type alone (``body_f1@article``: news articles inside wcxb-dev's mix)."""
-    return list(METRICS) + [f"{metric}@{kind}" for kind in scores.get("by_page_type", {}) for metric in METRICS]
+    names = list(METRICS) + list(CEILINGS)
+    return names + [f"{metric}@{kind}" for kind in scores.get("by_page_type", {}) for metric in names]
 
 
 def value(scores: dict[str, Any], metric: str) -> float | None:
     name, _, kind = metric.partition("@")
     if kind:
         scores = scores.get("by_page_type", {}).get(kind) or {}
-    block, key = METRICS[name]
+    block, key = METRICS[name] if name in METRICS else CEILINGS[name]
     return scores[block][key] if scores.get(block) else None
+
+
+def recorded_value(metric: str, measured: float) -> float:
+    """The floor (measured - RECORD_MARGIN) or ceiling (measured + CEILING_MARGIN) to write."""
+    if metric.partition("@")[0] in CEILINGS:
+        return round(min(1.0, measured + CEILING_MARGIN), 3)
+    return round(max(0.0, measured - RECORD_MARGIN), 3)
+
+
+def below(metric: str, measured: float, bound: float) -> bool:
+    """Whether ``measured`` fails its floor (or, for a ceiling, goes over it)."""
+    return measured > bound if metric.partition("@")[0] in CEILINGS else measured < bound
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--datasets", help="comma-separated subset of the floors file's datasets")
     parser.add_argument("--floors", type=Path, default=FLOORS)
     parser.add_argument("--record", action="store_true",
-                        help=f"print a floors file for the measured values minus {RECORD_MARGIN} (does not gate)")
+                        help=f"print a floors file for the measured values minus {RECORD_MARGIN} "
+                             f"(ceilings plus {CEILING_MARGIN}; does not gate)")
     args = parser.parse_args(argv)
     config = json.loads(args.floors.read_text(encoding="utf-8"))
     floors: dict[str, dict[str, Any]] = {k: v for k, v in config.items() if not k.startswith("_")}
@@ -92,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         gated = metrics(scores)
         gated += [k for k in floors.get(name, {}) if k not in gated and k not in ("sample", "max_errors")]
         for metric in gated:
-            if metric.partition("@")[0] not in METRICS:
+            if metric.partition("@")[0] not in METRICS and metric.partition("@")[0] not in CEILINGS:
                 failures.append(f"{name}: unknown metric {metric!r} in {args.floors.name}")
                 continue
             measured = value(scores, metric)
@@ -102,9 +124,10 @@ def main(argv: list[str] | None = None) -> int:
                     failures.append(f"{name}: {metric} has a floor but could not be measured")
                 continue
             if "@" not in metric or floor is not None:  # per-type floors are recorded where one is set
-                recorded[name][metric] = round(max(0.0, measured - RECORD_MARGIN), 3)
-            if floor is not None and measured < floor:
-                failures.append(f"{name}: {metric} {measured:.3f} < floor {floor:.3f}")
+                recorded[name][metric] = recorded_value(metric, measured)
+            if floor is not None and below(metric, measured, floor):
+                sign, kind = (">", "ceiling") if metric.partition("@")[0] in CEILINGS else ("<", "floor")
+                failures.append(f"{name}: {metric} {measured:.3f} {sign} {kind} {floor:.3f}")
     rows: dict[str, dict[str, Any]] = {}
     for label, scores in table.items():
         rows[label] = scores

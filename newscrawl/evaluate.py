@@ -21,6 +21,14 @@ Metrics, as issue 4 specifies them:
 - **published**: same calendar day (the first 10 characters of the ISO value, no time-zone
   conversion, as the labels were written); a gold ``null`` is matched only by no date.
 - **is_article**: precision/recall/F1 of the article class over pages with an ``is_article`` label.
+- **catastrophic misses** (``body_misses``): the share of article pages whose own body F1 (2PR/(P+R)
+  of the page's precision and recall above; a page with no predicted shingles has F1 0) is under
+  MISS_F1 = 0.2, i.e. the wrong block or nothing was returned. The mean F1 hides them: a set can
+  score .95 with 5% of its articles lost. Article pages are those labelled ``is_article`` true; a
+  set without that label (cleanportaleval) counts every page whose gold body has words. On sets
+  without gold bodies (trafilatura-eval, mercury) ``snippet_misses`` is the nearest measure: the
+  share of article pages (the same rule, over pages with ``with`` snippets) where no ``with``
+  snippet is found.
 """
 
 from __future__ import annotations
@@ -40,9 +48,11 @@ __all__ = [
     "shingles", "shingle_counts", "page_precision", "page_recall", "body_scores",
     "snippet_counts", "snippet_scores", "normalize_title", "title_match", "date_match",
     "class_scores", "load_dataset", "read_page", "score", "prediction", "page_details",
+    "page_f1", "is_article_page", "MISS_F1",
 ]
 
 SHINGLE_SIZE = 4
+MISS_F1 = 0.2  # an article page whose own body F1 is under this is a catastrophic miss
 _TOKEN = re.compile(r"\w+")
 _WS = re.compile(r"\s+")
 
@@ -104,6 +114,42 @@ def body_scores(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, flo
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return {"precision": precision, "recall": recall, "f1": f1, "pages": pages,
             "pages_predicted": len(precisions), "pages_with_truth": len(recalls)}
+
+
+def page_f1(truth: str | None, prediction: str | None) -> float | None:
+    """One page's body F1 (the harmonic mean of its page precision and recall); None when neither
+    text has shingles, 0 when the prediction has none (or shares none) and the truth has some."""
+    tp, fp, fn = shingle_counts(truth, prediction)
+    if tp + fp + fn == 0:
+        return None
+    if tp == 0:
+        return 0.0
+    precision, recall = page_precision(tp, fp, fn), page_recall(tp, fp, fn)
+    return 2 * precision * recall / (precision + recall)
+
+
+def is_article_page(truth: Mapping[str, Any], labels_class: bool = False) -> bool:
+    """Whether a labelled page counts as an article for the miss shares: its ``is_article`` label;
+    on a set that labels some pages (``labels_class``: mercury leaves the label out on its non-articles)
+    an unlabelled page is none; on a set that labels none, a gold body with words, or ``with`` snippets."""
+    if "is_article" in truth:
+        return bool(truth["is_article"])
+    if labels_class:
+        return False
+    if "body" in truth:
+        return bool(_TOKEN.search(truth["body"] or ""))
+    return bool(truth.get("with"))
+
+
+def _labels_class(records: Sequence[Record]) -> bool:
+    return any("is_article" in record.truth for record in records)
+
+
+def _share(missed: list[str], pages: int) -> dict[str, Any] | None:
+    if not pages:
+        return None
+    return {"share": len(missed) / pages, "missed": len(missed), "pages": pages, "threshold": MISS_F1,
+            "ids": missed}
 
 
 # --- with/without snippets ----------------------------------------------------------------------
@@ -251,22 +297,27 @@ def score(dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any]
     news articles" is a different number from the F1 over listings, forums and product pages.
     """
     records = load_dataset(dataset) if isinstance(dataset, (str, Path)) else list(dataset)
-    result = _scores(records, predictions)
+    labels_class = _labels_class(records)
+    result = _scores(records, predictions, labels_class)
     groups: dict[str, list[Record]] = {}
     for record in records:
         if "page_type" in record.truth:
             groups.setdefault(str(record.truth["page_type"]), []).append(record)
     if groups:
-        result["by_page_type"] = {kind: _scores(group, predictions) for kind, group in sorted(groups.items())}
+        result["by_page_type"] = {kind: _scores(group, predictions, labels_class)
+                                  for kind, group in sorted(groups.items())}
     return result
 
 
-def _scores(records: Sequence[Record], predictions: Mapping[str, Any]) -> dict[str, Any]:
+def _scores(records: Sequence[Record], predictions: Mapping[str, Any], labels_class: bool) -> dict[str, Any]:
     body_pairs: list[tuple[str | None, str | None]] = []
     snippet_rows: list[tuple[int, int, int, int]] = []
     title_hits: list[bool] = []
     date_hits: list[bool] = []
     class_pairs: list[tuple[bool, bool]] = []
+    body_missed: list[str] = []
+    snippet_missed: list[str] = []
+    body_articles = snippet_articles = 0
     errors = 0
     for record in records:
         truth = record.truth
@@ -274,10 +325,21 @@ def _scores(records: Sequence[Record], predictions: Mapping[str, Any]) -> dict[s
         if _field(prediction, "error"):
             errors += 1
         body = _field(prediction, "body")
+        article = is_article_page(truth, labels_class)
         if "body" in truth:
             body_pairs.append((truth["body"], body))
+            f1 = page_f1(truth["body"], body) if article else None
+            if f1 is not None:
+                body_articles += 1
+                if f1 < MISS_F1:
+                    body_missed.append(record.id)
         if "with" in truth or "without" in truth:
-            snippet_rows.append(snippet_counts(truth.get("with", []), truth.get("without", []), body))
+            counts = snippet_counts(truth.get("with", []), truth.get("without", []), body)
+            snippet_rows.append(counts)
+            if article and truth.get("with"):
+                snippet_articles += 1
+                if counts[0] == 0:
+                    snippet_missed.append(record.id)
         if "title" in truth:
             title_hits.append(title_match(truth["title"], _field(prediction, "title")))
         if "published" in truth:
@@ -298,12 +360,15 @@ def _scores(records: Sequence[Record], predictions: Mapping[str, Any]) -> dict[s
         "title": accuracy(title_hits),
         "published": accuracy(date_hits),
         "is_article": class_scores(class_pairs) if class_pairs else None,
+        "body_misses": _share(body_missed, body_articles),
+        "snippet_misses": _share(snippet_missed, snippet_articles),
     }
 
 
 def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Per-page outcomes (for finding where an extractor goes wrong); keys absent where unlabelled."""
     rows: list[dict[str, Any]] = []
+    labels_class = _labels_class(records)
     for record in records:
         truth, predicted = record.truth, predictions.get(record.id)
         row: dict[str, Any] = {"id": record.id, "url": record.url}
@@ -314,8 +379,13 @@ def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> l
             tp, fp, fn = shingle_counts(truth["body"], body)
             row["body_precision"] = page_precision(tp, fp, fn) if tp + fp else None
             row["body_recall"] = page_recall(tp, fp, fn) if tp + fn else None
+            row["body_f1"] = page_f1(truth["body"], body)
+            if is_article_page(truth, labels_class) and row["body_f1"] is not None:
+                row["body_miss"] = row["body_f1"] < MISS_F1
         if "with" in truth or "without" in truth:
             row["snippets"] = snippet_counts(truth.get("with", []), truth.get("without", []), body)
+            if is_article_page(truth, labels_class) and truth.get("with"):
+                row["snippet_miss"] = row["snippets"][0] == 0
         if "title" in truth:
             row["title_ok"] = title_match(truth["title"], _field(predicted, "title"))
             row["title"] = [truth["title"], _field(predicted, "title")]
@@ -329,9 +399,11 @@ def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> l
 
 
 def format_table(results: Mapping[str, Mapping[str, Any]]) -> str:
-    """A readable table: one row per (dataset or system) name."""
+    """A readable table: one row per (dataset or system) name. ``F1<.2`` is the share of article
+    pages under body F1 MISS_F1, ``no-with`` the share of article pages where no ``with`` snippet is
+    found (the catastrophic misses of sets with and without gold bodies)."""
     header = (f"{'':<22} {'pages':>5} {'body P':>7} {'body R':>7} {'body F1':>7} {'snip F1':>7} "
-              f"{'title':>6} {'date':>6} {'art F1':>6} {'err':>4}")
+              f"{'title':>6} {'date':>6} {'art F1':>6} {'F1<.2':>6} {'no-with':>7} {'err':>4}")
     lines = [header, "-" * len(header)]
 
     def cell(value: Any, key: str) -> str:
@@ -339,10 +411,14 @@ def format_table(results: Mapping[str, Mapping[str, Any]]) -> str:
             return "-"
         return f"{value[key]:.3f}"
 
+    def share(value: Any) -> str:
+        return f"{100 * value['share']:.1f}%" if value else "-"
+
     for name, s in results.items():
         lines.append(
             f"{name[:22]:<22} {s['pages']:>5} {cell(s['body'], 'precision'):>7} {cell(s['body'], 'recall'):>7} "
             f"{cell(s['body'], 'f1'):>7} {cell(s['snippets'], 'f1'):>7} {cell(s['title'], 'accuracy'):>6} "
-            f"{cell(s['published'], 'accuracy'):>6} {cell(s['is_article'], 'f1'):>6} {s['errors']:>4}"
+            f"{cell(s['published'], 'accuracy'):>6} {cell(s['is_article'], 'f1'):>6} "
+            f"{share(s.get('body_misses')):>6} {share(s.get('snippet_misses')):>7} {s['errors']:>4}"
         )
     return "\n".join(lines)

@@ -41,7 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_style_elements_argument(parser)
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--predictions", metavar="JSONL", help="score these prediction lines instead of extracting")
-    parser.add_argument("--details", metavar="JSONL", help="also write one line of outcomes per page to this file")
+    parser.add_argument("--details", metavar="JSONL",
+                        help="also write one line of outcomes per page to this file, and list the article pages "
+                             "under body F1 0.2 (or with no `with` snippet found)")
     parser.add_argument("--workers", type=int, default=1,
                         help="extract on this many processes (default 1; 0: one per CPU); scores unchanged")
 
@@ -108,6 +110,22 @@ def _read_predictions(path: Path) -> dict[str, Any]:
     return {str(entry.get("id")): entry for entry in json_objects(path)}
 
 
+def _write_misses(result: dict[str, Any], stdout: TextIO, listed: bool) -> None:
+    """The catastrophic misses: the share of article pages under body F1 0.2 (or, on sets without gold
+    bodies, with no ``with`` snippet found), per dataset and labelled page type; their ids when listed."""
+    rows = [("", result)] + [(f" (page type {kind})", s) for kind, s in result.get("by_page_type", {}).items()]
+    for name, label in (("body_misses", "under body F1"), ("snippet_misses", "with no `with` snippet found")):
+        for where, scores in rows:
+            miss = scores.get(name)
+            if not miss or (where and not miss["pages"]):
+                continue
+            threshold = f" {miss['threshold']}" if name == "body_misses" else ""
+            stdout.write(f"article pages{where} {label}{threshold}: {miss['missed']} of {miss['pages']} "
+                         f"({100 * miss['share']:.1f}%)\n")
+            if listed and not where and miss["ids"]:
+                stdout.write("  " + " ".join(miss["ids"]) + "\n")
+
+
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     stdout = stdout or sys.stdout
     folder = resolve_dataset(args.dataset)
@@ -140,6 +158,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     rows = {f"{folder.name} ({result['method'] or 'predictions'})": result}
     rows.update({f"  {kind}": scores for kind, scores in result.get("by_page_type", {}).items()})
     stdout.write(format_table(rows) + "\n")
+    _write_misses(result, stdout, listed=bool(args.details))
     if result["snippets"]:
         s = result["snippets"]
         stdout.write(f"snippets: precision {s['precision']:.3f} recall {s['recall']:.3f} accuracy {s['accuracy']:.3f} "

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import date
 from typing import Any
 
 from newscrawl.encoding import repair_c1
+from newscrawl.extract.anchor import under_headline, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date
+from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
@@ -284,6 +286,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     if td.title_node is not None:
         skip.add(td.title_node)
     marked = meta.article_body_element if meta is not None else None
+    region = rel.separator  # where the body's text is: NCE's separator, or the block under the headline
     if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
         method, found = "itemprop-articleBody", True
         kept = [k for k in pruned(page, marked, marked, params)
@@ -301,10 +304,15 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             before, total = page.split_chars(nodes, td.title_node)
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
-        kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator)
-    container = marked if method == "itemprop-articleBody" else rel.separator  # None: the whole page
+        kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator,
+                                 td.title_node)
+        # a short post: NCE's choice in a sidebar or comments, sharing no word with the headline
+        under = under_headline(page, kept, td.title_node, rel.separator, params, shown, skip, MIN_BODY_CHARS)
+        if under is not None:
+            (kept, region), method = under, "nce-under-headline"
+    container = marked if method == "itemprop-articleBody" else region  # None: the whole page
     if container is not None and kept:
-        kept = _without_author_boxes(page, kept, container)
+        kept = without_teaser_cards(page, _without_author_boxes(page, kept, container), container, td.title_node)
     if container is not None and kept:
         head = td.title_node if td.title_node is not None else _last_h1(page, kept[0], shown)
         if head is not None and head < kept[0]:  # standfirsts sit outside the content
@@ -327,7 +335,7 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     else:
         art.is_article, art.probability = classifier(page, art, meta, evidence)
     if art.body is None and meta is not None and meta.article_body_text:
-        _declared_body(art, meta.article_body_text)
+        _declared_body(page, art, meta.article_body_text)
     if art.body is None and art.is_article:
         _fallback_body(page, art)
     elif art.body is None and rel.separator is not None and rel.separator is not page.body:
@@ -365,12 +373,13 @@ def extraction_evidence(page: Page) -> tuple[Article, Evidence]:
     return found[0]
 
 
-def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:
+def _within_landmarks(page: Page, kept: list[int], separator: Any, headline: int | None = None) -> list[int]:
     """``kept`` cut to the one ``<main>`` (or ``role="main"``) element inside ``separator``, then to the
     one ``<article>`` inside what is left, each only when it holds LANDMARK_SHARE+ of the text. NCE
     elects the block whose children carry the most text, and a site's own blocks written as prose
     can sit beside the article under it. The page's markup says where the article is; two or more
-    such elements say nothing (teaser cards, one ``<article>`` a post)."""
+    such elements say nothing (teaser cards, one ``<article>`` a post), unless one of them holds the
+    ``headline`` text node: then that one is the story and the others are teasers after it."""
     # by tag in lxml's C loop (an XPath over the separator costs ~1% of a page), by role from the
     # page's one search of role attributes
     first = page.index(separator)
@@ -382,6 +391,8 @@ def _within_landmarks(page: Page, kept: list[int], separator: Any) -> list[int]:
     text = page.text_nodes
     for landmarks in (mains, [el for el in tagged if el.tag == "article"]):
         outer = _outermost(page, landmarks)
+        if len(outer) > 1 and headline is not None:
+            outer = [el for el in outer if headline in page.text_range(el)]
         if len(outer) != 1:
             continue
         inside = page.text_range(outer[0])
@@ -402,14 +413,27 @@ def _outermost(page: Page, elements: list[Any]) -> list[Any]:
     return outer
 
 
-def _declared_body(art: Article, text: str) -> None:
+def _declared_body(page: Page, art: Article, text: str) -> None:
     """A page whose shown text gave no body, but whose JSON-LD declares the article's text
     (``articleBody``: pages whose text scripts write in, paywalled pages, forum threads), gets
-    that text: the publisher's own words, not a guess over the page's blocks."""
-    if len(text) >= MIN_BODY_CHARS:
-        art.body = text
-        art.provenance["body"] = {"method": "jsonld-articleBody", "score": 1.0}
-        art.warnings.append("no body in the shown text: the declared articleBody used")
+    that text: the publisher's own words, not a guess over the page's blocks. Only when it agrees
+    with the page's visible text or the page shows no article as long, and is no teaser of a longer
+    text CoreEx finds (newscrawl.extract.declared)."""
+    if len(text) < MIN_BODY_CHARS:
+        return
+
+    def candidate() -> str | None:
+        from newscrawl.classify.coreex import coreex  # the page classifier has it loaded already
+
+        return coreex(page).text
+
+    verdict = declared_verdict(text, shown_text(page), candidate)
+    if verdict != "use":
+        art.warnings.append(f"the declared articleBody not used: {verdict}")
+        return
+    art.body = text
+    art.provenance["body"] = {"method": "jsonld-articleBody", "score": 1.0}
+    art.warnings.append("no body in the shown text: the declared articleBody used")
 
 
 def _fallback_body(page: Page, art: Article) -> None:

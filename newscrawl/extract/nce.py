@@ -51,6 +51,7 @@ class NCEParams:
     hidden_names: bool = True  # blocks of screen-reader-only classes (sr-only, ...) prune like <nav>
     strong_names: bool = True  # blocks named newsletter/related/share/... go whatever their size
     consent_names: bool = True  # blocks whose id or class holds cookie/consent/gdpr go whatever their size
+    credits: bool = True  # short blocks whose class says credit/copyright (image and photo credits) go
     dialogs: bool = True  # dialogs on screen (role=dialog/alertdialog, not aria-hidden) neither vote nor stay
     chrome_roles: bool = True  # role=navigation/complementary/contentinfo/search prune like <nav>/<aside>/<footer>
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
@@ -280,6 +281,8 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if p.consent_names and tag not in _HEADINGS and _consent_named(names):
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
+    if p.credits and tag not in _HEADINGS and _credit_named(cls):
+        return page.text_len(el) < p.beta2  # "Photo: Jane Doe/AP", not a caption's story
     if tag not in _HEADINGS and (_disclaimer_named(cls) or (p.declared_article and (
             _layer_named(cls) or (_cta_named(cls) and 2 * _cta_text(page, u) < page.text_len(u))))):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
@@ -359,6 +362,18 @@ def _cta_text(page: Page, u: Any) -> int:
 # since no heading slug is a consent banner (headings are judged by class only)
 _CONSENT = re.compile(r"cookie|consent|gdpr", re.I)
 _consent_named = name_test(_CONSENT)
+# An image's or a photo's credit line ("image-credit", "media-credit", "copyright"): the photographer
+# and agency, not the story; only short blocks (a caption box named so keeps its text)
+_CREDIT = re.compile(r"(?:^|[\s_-])(?:credit|credits|copyright|photographer)(?:$|[\s_-])", re.I)
+_credit_named = name_test(_CREDIT)
+_CREDIT_INLINE = frozenset({"span", "small"})  # the inline tags credits are written in (WordPress's media-credit)
+
+
+def _inline_credit(page: Page, el: Any, n: int, p: NCEParams) -> bool:
+    """A short ``<span>``/``<small>`` whose class says credit: inline elements are never pruned
+    as blocks, but a credit line inside a caption or after a picture is no text either."""
+    cls = el.get("class")
+    return bool(cls) and n < p.beta2 and _credit_named(cls)
 _GALLERY = re.compile(r"(?:^|[\s_-])(?:gallery|slideshow|carousel|slider|lightbox)(?:$|[\s_-])", re.I)
 _gallery_named = name_test(_GALLERY)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
@@ -396,6 +411,8 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     for j in compress(range(i + 1, stop), text_len[i + 1:stop]):
         tag = tags[j]
         if tag in INLINE:
+            if tag in _CREDIT_INLINE and p.credits and _inline_credit(page, elements[j], text_len[j], p):
+                named.append(range(first_tn[j], end_tn[j]))
             continue
         kind = _pruned_as(page, elements[j], tag, link_len[j] / text_len[j], root, u, p)
         if kind is _NAMED:

@@ -207,5 +207,82 @@ def test_table_leaves_article_f1_blank_without_gold_articles() -> None:
 
     lines = format_table({"listing": row([(False, False), (False, True)]),
                           "article": row([(True, True), (True, False)])}).splitlines()
-    assert lines[2].split()[-2] == "-"  # no gold article in the group: F1 undefined, not 0.000
-    assert lines[3].split()[-2] == "0.667"
+    assert lines[2].split()[-4] == "-"  # no gold article in the group: F1 undefined, not 0.000
+    assert lines[3].split()[-4] == "0.667"
+
+
+def test_page_f1_rules() -> None:
+    from newscrawl.evaluate import page_f1
+
+    assert page_f1("one two three four five", "one two three four five") == pytest.approx(1.0)
+    assert page_f1("one two three four five", None) == 0.0  # nothing returned
+    assert page_f1("one two three four five", "sidebar about me box text") == 0.0  # the wrong block
+    assert page_f1("", "") is None  # neither side has words: not scored
+    # tp 1 of 2 truth shingles and 1 of 3 predicted: P 1/3, R 1/2
+    assert page_f1("a b c d e", "a b c d x y") == pytest.approx(2 * (1 / 3) * (1 / 2) / (1 / 3 + 1 / 2))
+
+
+def test_catastrophic_miss_shares(tmp_path: Path) -> None:
+    """Article pages under body F1 0.2 (and with no `with` snippet found) are counted per dataset and
+    page type; non-article pages, and unlabelled pages of a set that labels articles, are not."""
+    from newscrawl.evaluate import page_details
+
+    text = "the council said on tuesday that the new bridge will open in spring"
+    rows = [
+        {"id": "hit", "page_type": "article", "is_article": True, "body": text, "with": ["the council said"]},
+        {"id": "wrong", "page_type": "article", "is_article": True, "body": text, "with": ["new bridge will"]},
+        {"id": "empty", "page_type": "article", "is_article": True, "body": text},
+        {"id": "listing", "page_type": "listing", "is_article": False, "body": text},
+        {"id": "lyrics", "body": text, "with": ["the council said"]},  # the set labels articles, not this
+    ]
+    (tmp_path / "truth.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    predictions = {"hit": {"body": text}, "wrong": {"body": "about me: I love cats and long walks"},
+                   "listing": {"body": "menu"}, "lyrics": {"body": "menu"}}
+    result = score(tmp_path, predictions)
+    misses = result["body_misses"]
+    assert (misses["missed"], misses["pages"]) == (2, 3) and misses["share"] == pytest.approx(2 / 3)
+    assert misses["ids"] == ["wrong", "empty"] and misses["threshold"] == 0.2
+    assert result["snippet_misses"]["ids"] == ["wrong"] and result["snippet_misses"]["pages"] == 2
+    by_type = result["by_page_type"]
+    assert by_type["article"]["body_misses"]["share"] == pytest.approx(2 / 3)
+    assert by_type["listing"]["body_misses"] is None  # no article pages there
+    details = {row["id"]: row for row in page_details(load_dataset(tmp_path), predictions)}
+    assert details["wrong"]["body_miss"] is True and details["hit"]["body_miss"] is False
+    assert details["wrong"]["body_f1"] == 0.0 and "body_miss" not in details["listing"]
+    assert details["wrong"]["snippet_miss"] is True and "snippet_miss" not in details["lyrics"]
+
+
+def test_miss_shares_without_article_labels(tmp_path: Path) -> None:
+    """A set that labels no page type counts the pages whose gold body has words (or with snippets)."""
+    text = "the council said on tuesday that the new bridge will open in spring"
+    rows = [{"id": "short", "body": text}, {"id": "blank", "body": ""}, {"id": "snips", "with": ["opening words"]}]
+    (tmp_path / "truth.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    result = score(tmp_path, {"short": {"body": text[:30]}, "blank": {"body": "x"},
+                              "snips": {"body": "the opening words and more"}})
+    assert result["body_misses"]["pages"] == 1 and result["body_misses"]["ids"] == []  # F1 .57: no miss
+    assert result["snippet_misses"]["pages"] == 1 and result["snippet_misses"]["missed"] == 0
+
+
+def test_evaluate_command_prints_and_lists_misses(tmp_path: Path) -> None:
+    import argparse
+    import io
+
+    from newscrawl.commands import evaluate as command
+
+    (tmp_path / "set").mkdir()
+    folder = make_dataset(tmp_path / "set")
+    (tmp_path / "pred.jsonl").write_text("\n".join(json.dumps(r) for r in [
+        {"id": "p1", "body": "zeta eta theta iota"}, {"id": "p3", "body": "x"}]) + "\n", encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    out = io.StringIO()
+    args = parser.parse_args([str(folder), "--predictions", str(tmp_path / "pred.jsonl"),
+                              "--details", str(tmp_path / "details.jsonl")])
+    assert command.run(args, out) == 0
+    text = out.getvalue()
+    assert "article pages under body F1 0.2: 1 of 1 (100.0%)" in text
+    assert "\n  p1\n" in text  # listed with --details
+    assert "with no `with` snippet found: 1 of 1 (100.0%)" in text  # p1; p3 has no is_article label
+    quiet = io.StringIO()
+    command.run(parser.parse_args([str(folder), "--predictions", str(tmp_path / "pred.jsonl")]), quiet)
+    assert "1 of 1" in quiet.getvalue() and "\n  p1\n" not in quiet.getvalue()

@@ -1,0 +1,127 @@
+"""The headline anchors the article: checks of NCE's choice against the text next to the headline.
+
+NCE elects the block with the most long-leaf text. On a short post (a picture and two lines) that is
+often the sidebar's "about me" box or a comment thread, while the headline the title model found sits
+over the real text. When NCE's choice shares no word with the headline and sits in a sidebar or a
+comment section, the block under the headline is the body instead (docs/decisions/body-news.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from newscrawl.extract.nce import NCEParams, _comments_named, pruned
+from newscrawl.page import Page
+
+_WORD = re.compile(r"\w{4,}")
+# tags of page chrome beside the article (with the chrome ARIA roles): NCE's choice inside one is not the story
+_SIDE_TAGS = frozenset({"aside", "footer", "nav"})
+
+
+def words(text: str) -> set[str]:
+    """The words of four or more letters, case-folded ("the", "and", "der" are shared by any two texts)."""
+    return {w.casefold() for w in _WORD.findall(text)}
+
+
+def beside_article(page: Page, separator: Any) -> bool:
+    """``separator`` or an ancestor is a sidebar or a comment section: an ``<aside>``/``<nav>``/
+    ``<footer>``, an element of a chrome role, or one whose id/class says sidebar, widget, comments..."""
+    node = separator
+    while node is not None and page.has(node):
+        if node.tag in _SIDE_TAGS or node in page.chrome_roles:
+            return True
+        if node is not page.body and (page.is_boilerplate(node) or _comments_named(page.names(node))):
+            return True
+        node = node.getparent()
+    return False
+
+
+def under_headline(page: Page, kept: list[int], headline: int | None, separator: Any, params: NCEParams,
+                   shown: set[int], skip: set[int], min_chars: int) -> tuple[list[int], Any] | None:
+    """The text nodes of the block under the headline and that block, when NCE's choice (``kept``
+    under ``separator``) shares no word with the headline and sits beside the article; else None.
+
+    The block is the headline's lowest ancestor that holds ``min_chars`` of text after the headline,
+    climbing no higher than the first ancestor that also holds ``separator`` (that one is the whole
+    page). Its link lists and boilerplate-named boxes are pruned as NCE prunes its own choice."""
+    if headline is None or not kept or separator is None or headline in page.text_range(separator):
+        return None
+    tns = page.text_nodes
+    title = words(tns[headline].text)
+    if not title or any(title & words(tns[k].text) for k in kept):
+        return None
+    if not beside_article(page, separator):
+        return None
+    block = tns[headline].container
+    end_of_headline = headline + 1
+    while True:
+        parent = block.getparent()
+        if parent is None or not page.has(parent) or page.index(separator) in _element_span(page, parent):
+            return None
+        block = parent
+        after = [k for k in page.text_range(block) if k >= end_of_headline and k in shown and k not in skip]
+        if sum(len(tns[k].text) for k in after) >= min_chars:
+            break
+    nodes = [k for k in pruned(page, block, block, params) if k >= end_of_headline and k in shown and k not in skip]
+    if sum(len(tns[k].text) for k in nodes) < min_chars:
+        return None
+    return nodes, block
+
+
+def _element_span(page: Page, el: Any) -> range:
+    """The Page's element indices of ``el`` and its descendants."""
+    first = page.index(el)
+    return range(first, first + 1 + page.descendants(el))
+
+
+CARD_MAX_CHARS = 400  # a teaser card: a linked headline and a line or two of summary
+CARDS_MIN = 3  # ... in a run of at least this many alike siblings
+_CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+
+
+def without_teaser_cards(page: Page, kept: list[int], container: Any, headline: int | None) -> list[int]:
+    """``kept`` minus the teaser cards inside ``container``: runs of CARDS_MIN+ sibling blocks of one tag
+    and class, each under CARD_MAX_CHARS and holding a heading that is mostly a link (another story's
+    headline over its summary: "more stories", "other columns"), none holding the headline. Only while
+    all such cards together hold under half of ``kept``'s text: on a listing the cards are the content."""
+    if container is None or not kept:
+        return kept
+    tns = page.text_nodes
+    cards: dict[Any, None] = {}  # in document order, each once
+    for heading in container.iter(*_CARD_HEADINGS):
+        if not page.has(heading) or not page.text_len(heading) or page.link_density(heading) <= 0.5:
+            continue
+        card = _card_of(page, heading, container)
+        if card is not None and (headline is None or headline not in page.text_range(card)):
+            cards[card] = None
+    if not cards:
+        return kept
+    drop: set[int] = set()
+    for card in cards:
+        drop.update(page.text_range(card))
+    inside = [k for k in kept if k in drop]
+    if not inside or 2 * sum(len(tns[k].text) for k in inside) >= sum(len(tns[k].text) for k in kept):
+        return kept
+    return [k for k in kept if k not in drop]
+
+
+def _card_of(page: Page, heading: Any, container: Any) -> Any | None:
+    """The highest ancestor of ``heading`` below ``container`` with under CARD_MAX_CHARS of text that has
+    CARDS_MIN - 1 or more siblings of its tag and first class (the others number the cards), else None."""
+    found = None
+    node = heading
+    while node is not None and node is not container and page.has(node) and page.text_len(node) < CARD_MAX_CHARS:
+        parent = node.getparent()
+        if parent is None:
+            break
+        kind = _first_class(node)
+        alike = sum(1 for s in parent if s.tag == node.tag and _first_class(s) == kind)
+        if alike >= CARDS_MIN:
+            found = node
+        node = parent
+    return found
+
+
+def _first_class(el: Any) -> str:
+    return next(iter((el.get("class") or "").split()), "")

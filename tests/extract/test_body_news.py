@@ -1,0 +1,107 @@
+"""Body rules for news pages on generated pages: the headline anchors the article, the headline's own
+``<article>`` among teaser cards, and the declared ``articleBody`` only when the page agrees."""
+
+from __future__ import annotations
+
+from newscrawl.extract import extract
+from newscrawl.extract.declared import declared_verdict
+
+ABOUT = ("I am a retired teacher who writes about gardening, birds and the small towns of the valley. "
+         "Before this blog I taught chemistry for thirty years and raised three children with my husband. ") * 3
+POST = ("<p>We walked down to the water this morning with the dog.</p>"
+        "<p>Three nests on the far shore, near the old pier. Photos soon!</p>")
+URL = "https://ann.example.com/2012/05/herons.html"
+
+
+def blog_post(side_class: str = "sidebar", title: str = "Herons are back at the lake") -> str:
+    """A short post (a picture and two short lines) beside a long "about me" box."""
+    return f"""<html><head><title>{title} - My Garden Diary</title></head><body>
+<div id="wrap"><div class="main"><div class="post"><h2 class="post-title">{title}</h2>
+<div class="post-body"><img src="h.jpg">{POST}</div>
+<div class="post-footer">Posted by Ann at 9:14</div></div></div>
+<div class="{side_class}"><h3>About me</h3><p>{ABOUT}</p><p>{ABOUT}</p></div></div>
+<div class="footer">Powered by Blogger</div></body></html>"""
+
+
+def test_a_short_post_is_the_text_under_its_headline_not_the_sidebar() -> None:
+    art = extract(blog_post(), URL)
+    assert art.provenance["body"]["method"] == "nce-under-headline"
+    assert art.body == ("We walked down to the water this morning with the dog.\n"
+                        "Three nests on the far shore, near the old pier. Photos soon!")
+    assert "retired teacher" not in art.body and "Posted by" not in art.body
+
+
+def test_the_sidebar_stays_when_it_is_no_sidebar_or_shares_the_headline() -> None:
+    # the same long box, named as nothing beside the article: NCE's choice stands
+    plain = extract(blog_post(side_class="box"), URL)
+    assert plain.provenance["body"]["method"] == "nce" and "retired teacher" in plain.body
+    # a headline whose words the chosen text has: the choice is about the story, it stands
+    shared = extract(blog_post(title="Gardening notes from a retired teacher"), URL)
+    assert shared.provenance["body"]["method"] == "nce" and "retired teacher" in shared.body
+
+
+PARAS = [
+    "The regional parliament approved the new water management plan after a long debate on Thursday.",
+    "Farmers in the southern valleys had asked for clearer rules on irrigation during dry summers.",
+    "The plan sets limits for each district and creates a fund for repairing old canals and pipes.",
+    "Environmental groups welcomed the decision but said that the limits should be reviewed every year.",
+]
+TITLE = "Parliament approves water plan for dry valleys"
+
+
+def test_the_article_holding_the_headline_among_teaser_articles() -> None:
+    # the story holds most of the text (LANDMARK_SHARE), the cards the rest
+    teaser = ("<article class=\"card\"><h3>Another story {i}</h3><p>A summary of another story number {i}, "
+              "long enough to read as a paragraph of prose.</p></article>")
+    teasers = "".join(teaser.format(i=i) for i in range(3))
+    html = f"""<html><head><title>{TITLE}</title></head><body><div id="content">
+<article><h1>{TITLE}</h1>{"".join(f"<p>{p}</p>" for p in PARAS)}</article>
+{teasers}</div></body></html>"""
+    art = extract(html, "https://valley.example/2024/03/14/water-plan")
+    assert all(p in art.body for p in PARAS)
+    assert "Another story" not in art.body and "summary of another story" not in art.body
+
+
+DECLARED = " ".join(PARAS)
+
+
+def test_declared_text_on_a_page_that_shows_none_is_used() -> None:
+    assert declared_verdict(DECLARED, "Home News Sport Weather Sign in", lambda: None) == "use"
+    # a paywall shows the opening only: it agrees
+    assert declared_verdict(DECLARED, PARAS[0] + " Subscribe to read the rest.", lambda: PARAS[0]) == "use"
+
+
+def test_declared_text_that_the_page_contradicts_or_that_teases_a_longer_story_is_not_used() -> None:
+    other = ("The city council voted to close the old market hall for repairs until next spring, "
+             "and traders will move to a temporary site by the river. ") * 4
+    assert declared_verdict(DECLARED, other, lambda: other) == "disagrees"
+    longer = DECLARED + " " + other
+    assert declared_verdict(PARAS[0] + " " + PARAS[1], longer, lambda: longer) == "teaser"
+    assert declared_verdict("", longer, lambda: longer) == "disagrees"
+
+
+def test_an_image_credit_inside_the_article_is_not_body() -> None:
+    figure = ('<figure><img src="dam.jpg"><figcaption>The old dam above the valley. '
+              '<span class="image-credit">Photo: Jane Doe/Valley Press</span></figcaption></figure>')
+    html = (f"<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1><p>{PARAS[0]}</p>"
+            f"{figure}{''.join(f'<p>{p}</p>' for p in PARAS[1:])}</article></body></html>")
+    body = extract(html, "https://valley.example/2024/03/14/water-plan").body
+    assert all(p in body for p in PARAS) and "Jane Doe" not in body
+    assert "Jane Doe" in extract(html.replace("image-credit", "note"), "https://valley.example/2024/03/14/water-plan").body
+
+
+def test_teaser_cards_after_the_story_are_not_body() -> None:
+    card = ('<div class="story-block pos-{i}"><h4><a href="/opinion/column-{i}">Another column {i}</a></h4>'
+            "<p>A columnist's summary of another column, a sentence long, number {i} of the list.</p></div>")
+    cards = "".join(card.format(i=i) for i in range(4))
+    story = "".join(f"<p>{p}</p>" for p in PARAS * 2)
+    html = (f"<html><head><title>{TITLE}</title></head><body><div id=\"page\"><h1>{TITLE}</h1>{story}"
+            f"<div class=\"group\"><h2>Other columns</h2>{cards}</div></div></body></html>")
+    body = extract(html, "https://valley.example/2024/03/14/water-plan").body
+    assert all(p in body for p in PARAS)
+    assert "Another column" not in body and "columnist's summary" not in body
+    # two cards are no run of teasers; cards that are most of the text are the page's content (a listing)
+    two = html.replace(card.format(i=2), "").replace(card.format(i=3), "")
+    assert "columnist's summary" in extract(two, "https://valley.example/2024/03/14/water-plan").body
+    listing = html.replace(story, f"<p>{PARAS[0]}</p>")
+    assert "columnist's summary" in extract(listing, "https://valley.example/opinion/").body
