@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from newscrawl.evaluate import read_page
+from newscrawl.jsonlines import dumps
 from newscrawl.parallel import Failed, ordered_map, resolve_workers
 from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
 
@@ -79,19 +80,6 @@ def extractor(method: str, style_elements: bool | None = None) -> Callable[..., 
         return extract(html, url, method=method, style_elements=style_elements)
 
     return run
-
-
-def _jsonable(value: Any) -> Any:
-    """json.dumps fallback: numpy scalars, sets and anything else a result may carry."""
-    if hasattr(value, "item"):
-        return value.item()
-    if isinstance(value, (set, frozenset, tuple)):
-        return sorted(value, key=str)
-    return str(value)
-
-
-def dumps(obj: Any, indent: int | None = None) -> str:
-    return json.dumps(obj, ensure_ascii=False, indent=indent, default=_jsonable)
 
 
 def _as_dict(article: Any) -> dict[str, Any]:

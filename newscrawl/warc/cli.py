@@ -119,7 +119,7 @@ class ProgressLine:
 
 def _local(paths: list[str], options: Options, workers: int, counts: Any, failed: list[tuple[str, str]]
            ) -> Iterator[str]:
-    from newscrawl.commands.extract import dumps
+    from newscrawl.jsonlines import dumps
     from newscrawl.warc.articles import lines
 
     unreadable: list[str] = []

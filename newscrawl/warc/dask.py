@@ -36,7 +36,7 @@ def file_lines(path: str, options: Options = ARTICLES, css_index: dict[str, Any]
     """The JSON lines of one file (zlib-compressed UTF-8) and its counts; raises when the file
     cannot be opened, so Dask tries again. ``css_index``: with ``options.stylesheets``, the
     stylesheets of all the input files (:func:`newscrawl.warc.styles.stylesheet_index`)."""
-    from newscrawl.commands.extract import dumps
+    from newscrawl.jsonlines import dumps
     from newscrawl.warc.articles import lines
     from newscrawl.warc.reader import Counts
 
