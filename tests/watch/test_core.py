@@ -145,3 +145,18 @@ def test_since_follows_only_recent_feed_entries_and_remembers_the_rest(state: Sq
     later.visit("http://a.test/", "home", "a.test")
     links = [Link(u, "page") for u in ("http://a.test/old-story/", "http://a.test/april/", "http://a.test/fresh/")]
     assert [f.url for f in later.follow("http://a.test/", links)] == ["http://a.test/fresh/"]
+
+
+def test_sitemaps_of_an_index_are_read_when_their_lastmod_there_changes(state: SqliteState) -> None:
+    index, child = "http://a.test/sitemap.xml", "http://a.test/sitemap-2025-03.xml"
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0)
+    cycle.visit(index, "sitemapindex", "a.test", etag='"i1"')
+    assert [f.url for f in cycle.follow(index, [Link(child, "sitemap", "2025-03-01")])] == [child]
+    cycle.visit(child, "sitemap", "a.test", parent=index, lastmod="2025-03-01", etag='"c1"')
+    cycle.finish(completed=True)
+    later = Cycle(state, bounds=Bounds(0, 0), now=10.0)
+    assert [f.url for f in later.due_fronts()] == [index]  # the child waits for its index
+    later.visit(index, "sitemapindex", "a.test")
+    assert later.follow(index, [Link(child, "sitemap", "2025-03-01")]) == []
+    follows = later.follow(index, [Link(child, "sitemap", "2025-03-02")])
+    assert [(f.url, f.headers) for f in follows] == [(child, {"If-None-Match": '"c1"'})]
