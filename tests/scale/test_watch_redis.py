@@ -57,7 +57,8 @@ def test_watch_cycles_with_the_redis_backend(redis_url, tmp_path, tools):
     def cycle() -> dict:
         cmd = [sys.executable, "-m", "newscrawl", "watch", served.base_url + "/", "--state", str(tmp_path / "unused"),
                "--once", "-o", str(out), "--local", "--stats", str(tmp_path / "stats.json"), "--every", "0s..0s",
-               "-s", "NEWSCRAWL_WATCH_BACKEND=redis", "-s", f"REDIS_URL={redis_url}", "-s", "LOG_LEVEL=INFO"]
+               "-s", "NEWSCRAWL_WATCH_BACKEND=redis", "-s", f"REDIS_URL={redis_url}", "-s", "LOG_LEVEL=INFO",
+               "-s", "NEWSCRAWL_CSS_ENABLED=false", "-s", "NEWSCRAWL_TEMPLATE_ENABLED=false"]
         proc = subprocess.run(cmd, cwd=tools.REPO, capture_output=True, text=True, timeout=240, check=False)
         assert proc.returncode == 0, proc.stderr[-2000:]
         return json.loads((tmp_path / "stats.json").read_text())
