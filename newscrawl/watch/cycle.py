@@ -156,6 +156,8 @@ class Cycle:
         visit.not_modified = status == 304
         visit.etag, visit.last_modified = etag, last_modified
         self.visits[url] = visit
+        if visit.not_modified:
+            self.state.renew_front(url, self.now)  # what it listed is still listed
         self.count("fronts/not_modified" if status == 304 else "fronts/read")
         return visit
 
@@ -199,7 +201,7 @@ class Cycle:
             return []
         pages = self.state.pages(l.url for l in links)
         if visit is not None and not visit.not_modified:
-            self.state.touch_pages(pages, self.now)
+            self.state.list_front(visit.front.url, [l.url for l in links], self.now)
         out: list[Follow] = []
         listed: list[str] = []
         for link in links:

@@ -74,3 +74,16 @@ def test_watch_cycles_with_the_redis_backend(redis_url, tmp_path, tools):
     client = redis.Redis.from_url(redis_url)
     assert client.hlen("newscrawl:watch:articles") == len(items)
     assert not (tmp_path / "unused" / "watch.sqlite3").exists()
+
+
+def test_redis_listing_of_a_front_renews_its_pages_on_304(redis_url):
+    state = RedisState(redis.Redis.from_url(redis_url), "r:watch")
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0)
+    cycle.visit("http://a.test/", "home", "a.test")
+    cycle.follow("http://a.test/", [Link("http://a.test/one/", "page")])
+    cycle.exported(article("http://a.test/one/"))
+    quiet = Cycle(state, bounds=Bounds(0, 0), now=50.0)
+    quiet.visit("http://a.test/", "home", "a.test", status=304)
+    assert state.pages(["http://a.test/one/"])["http://a.test/one/"].last_seen == 50.0
+    assert state.article("http://a.test/one/").last_seen == 50.0
+    state.close()

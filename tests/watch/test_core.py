@@ -160,3 +160,24 @@ def test_sitemaps_of_an_index_are_read_when_their_lastmod_there_changes(state: S
     assert later.follow(index, [Link(child, "sitemap", "2025-03-01")]) == []
     follows = later.follow(index, [Link(child, "sitemap", "2025-03-02")])
     assert [(f.url, f.headers) for f in follows] == [(child, {"If-None-Match": '"c1"'})]
+
+
+def test_a_front_answering_304_keeps_what_it_lists_from_being_forgotten(state: SqliteState) -> None:
+    day = 86400.0
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0, forget_days=30)
+    cycle.visit("http://a.test/", "home", "a.test", etag='"v1"')
+    cycle.follow("http://a.test/", [Link("http://a.test/kept/", "page"), Link("http://a.test/dropped/", "page")])
+    cycle.exported(article("http://a.test/kept/"))
+    cycle.page_done("http://a.test/dropped/")
+    cycle.finish(completed=True)
+    # day 20: the front changed and no longer lists /dropped/; days 40 and 60: 304
+    later = Cycle(state, bounds=Bounds(0, 0), now=20 * day, forget_days=30)
+    later.visit("http://a.test/", "home", "a.test", etag='"v2"')
+    assert later.follow("http://a.test/", [Link("http://a.test/kept/", "page")]) == []
+    later.finish(completed=True)
+    for now in (40 * day, 60 * day):
+        quiet = Cycle(state, bounds=Bounds(0, 0), now=now, forget_days=30)
+        quiet.visit("http://a.test/", "home", "a.test", status=304)
+        quiet.finish(completed=True)
+    assert set(state.pages(["http://a.test/kept/", "http://a.test/dropped/"])) == {"http://a.test/kept/"}
+    assert state.article("http://a.test/kept/") is not None  # never exported again as new
