@@ -99,7 +99,7 @@ def demo(args: argparse.Namespace) -> int:
                     exported_at.setdefault(path, ended)
                     if path in site.released:
                         delays.append(ended - site.released[path])
-            duplicates, latest = 0, {}
+            duplicates, latest = 0, dict[str, tuple[Any, Any]]()
             for item in items(tmp):  # a repeat of the new export, or an "update" with the same content
                 path = item["canonical_url"][len(served.base_url):]
                 content = (item.get("title"), item.get("body"))

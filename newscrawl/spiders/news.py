@@ -208,7 +208,9 @@ class NewsSpider(scrapy.Spider):
             logger.debug("Not an article candidate (URL probability %.2f, declared %s): %s", probability, declared, url)
             return None
         canonical = self._canonical_url(response, sel, url)
-        if canonical in self.handed_canonicals:
+        # a page the watch fetches again for changes is handed off again (a distributed crawl's
+        # hand-off set persists across watch cycles)
+        if canonical in self.handed_canonicals and not response.meta.get("newscrawl_watch_recheck"):
             self.stats.inc_value("newscrawl/pages/duplicate_canonical")
             logger.debug("Same canonical URL as a page already handed off: %s -> %s", url, canonical)
             return None

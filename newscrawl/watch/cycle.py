@@ -46,6 +46,8 @@ def iso(ts: float) -> str:
 def _later(date: str, than: str) -> bool:
     """``date`` is after ``than`` (both as stated by sitemaps or feeds; text order when unparsable).
     A feed's pubDate and a sitemap's lastmod of one article differ: only a later date is a change."""
+    if not date:
+        return False
     if not than:
         return True
     a, b = parse_date(date), parse_date(than)
@@ -112,6 +114,7 @@ class Cycle:
         self.visits: dict[str, Visit] = {}
         self.candidates: dict[str, tuple[str, frozenset[str], str, str]] = {}  # url -> (site, links, validators)
         self.done: set[str] = set()
+        self.stated: dict[str, str] = {}  # latest date a sitemap/feed stated for a page this cycle
         self.judged: set[str] = set()  # canonical URLs and fingerprints given a verdict this cycle
         self.counts: dict[str, int] = {}
 
@@ -153,6 +156,8 @@ class Cycle:
         visit.not_modified = status == 304
         visit.etag, visit.last_modified = etag, last_modified
         self.visits[url] = visit
+        if visit.not_modified:
+            self.state.renew_front(url, self.now)  # what it listed is still listed
         self.count("fronts/not_modified" if status == 304 else "fronts/read")
         return visit
 
@@ -196,18 +201,20 @@ class Cycle:
             return []
         pages = self.state.pages(l.url for l in links)
         if visit is not None and not visit.not_modified:
-            self.state.touch_pages(pages, self.now)
+            self.state.list_front(visit.front.url, [l.url for l in links], self.now)
         out: list[Follow] = []
         listed: list[str] = []
         for link in links:
             known = pages.get(link.url)
-            if link.url in self.known_fronts or link.url in self.visits:
-                continue  # a front links another (the logo's link home): read as a front, when due
+            if link.kind == "page" and link.date and _later(link.date, self.stated.get(link.url, "")):
+                self.stated[link.url] = link.date  # whichever request fetches the page records it
             if link.kind != "page":
                 follow = self._follow_front(link)
                 if follow is not None:
                     out.append(follow)
                 continue
+            if link.url in self.known_fronts or link.url in self.visits:
+                continue  # a page links a front (the logo's link home): read as a front, when due
             if known is None:
                 if self.since is not None and not self._after_since(link, visit):
                     listed.append(link.url)
@@ -242,6 +249,8 @@ class Cycle:
 
     def _follow_front(self, link: Link) -> Follow | None:
         known = self.known_fronts.get(link.url)
+        if link.url in self.visits:
+            return None  # read this cycle already
         if self.full or known is None:
             return Follow(link.url, False, self.conditional_headers(link.url))
         if known.parent and known.lastmod and link.date:  # a sitemap of an index: when its lastmod there changes
@@ -257,6 +266,8 @@ class Cycle:
         self.done.add(url)
         known = self.state.pages([url]).get(url)
         kind = "article" if known is not None and known.kind == "article" else kind
+        if _later(self.stated.get(url, ""), lastmod):
+            lastmod = self.stated[url]
         self.state.put_page(PageRecord(url, kind, known.first_seen if known else self.now, self.now,
                                        lastmod or (known.lastmod if known else ""), etag, last_modified))
 
@@ -288,7 +299,7 @@ class Cycle:
         canonical = str(item.get("canonical_url") or item.get("url"))
         url = str(page_url or item.get("url") or canonical)
         revision = Revision.of_item(item)
-        for stated in (item.get("modified"), item.get("published")):  # the page's own dates: the baseline
+        for stated in (item.get("modified"), item.get("published"), self.stated.get(url)):  # the baseline
             if stated and _later(str(stated), lastmod):
                 lastmod = str(stated)
         old = self.state.article(canonical)

@@ -3,7 +3,7 @@ as :class:`~newscrawl.watch.state.SqliteState`, shared by every worker.
 
 Keys (``<p>`` = ``<NEWSCRAWL_REDIS_PREFIX>:watch``): ``<p>:pages``, ``<p>:articles``,
 ``<p>:fronts`` (hashes of JSON records by URL), ``<p>:fingerprints`` (fingerprint -> canonical
-URL), ``<p>:meta``, ``<p>:outputs``. An article, its page and the output offsets are written in
+URL), ``<p>:meta``, ``<p>:outputs``, ``<p>:listings:<front URL>`` (sets: what each front listed). An article, its page and the output offsets are written in
 one MULTI/EXEC transaction, as SQLite writes them in one transaction.
 """
 
@@ -21,7 +21,7 @@ class RedisState(WatchState):
     def __init__(self, client: Any, prefix: str = "newscrawl:watch") -> None:
         self.client = client
         self.key = {name: f"{prefix}:{name}" for name in ("pages", "articles", "fronts", "fingerprints", "meta",
-                                                          "outputs")}
+                                                          "outputs", "listings")}
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "newscrawl:watch") -> RedisState:
@@ -54,15 +54,32 @@ class RedisState(WatchState):
             pipe.hsetnx(self.key["pages"], url, json.dumps(asdict(PageRecord(url, "listed", now, now))))
         pipe.execute()
 
-    def touch_pages(self, urls: Iterable[str], now: float) -> None:
-        found = self.pages(urls)
-        if not found:
-            return
+    def _renew(self, urls: list[str], now: float) -> None:
+        pages = self.pages(urls)
+        raw = self.client.hmget(self.key["articles"], urls) if urls else []
         pipe = self.client.pipeline(transaction=False)
-        for page in found.values():
+        for page in pages.values():
             page.last_seen = now
             pipe.hset(self.key["pages"], page.url, json.dumps(asdict(page)))
+        for value in raw:  # articles keyed by canonical URL: renewed when that is the URL listed
+            if value is not None:
+                record = json.loads(value)
+                record["last_seen"] = now
+                pipe.hset(self.key["articles"], record["canonical"], json.dumps(record))
         pipe.execute()
+
+    def list_front(self, front: str, urls: Iterable[str], now: float) -> None:
+        urls = list(dict.fromkeys(urls))
+        self._renew(urls, now)
+        key = f"{self.key['listings']}:{front}"
+        pipe = self.client.pipeline(transaction=True)
+        pipe.delete(key)
+        if urls:
+            pipe.sadd(key, *urls)
+        pipe.execute()
+
+    def renew_front(self, front: str, now: float) -> None:
+        self._renew([u.decode() for u in self.client.smembers(f"{self.key['listings']}:{front}")], now)
 
     def article(self, canonical: str) -> ArticleRecord | None:
         raw = self.client.hget(self.key["articles"], canonical)

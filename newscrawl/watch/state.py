@@ -15,7 +15,8 @@ Three kinds of record, in an SQLite file (stdlib ``sqlite3``, WAL mode) by defau
 Every write is committed at once (WAL, ``synchronous=NORMAL``: durable across a killed process),
 so the state is never ahead of what the caller did; the caller orders writes after its outputs
 (:mod:`newscrawl.watch.cycle`). Bounded: :meth:`WatchState.expire` forgets pages and articles not
-seen for ``forget_days``.
+listed by a front for ``forget_days`` (a front answering 304 still lists what its last full read
+listed: ``listings``).
 """
 
 from __future__ import annotations
@@ -92,8 +93,13 @@ class WatchState:
     def put_page(self, page: PageRecord) -> None:
         raise NotImplementedError
 
-    def touch_pages(self, urls: Iterable[str], now: float) -> None:
-        """Pages still listed by a front: not forgotten while a front still links them."""
+    def list_front(self, front: str, urls: Iterable[str], now: float) -> None:
+        """``front`` was read in full and lists ``urls``: those pages are renewed (not forgotten while
+        a front links them), and remembered as its listing for :meth:`renew_front`."""
+        raise NotImplementedError
+
+    def renew_front(self, front: str, now: float) -> None:
+        """``front`` answered 304: what it listed at its last full read is still listed."""
         raise NotImplementedError
 
     def article(self, canonical: str) -> ArticleRecord | None:
@@ -154,6 +160,7 @@ CREATE TABLE IF NOT EXISTS fronts (url TEXT PRIMARY KEY, site TEXT NOT NULL, kin
     parent TEXT NOT NULL, etag TEXT NOT NULL, last_modified TEXT NOT NULL, lastmod TEXT NOT NULL,
     interval REAL NOT NULL, next_due REAL NOT NULL, last_checked REAL NOT NULL, found INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS outputs (path TEXT PRIMARY KEY, offset INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS listings (front TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (front, url));
 """
 
 
@@ -200,12 +207,22 @@ class SqliteState(WatchState):
         self.db.executemany("INSERT OR IGNORE INTO pages (url, kind, first_seen, last_seen) VALUES (?, 'listed', ?, ?)",
                             [(url, now, now) for url in urls])
 
-    def touch_pages(self, urls: Iterable[str], now: float) -> None:
+    def list_front(self, front: str, urls: Iterable[str], now: float) -> None:
+        urls = list(dict.fromkeys(urls))
         self.db.execute("BEGIN")
         for batch in self._chunks(urls):
             marks = ",".join("?" * len(batch))
             self.db.execute(f"UPDATE pages SET last_seen=? WHERE url IN ({marks})", [now, *batch])
             self.db.execute(f"UPDATE articles SET last_seen=? WHERE url IN ({marks})", [now, *batch])
+        self.db.execute("DELETE FROM listings WHERE front=?", (front,))
+        self.db.executemany("INSERT INTO listings (front, url) VALUES (?, ?)", [(front, url) for url in urls])
+        self.db.execute("COMMIT")
+
+    def renew_front(self, front: str, now: float) -> None:
+        self.db.execute("BEGIN")
+        for table in ("pages", "articles"):
+            self.db.execute(f"UPDATE {table} SET last_seen=? WHERE url IN (SELECT url FROM listings WHERE front=?)",
+                            (now, front))
         self.db.execute("COMMIT")
 
     def article(self, canonical: str) -> ArticleRecord | None:

@@ -57,7 +57,8 @@ def test_watch_cycles_with_the_redis_backend(redis_url, tmp_path, tools):
     def cycle() -> dict:
         cmd = [sys.executable, "-m", "newscrawl", "watch", served.base_url + "/", "--state", str(tmp_path / "unused"),
                "--once", "-o", str(out), "--local", "--stats", str(tmp_path / "stats.json"), "--every", "0s..0s",
-               "-s", "NEWSCRAWL_WATCH_BACKEND=redis", "-s", f"REDIS_URL={redis_url}", "-s", "LOG_LEVEL=INFO"]
+               "-s", "NEWSCRAWL_WATCH_BACKEND=redis", "-s", f"REDIS_URL={redis_url}", "-s", "LOG_LEVEL=INFO",
+               "-s", "NEWSCRAWL_CSS_ENABLED=false", "-s", "NEWSCRAWL_TEMPLATE_ENABLED=false"]
         proc = subprocess.run(cmd, cwd=tools.REPO, capture_output=True, text=True, timeout=240, check=False)
         assert proc.returncode == 0, proc.stderr[-2000:]
         return json.loads((tmp_path / "stats.json").read_text())
@@ -73,3 +74,16 @@ def test_watch_cycles_with_the_redis_backend(redis_url, tmp_path, tools):
     client = redis.Redis.from_url(redis_url)
     assert client.hlen("newscrawl:watch:articles") == len(items)
     assert not (tmp_path / "unused" / "watch.sqlite3").exists()
+
+
+def test_redis_listing_of_a_front_renews_its_pages_on_304(redis_url):
+    state = RedisState(redis.Redis.from_url(redis_url), "r:watch")
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0)
+    cycle.visit("http://a.test/", "home", "a.test")
+    cycle.follow("http://a.test/", [Link("http://a.test/one/", "page")])
+    cycle.exported(article("http://a.test/one/"))
+    quiet = Cycle(state, bounds=Bounds(0, 0), now=50.0)
+    quiet.visit("http://a.test/", "home", "a.test", status=304)
+    assert state.pages(["http://a.test/one/"])["http://a.test/one/"].last_seen == 50.0
+    assert state.article("http://a.test/one/").last_seen == 50.0
+    state.close()

@@ -145,3 +145,39 @@ def test_since_follows_only_recent_feed_entries_and_remembers_the_rest(state: Sq
     later.visit("http://a.test/", "home", "a.test")
     links = [Link(u, "page") for u in ("http://a.test/old-story/", "http://a.test/april/", "http://a.test/fresh/")]
     assert [f.url for f in later.follow("http://a.test/", links)] == ["http://a.test/fresh/"]
+
+
+def test_sitemaps_of_an_index_are_read_when_their_lastmod_there_changes(state: SqliteState) -> None:
+    index, child = "http://a.test/sitemap.xml", "http://a.test/sitemap-2025-03.xml"
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0)
+    cycle.visit(index, "sitemapindex", "a.test", etag='"i1"')
+    assert [f.url for f in cycle.follow(index, [Link(child, "sitemap", "2025-03-01")])] == [child]
+    cycle.visit(child, "sitemap", "a.test", parent=index, lastmod="2025-03-01", etag='"c1"')
+    cycle.finish(completed=True)
+    later = Cycle(state, bounds=Bounds(0, 0), now=10.0)
+    assert [f.url for f in later.due_fronts()] == [index]  # the child waits for its index
+    later.visit(index, "sitemapindex", "a.test")
+    assert later.follow(index, [Link(child, "sitemap", "2025-03-01")]) == []
+    follows = later.follow(index, [Link(child, "sitemap", "2025-03-02")])
+    assert [(f.url, f.headers) for f in follows] == [(child, {"If-None-Match": '"c1"'})]
+
+
+def test_a_front_answering_304_keeps_what_it_lists_from_being_forgotten(state: SqliteState) -> None:
+    day = 86400.0
+    cycle = Cycle(state, bounds=Bounds(0, 0), now=0.0, forget_days=30)
+    cycle.visit("http://a.test/", "home", "a.test", etag='"v1"')
+    cycle.follow("http://a.test/", [Link("http://a.test/kept/", "page"), Link("http://a.test/dropped/", "page")])
+    cycle.exported(article("http://a.test/kept/"))
+    cycle.page_done("http://a.test/dropped/")
+    cycle.finish(completed=True)
+    # day 20: the front changed and no longer lists /dropped/; days 40 and 60: 304
+    later = Cycle(state, bounds=Bounds(0, 0), now=20 * day, forget_days=30)
+    later.visit("http://a.test/", "home", "a.test", etag='"v2"')
+    assert later.follow("http://a.test/", [Link("http://a.test/kept/", "page")]) == []
+    later.finish(completed=True)
+    for now in (40 * day, 60 * day):
+        quiet = Cycle(state, bounds=Bounds(0, 0), now=now, forget_days=30)
+        quiet.visit("http://a.test/", "home", "a.test", status=304)
+        quiet.finish(completed=True)
+    assert set(state.pages(["http://a.test/kept/", "http://a.test/dropped/"])) == {"http://a.test/kept/"}
+    assert state.article("http://a.test/kept/") is not None  # never exported again as new
