@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from newscrawl.extract.nce import NCEParams, _comments_named, pruned
+from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
 
 _WORD = re.compile(r"\w{4,}")
@@ -80,17 +82,25 @@ CARDS_MIN = 3  # ... in a run of at least this many alike siblings
 _CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 
 
-def without_teaser_cards(page: Page, kept: list[int], container: Any, headline: int | None) -> list[int]:
-    """``kept`` minus the teaser cards inside ``container``: runs of CARDS_MIN+ sibling blocks of one tag
-    and class, each under CARD_MAX_CHARS and holding a heading that is mostly a link (another story's
-    headline over its summary: "more stories", "other columns"), none holding the headline. Only while
-    all such cards together hold under half of ``kept``'s text: on a listing the cards are the content."""
-    if container is None or not kept:
+def without_teaser_cards(page: Page, kept: list[int], container: Any, headline: int | None,
+                         params: NCEParams) -> list[int]:
+    """``kept`` minus the teaser cards that end it: runs of CARDS_MIN+ sibling blocks of one tag and
+    first class, each under CARD_MAX_CHARS and holding a heading that is mostly a link to another page
+    of the site (another story's headline over its summary: "more stories", "other columns"), none
+    holding the headline, after the article's last other text. Only while the cards hold under half
+    of ``kept``'s text: on a listing the cards are the content. Cards inside the text stay (a listicle
+    links its items' headings, mostly off-site, and closes with its own words). Only on pages whose
+    metadata declares an article and no forum thread or Q&A page (where linked thread titles close
+    the posts: wcxb-dev forum pages lost when it ran everywhere)."""
+    if container is None or not kept or not params.declared_article or params.discussion or params.post_chrome:
         return kept
     tns = page.text_nodes
+    site = registrable_domain(page.url) if page.url else None
     cards: dict[Any, None] = {}  # in document order, each once
     for heading in container.iter(*_CARD_HEADINGS):
         if not page.has(heading) or not page.text_len(heading) or page.link_density(heading) <= 0.5:
+            continue
+        if not any(_same_site(a.get("href"), site) for a in heading.iter("a")):
             continue
         card = _card_of(page, heading, container)
         if card is not None and (headline is None or headline not in page.text_range(card)):
@@ -100,10 +110,23 @@ def without_teaser_cards(page: Page, kept: list[int], container: Any, headline: 
     drop: set[int] = set()
     for card in cards:
         drop.update(page.text_range(card))
-    inside = [k for k in kept if k in drop]
-    if not inside or 2 * sum(len(tns[k].text) for k in inside) >= sum(len(tns[k].text) for k in kept):
+    last_other = max((k for k in kept if k not in drop), default=-1)
+    tail = [k for k in kept if k in drop and k > last_other]
+    if not tail or 2 * sum(len(tns[k].text) for k in tail) >= sum(len(tns[k].text) for k in kept):
         return kept
-    return [k for k in kept if k not in drop]
+    return [k for k in kept if k <= last_other]
+
+
+def _same_site(href: str | None, site: str | None) -> bool:
+    """A link to another page of the site: relative, or absolute on the page's registrable domain;
+    not an in-page anchor or a script."""
+    if not href or href.startswith(("#", "javascript:", "mailto:")):
+        return False
+    try:
+        host = urlsplit(href).hostname
+    except ValueError:  # a malformed URL ("http://[x"): no page of the site
+        return False
+    return host is None or (site is not None and registrable_domain(host) == site)
 
 
 def _card_of(page: Page, heading: Any, container: Any) -> Any | None:

@@ -312,7 +312,8 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             (kept, region), method = under, "nce-under-headline"
     container = marked if method == "itemprop-articleBody" else region  # None: the whole page
     if container is not None and kept:
-        kept = without_teaser_cards(page, _without_author_boxes(page, kept, container), container, td.title_node)
+        kept = without_teaser_cards(page, _without_author_boxes(page, kept, container), container, td.title_node,
+                                    params)
     if container is not None and kept:
         head = td.title_node if td.title_node is not None else _last_h1(page, kept[0], shown)
         if head is not None and head < kept[0]:  # standfirsts sit outside the content

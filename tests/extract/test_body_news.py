@@ -95,7 +95,8 @@ def test_teaser_cards_after_the_story_are_not_body() -> None:
             "<p>A columnist's summary of another column, a sentence long, number {i} of the list.</p></div>")
     cards = "".join(card.format(i=i) for i in range(4))
     story = "".join(f"<p>{p}</p>" for p in PARAS * 2)
-    html = (f"<html><head><title>{TITLE}</title></head><body><div id=\"page\"><h1>{TITLE}</h1>{story}"
+    declared = '<meta property="og:type" content="article">'
+    html = (f"<html><head><title>{TITLE}</title>{declared}</head><body><div id=\"page\"><h1>{TITLE}</h1>{story}"
             f"<div class=\"group\"><h2>Other columns</h2>{cards}</div></div></body></html>")
     body = extract(html, "https://valley.example/2024/03/14/water-plan").body
     assert all(p in body for p in PARAS)
@@ -105,3 +106,12 @@ def test_teaser_cards_after_the_story_are_not_body() -> None:
     assert "columnist's summary" in extract(two, "https://valley.example/2024/03/14/water-plan").body
     listing = html.replace(story, f"<p>{PARAS[0]}</p>")
     assert "columnist's summary" in extract(listing, "https://valley.example/opinion/").body
+    # cards the story's own text follows are items of the text; cards linking other sites are a roundup's
+    inside = html.replace("</div></div></body>", f"</div><p>{PARAS[0]} Again.</p></div></body>")
+    assert "columnist's summary" in extract(inside, "https://valley.example/2024/03/14/water-plan").body
+    offsite = html.replace('href="/opinion/', 'href="https://shop.example/item/')
+    assert "columnist's summary" in extract(offsite, "https://valley.example/2024/03/14/water-plan").body
+    undeclared = html.replace(declared, "")  # a page that declares no article keeps them (forums, listings)
+    assert "columnist's summary" in extract(undeclared, "https://valley.example/2024/03/14/water-plan").body
+    broken = html.replace('href="/opinion/column-0"', 'href="http://[broken"')
+    assert PARAS[0] in extract(broken, "https://valley.example/2024/03/14/water-plan").body
