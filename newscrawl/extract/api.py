@@ -20,11 +20,12 @@ from newscrawl.extract.anchor import under_headline, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
-from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date
+from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date, parse_machine_date
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.titledate import (
+    BEFORE_TITLE_PENALTY,
     TitleDate,
     block_of,
     closing_date,
@@ -197,6 +198,31 @@ def _headline_node(page: Page, td: TitleDate) -> int | None:
     return None
 
 
+def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tuple[str, str] | None:
+    """(date, the text it was read from) of the dated ``<time>`` element (a ``datetime`` or ``pubdate``
+    attribute, as metadata reads them) nearest the headline ``anchor``, those before it counted
+    BEFORE_TITLE_PENALTY farther; never one in the comment section or hidden. The page's first
+    ``<time>`` is as often a teaser's or a sidebar's (docs/decisions/dates-news.md)."""
+    if anchor is None:
+        return None
+    best: tuple[int, str, str] | None = None
+    for element in page.with_tags("time"):
+        raw = element.get("datetime") or (element.text_content() if element.get("pubdate") is not None else None)
+        span = page.text_range(element)
+        at = span.start if len(span) else None
+        if not raw or at is None or (comment_cut is not None and at >= comment_cut):
+            continue
+        if not getattr(page.style(page.text_nodes[at].container), "visible", True):
+            continue
+        distance = at - anchor if at >= anchor else anchor - at + BEFORE_TITLE_PENALTY
+        if best is not None and distance >= best[0]:
+            continue
+        value = parse_machine_date(raw)
+        if value:
+            best = (distance, value, raw)
+    return (best[1], best[2]) if best else None
+
+
 def _days_apart(first: str | None, second: str | None) -> float:
     """Days between two ISO dates (their day parts); infinite when either is missing or invalid."""
     if not first or not second:
@@ -252,11 +278,16 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
 
     # published: structured metadata first, then the visible date, then the URL
     published = meta.published if meta is not None else None
+    published_text = meta.published_text if meta is not None else None
+    if published and meta is not None and meta.sources.get("published") == "time":
+        # the weakest declaration, the first <time> of the page: the one nearest the headline instead
+        published, published_text = _nearest_time(page, _headline_node(page, td), rel.comment_cut) or (
+            published, published_text)
     url_day = find_date_in_url(page.url)
     if published:
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
-        published = _reordered(published, meta.published_text, td.published and td.published[:10], url_day)
+        published = _reordered(published, published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
     shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut,
                                         dayfirst_for(meta.language if meta is not None else None)))

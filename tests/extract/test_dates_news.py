@@ -145,3 +145,23 @@ def test_without_a_title_node_the_first_h1_anchors_the_dateline():
     assert titledate.dateline(page, anchor) == "2019-03-12"
     assert _headline_node(page, titledate.TitleDate(TITLE, 0, 0.9, None, None, [], 0.0)) == 0
     assert _headline_node(Page.from_html("<html><body><p>No heading</p></body></html>"), td) is None
+
+
+def test_of_several_time_elements_the_one_nearest_the_headline_dates_the_page():
+    teaser = '<aside><p>Most read</p><p><time datetime="2021-01-05">Jan 5</time> Another story</p></aside>'
+    html = news_page(byline='By Mara Stein <time datetime="2019-03-12T09:00:00Z">Tuesday</time>').replace(
+        "<main>", teaser + "<main>").replace(
+        "</article>", '</article><section class="comments"><p>reader <time datetime="2019-03-14">x</time></p>'
+                      "<p>Comment text here.</p></section>")
+    art = extract(html, "https://valley.example/news/water-plan")
+    assert art.published.startswith("2019-03-12")
+    assert art.provenance["published"]["method"] == "metadata:time"
+    page = Page.from_html(html)
+    title = next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+    comments = next(k for k, tn in enumerate(page.text_nodes) if tn.text.startswith("reader"))
+    from newscrawl.extract.api import _nearest_time
+
+    assert _nearest_time(page, title, None)[0].startswith("2019-03-12")
+    assert _nearest_time(page, comments, None)[0] == "2019-03-14"
+    assert _nearest_time(page, comments, comment_cut=comments)[0].startswith("2019-03-12")  # a comment's: never
+    assert _nearest_time(page, None, None) is None
