@@ -193,7 +193,9 @@ def _scan(text: str, pos: int, stack: list[str], stops: str) -> int:
                 if block and len(stack) <= 1:
                     if not stack:
                         return index
-                    pos = _past(_FLAT_RUN, text, pos)
+                    if char == "}":  # a rule of the block ended: read what follows in one match
+                        # (each attempt stops before the next brace: the scan stays linear)
+                        pos = _past(_FLAT_RUN, text, pos)
 
 
 def _block_end(text: str, start: int) -> tuple[int, int]:
