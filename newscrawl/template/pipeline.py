@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
@@ -46,6 +47,8 @@ from newscrawl.template.topology import (CompleteSubdigraphSearch, Link, hyperli
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/template"
+# the crawl's TemplatePipeline, for ExtractionPipeline's worker processes (known_templates)
+_RUNNING: WeakKeyDictionary[Crawler, TemplatePipeline] = WeakKeyDictionary()
 
 
 def params_from_settings(settings: Any) -> Params:
@@ -145,10 +148,24 @@ class TemplatePipeline:
         self.stale: set[str] = set()  # keys whose cached template had other parameters (logged once)
         self.known: set[str] = set()  # domains with a template
         crawler.signals.connect(self.response_received, signal=signals.response_received)
+        _RUNNING[crawler] = self
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TemplatePipeline:
         return cls(crawler)
+
+    def templates_for(self, url: str) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None, bool]:
+        """The templates this pipeline would apply to ``url`` without learning anything: the
+        domain's and the section's (each ``(key, template)`` or None), and whether the page's
+        section key differs from its domain's. An extraction worker applies them itself."""
+        key, section = cache_key(url), cache_key(url, section=True)
+        return self._cached(key), self._cached(section) if section != key else None, section != key
+
+    def _cached(self, key: str) -> tuple[str, Template] | None:
+        if key in self.learning:
+            return None
+        template = self.cache.get(key)
+        return (key, template) if template is not None and template.params == self.params else None
 
     # --- page store ----------------------------------------------------------------------------
     def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
@@ -271,6 +288,9 @@ class TemplatePipeline:
         html, url = adapter.get("html"), adapter.get("url")
         if not html or not url:
             return item
+        applied = (adapter.get("extraction") or {}).get("template")
+        if applied and "removed" in applied:  # an extraction worker applied a known template
+            return self._applied_in_worker(adapter, url, html, applied)
         from newscrawl.pipelines import shared_page
 
         page = shared_page(item)
@@ -306,3 +326,24 @@ class TemplatePipeline:
         if body or not had_body:  # never turn an extracted body into nothing
             adapter["body"] = body
         return item
+
+    def _applied_in_worker(self, adapter: ItemAdapter, url: str, html: str, applied: dict[str, Any]) -> Any:
+        """The bookkeeping of an item whose template an extraction worker applied (the same
+        stats and page store as when this pipeline applies it)."""
+        outlinks = adapter.get("outlinks")
+        if outlinks is not None:
+            self.store.add(canonicalize(url), html, list(outlinks))
+        self._known(applied["key"].split("/", 1)[0])
+        if applied.get("low_coverage"):
+            self.stats.inc_value(f"{STATS}/low_coverage")
+        self.stats.inc_value(f"{STATS}/items")
+        self.stats.inc_value(f"{STATS}/nodes_removed", applied["removed"])
+        applied.pop("low_coverage", None)
+        return adapter.item
+
+
+def known_templates(crawler: Crawler, url: str) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None,
+                                                          bool]:
+    """:meth:`TemplatePipeline.templates_for` of the crawl's template pipeline ((None, None, False) without one)."""
+    pipeline = _RUNNING.get(crawler)
+    return pipeline.templates_for(url) if pipeline is not None else (None, None, False)
