@@ -16,6 +16,8 @@ from newscrawl.defaults import DEFAULTS, feed_errors, setting_errors
 # this checkout are skipped, so the add-on never names a component that cannot load.
 DOWNLOADER_MIDDLEWARES: dict[str, int] = {
     "newscrawl.css.middleware.StylesheetMiddleware": 650,
+    # after HttpCompressionMiddleware (590) has decompressed the body, before anything parses it
+    "newscrawl.htmlguard_middleware.HtmlGuardMiddleware": 585,
 }
 ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.ExtractionPipeline": 300,
