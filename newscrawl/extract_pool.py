@@ -237,15 +237,12 @@ def _worker_main(conn: Connection, parent: int, options: Options) -> None:
 
     guard_worker(parent)
     worker = _Worker(options)
-    conn.send(("ready", os.getpid()))
-    while True:
-        try:
-            message = conn.recv()
-        except EOFError:  # the parent closed its end
-            return
-        if message is None:
-            return
-        conn.send(("done", worker.run(message)))
+    try:
+        conn.send(("ready", os.getpid()))
+        while (message := conn.recv()) is not None:
+            conn.send(("done", worker.run(message)))
+    except (EOFError, OSError):  # the parent closed its end (the pool closed while this one started)
+        return
 
 
 # --- the parent side -------------------------------------------------------------------------------------
@@ -293,7 +290,7 @@ class _Slot:
 class ExtractionPool:
     """``workers`` extraction processes fed from one queue by a manager thread (see the module)."""
 
-    def __init__(self, workers: int, options: Options, *, timeout: float = 120.0, grace: float = 2.0,
+    def __init__(self, workers: int, options: Options, *, timeout: float = 120.0, grace: float | None = None,
                  recycle_after: int = 1000) -> None:
         if workers < 1:
             raise ValueError(f"an extraction pool needs at least one worker, not {workers}")
@@ -303,7 +300,9 @@ class ExtractionPool:
         self.workers = workers
         self.options = options
         self.timeout = timeout  # hard limit: past it (and the grace) the worker is killed
-        self.grace = grace
+        # past the limit, the worker's own alarm gets this long to stop the page in Python (the worker
+        # lives on); then the worker is killed (a C call the alarm cannot interrupt)
+        self.grace = min(2.0, timeout / 2) if grace is None else grace
         self.recycle_after = recycle_after
         self.counts = {"started": 0, "recycled": 0, "timeouts": 0, "deaths": 0, "pages": 0}
         self._lock = threading.Lock()
@@ -475,12 +474,15 @@ class ExtractionPool:
                 job = self._queue.popleft()
             if not job.future.set_running_or_notify_cancel():
                 continue
+            slot.job = job
             try:
                 slot.conn.send(slot.message(job.task))
-            except (OSError, ValueError) as exc:  # the worker is gone: its sentinel says so next
-                job.future.set_exception(WorkerDied(f"could not send the page to a worker: {exc}"))
+            except OSError:  # the worker is gone: its sentinel says so next, and the page fails with it
+                pass
+            except Exception as exc:  # a page that cannot be sent (not the worker's fault)
+                slot.job = None
+                job.future.set_exception(exc)
                 continue
-            slot.job = job
             slot.deadline = time.monotonic() + (self.timeout + self.grace if self.timeout > 0 else 1e9)
 
     def _receive(self, slot: _Slot) -> None:
@@ -519,26 +521,27 @@ class ExtractionPool:
     def _died(self, slot: _Slot) -> None:
         slot.process.join(0.1)
         code = slot.process.exitcode
-        if slot.job is not None:
+        job, slot.job = slot.job, None
+        if job is not None:
             self.counts["deaths"] += 1
             logger.error("an extraction worker died on %s (exit code %s); the page is exported with the error, "
-                         "the crawl goes on", slot.job.task.url, code)
-            slot.job.future.set_exception(WorkerDied(f"the extraction worker died on this page (exit code {code}: "
-                                                     "killed, out of memory or crashed)"))
-            slot.job = None
+                         "the crawl goes on", job.task.url, code)
             slot.ready = True  # it did start: a page killed it
         elif not slot.ready:
             logger.error("an extraction worker died while starting (exit code %s)", code)
-        self._replace(slot, kill=False)
+        self._replace(slot, kill=False)  # first: the page's caller may close the pool at once
+        if job is not None:
+            job.future.set_exception(WorkerDied(f"the extraction worker died on this page (exit code {code}: "
+                                                "killed, out of memory or crashed)"))
 
     def _timed_out(self, slot: _Slot) -> None:
         assert slot.job is not None
         job, slot.job = slot.job, None
         self.counts["timeouts"] += 1
         logger.error("extraction of %s ran past %g s: its worker is killed and replaced", job.task.url, self.timeout)
+        self._replace(slot, kill=True)  # first: the page's caller may close the pool at once
         job.future.set_exception(PageTimeout(f"TimeLimitExceeded: no result within {self.timeout:g} s "
                                              "(the worker was killed)"))
-        self._replace(slot, kill=True)
 
     def _reap(self) -> None:
         now = time.monotonic()

@@ -288,6 +288,8 @@ class TemplatePipeline:
         html, url = adapter.get("html"), adapter.get("url")
         if not html or not url:
             return item
+        if (adapter.get("extraction") or {}).get("error"):  # stopped or crashed: never parsed again here
+            return item
         applied = (adapter.get("extraction") or {}).get("template")
         if applied and "removed" in applied:  # an extraction worker applied a known template
             return self._applied_in_worker(adapter, url, html, applied)
