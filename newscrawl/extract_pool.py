@@ -12,6 +12,10 @@ worker processes instead:
   fails with :class:`PageTimeout`. A worker that dies on a page (killed, segfault, out of memory)
   fails only that page's future (:class:`WorkerDied`). Neither page is tried again.
 * Workers are recycled after ``recycle_after`` pages, which bounds what their memos hold.
+* A worker is a fresh interpreter (``python -m newscrawl.extract_pool``) talking over an inherited
+  socket, not a ``multiprocessing`` child: those import the parent's main module again, and a
+  crawl script without an ``if __name__ == "__main__":`` guard (Scrapy's own examples have none)
+  would start a second crawl in every worker.
 * What pages share is sent to a worker once, not with every page: stylesheets as their source
   text (keyed by URL; the worker parses each once) and templates as JSON (keyed by id). The pool
   keeps, per worker, a mirror of that worker's caches: both are LRUs updated with the same keys
@@ -24,7 +28,10 @@ from __future__ import annotations
 
 import logging
 import os
+import pickle
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import OrderedDict, deque
@@ -231,11 +238,16 @@ class _Worker:
         return {"id": template.id, "key": key, "removed": removed, "body": new_body, "low_coverage": low}
 
 
-def _worker_main(conn: Connection, parent: int, options: Options) -> None:
-    """A worker's life: start, say ready, then one page per message until told to stop (None)."""
+def _worker_main(fd: int, parent: int) -> None:
+    """A worker's life: its options, say ready, then one page per message until told to stop (None)."""
     from newscrawl.parallel import guard_worker
 
     guard_worker(parent)
+    conn = Connection(fd)
+    try:
+        options = conn.recv()
+    except (EOFError, OSError):
+        return
     worker = _Worker(options)
     try:
         conn.send(("ready", os.getpid()))
@@ -246,6 +258,42 @@ def _worker_main(conn: Connection, parent: int, options: Options) -> None:
 
 
 # --- the parent side -------------------------------------------------------------------------------------
+class _Process:
+    """A worker process (``subprocess.Popen``) with the parts of ``multiprocessing.Process`` the pool
+    uses; ``sentinel`` is a pidfd, readable once the process has ended (None where the platform has
+    none: the end of its socket then says the same)."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+        self.sentinel: int | None = None
+        if hasattr(os, "pidfd_open"):
+            try:
+                self.sentinel = os.pidfd_open(popen.pid)
+            except OSError:
+                pass
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.popen.poll()
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def kill(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.kill()
+
+    def join(self, timeout: float) -> None:
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return
+        if self.sentinel is not None:
+            os.close(self.sentinel)
+            self.sentinel = None
+
+
 @dataclass
 class _Job:
     task: Task
@@ -294,9 +342,6 @@ class ExtractionPool:
                  recycle_after: int = 1000) -> None:
         if workers < 1:
             raise ValueError(f"an extraction pool needs at least one worker, not {workers}")
-        import multiprocessing
-
-        self._context = multiprocessing.get_context("spawn")
         self.workers = workers
         self.options = options
         self.timeout = timeout  # hard limit: past it (and the grace) the worker is killed
@@ -373,13 +418,19 @@ class ExtractionPool:
 
     # --- workers ---------------------------------------------------------------------------------------------
     def _spawn(self) -> _Slot:
-        parent_conn, child_conn = self._context.Pipe(duplex=True)
-        process = self._context.Process(target=_worker_main, args=(child_conn, os.getpid(), self.options),
-                                        name="newscrawl-extraction-worker", daemon=True)
-        process.start()
-        child_conn.close()
+        ours, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([p for p in sys.path if p]
+                                                           + [os.environ.get("PYTHONPATH", "")])}
+        try:
+            popen = subprocess.Popen([sys.executable, "-m", "newscrawl.extract_pool", str(theirs.fileno()),
+                                      str(os.getpid())], pass_fds=(theirs.fileno(),), env=env,
+                                     stdin=subprocess.DEVNULL, close_fds=True)
+        finally:
+            theirs.close()
+        conn = Connection(ours.detach())
+        conn.send_bytes(pickle.dumps(self.options))  # what recv() in the worker reads
         self.counts["started"] += 1
-        return _Slot(process, parent_conn)
+        return _Slot(_Process(popen), conn)
 
     @staticmethod
     def _stop(process: Any, conn: Connection) -> None:
@@ -447,7 +498,9 @@ class ExtractionPool:
             deadline = min((slot.deadline for slot in busy), default=now + 1.0)
             waitables: list[Any] = [self._wake_r]
             for slot in self._slots:
-                waitables += [slot.conn, slot.process.sentinel]
+                waitables.append(slot.conn)
+                if slot.process.sentinel is not None:
+                    waitables.append(slot.process.sentinel)
             ready = wait(waitables, timeout=max(0.0, min(deadline - now, 1.0)))
             if self._wake_r in ready:
                 try:
@@ -456,7 +509,7 @@ class ExtractionPool:
                 except (BlockingIOError, OSError):
                     pass
             for slot in list(self._slots):
-                if slot.conn in ready or slot.process.sentinel in ready:
+                if slot.conn in ready or (slot.process.sentinel is not None and slot.process.sentinel in ready):
                     self._receive(slot)
             now = time.monotonic()
             for slot in list(self._slots):
@@ -560,3 +613,9 @@ class ExtractionPool:
 def default_workers() -> int:
     """The machine's cores minus one (the reactor's), at least 1."""
     return max(1, (os.cpu_count() or 1) - 1)
+
+
+if __name__ == "__main__":  # a worker: python -m newscrawl.extract_pool FD PARENT_PID
+    from newscrawl.extract_pool import _worker_main as main
+
+    main(int(sys.argv[1]), int(sys.argv[2]))

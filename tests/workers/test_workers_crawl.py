@@ -122,7 +122,7 @@ def test_a_flood_page_and_a_crashing_worker_cost_only_their_pages(tmp_path):
     assert "TimeLimitExceeded" in flood["extraction"]["error"] and "killed" in flood["extraction"]["error"]
     assert stats["newscrawl/workers/timeouts"] >= 1 and stats["newscrawl/extraction/timeouts"] >= 1
     assert stats["newscrawl/workers/started"] >= 3  # the first worker, and one for each of the two deaths
-    assert seconds < 120, seconds  # minutes would mean a parse of the whole flood somewhere
+    assert seconds < 250, seconds  # a parse of the whole flood somewhere would take 294 s, on a quiet machine
 
 
 def test_with_the_default_caps_the_flood_page_is_cheap_and_extracted():
