@@ -12,7 +12,8 @@ settings (no throttling, robots.txt obeyed):
 * ``news`` with the full pipeline and N extraction worker processes (default: cores minus one).
 
 Printed per crawl: pages fetched, seconds, pages/s, CPU seconds of all its processes (the crawl and
-its workers, from the kernel's accounting of reaped children), peak memory of all its processes
+its workers, from the kernel's accounting of reaped children), the CPU seconds of the crawl's own
+process (all of it, less what the workers' pages took: the part that cannot run in parallel), peak memory of all its processes
 (the sum of their RSS, sampled every 50 ms with psutil), and the ratios to the bare spider. The two
 full-pipeline crawls share one template cache (the first learns each template, the second reads it,
 so that both apply the same one), and their items are compared field by field. Requires the bench
@@ -74,7 +75,7 @@ def read_items(path: Path) -> dict[str, dict[str, Any]]:
     return {item["url"].split("/", 3)[-1]: {k: v for k, v in item.items() if k not in VOLATILE} for item in items}
 
 
-def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[str, int, float, float, float]]:
+def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[str, int, float, float, float, float]]:
     local = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in LOCAL.items() if k != "LOG_LEVEL"]
     rows = []
     bare_out = work / "bare.jsonl"
@@ -84,7 +85,7 @@ def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[s
     for setting in local:
         bare_cmd += ["-s", setting]
     seconds, cpu, rss = measure(bare_cmd)
-    rows.append(("bare Scrapy spider", sum(1 for _ in bare_out.open()), seconds, cpu, rss))
+    rows.append(("bare Scrapy spider", sum(1 for _ in bare_out.open()), seconds, cpu, cpu, rss))
     templates = work / "templates"
     runs = (("news (spider only)", ["NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_EXPORT_ALL=true"]),
             ("news, full, 0 workers", ["NEWSCRAWL_EXTRACTION_WORKERS=0", f"NEWSCRAWL_TEMPLATE_CACHE_DIR={templates}"]),
@@ -99,15 +100,17 @@ def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[s
             cmd += ["-s", setting]
         seconds, cpu, rss = measure(cmd)
         outputs.append(out)
-        rows.append((name, json.loads(stats.read_text())["newscrawl/pages/fetched"], seconds, cpu, rss))
+        numbers = json.loads(stats.read_text())
+        main_cpu = cpu - numbers.get("newscrawl/workers/cpu_seconds", 0.0)  # what the workers' pages did not take
+        rows.append((name, numbers["newscrawl/pages/fetched"], seconds, cpu, main_cpu, rss))
     print(label)
-    base_rate, base_rss = rows[0][1] / rows[0][2], rows[0][4]
-    print(f"{'crawler':<24}{'pages':>7}{'seconds':>9}{'pages/s':>9}{'CPU s':>8}{'peak MiB':>10}"
+    base_rate, base_rss = rows[0][1] / rows[0][2], rows[0][5]
+    print(f"{'crawler':<24}{'pages':>7}{'seconds':>9}{'pages/s':>9}{'CPU s':>8}{'main CPU s':>12}{'peak MiB':>10}"
           f"{'speed ratio':>13}{'memory ratio':>14}")
-    for name, pages, seconds, cpu, rss in rows:
+    for name, pages, seconds, cpu, main_cpu, rss in rows:
         rate = pages / seconds
-        print(f"{name:<24}{pages:>7}{seconds:>9.1f}{rate:>9.1f}{cpu:>8.1f}{rss:>10.0f}{rate / base_rate:>13.2f}"
-              f"{rss / base_rss:>14.2f}")
+        print(f"{name:<24}{pages:>7}{seconds:>9.1f}{rate:>9.1f}{cpu:>8.1f}{main_cpu:>12.1f}{rss:>10.0f}"
+              f"{rate / base_rate:>13.2f}{rss / base_rss:>14.2f}")
     reactor, pooled = read_items(outputs[1]), read_items(outputs[2])
     same = [url for url in reactor if url in pooled and reactor[url] == pooled[url]]
     print(f"items, 0 workers vs {workers}: {len(reactor)} vs {len(pooled)}, identical {len(same)}, "

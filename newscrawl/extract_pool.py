@@ -250,7 +250,7 @@ def _worker_main(fd: int, parent: int) -> None:
         return
     worker = _Worker(options)
     try:
-        conn.send(("ready", os.getpid()))
+        conn.send(("ready", time.process_time()))  # its start-up CPU
         while (message := conn.recv()) is not None:
             conn.send(("done", worker.run(message)))
     except (EOFError, OSError):  # the parent closed its end (the pool closed while this one started)
@@ -349,10 +349,14 @@ class ExtractionPool:
         # lives on); then the worker is killed (a C call the alarm cannot interrupt)
         self.grace = min(2.0, timeout / 2) if grace is None else grace
         self.recycle_after = recycle_after
-        self.counts = {"started": 0, "recycled": 0, "timeouts": 0, "deaths": 0, "pages": 0}
+        self.counts: dict[str, float] = {"started": 0, "recycled": 0, "timeouts": 0, "deaths": 0, "pages": 0,
+                                         "cpu_seconds": 0.0}
         self._lock = threading.Lock()
         self._queue: deque[_Job] = deque()
         self._closing = False
+        # the manager sleeps with a worker free: a new page must wake it (otherwise the next result does;
+        # every wake-up costs the caller's thread a hand-over of the interpreter lock)
+        self._wake_wanted = True
         self._broken: str | None = None
         self._startup_failures = 0
         self._wake_r, self._wake_w = socket.socketpair()
@@ -372,7 +376,9 @@ class ExtractionPool:
                 future.set_exception(PoolBroken(self._broken or "the pool is closed"))
                 return future
             self._queue.append(_Job(task, future))
-        self._wake()
+            wake, self._wake_wanted = self._wake_wanted, False
+        if wake:
+            self._wake()
         return future
 
     @property
@@ -496,6 +502,11 @@ class ExtractionPool:
                 return
             now = time.monotonic()
             deadline = min((slot.deadline for slot in busy), default=now + 1.0)
+            with self._lock:
+                free = any(slot.ready and slot.job is None for slot in self._slots)
+                if free and self._queue:
+                    continue  # a page came in after the dispatch: dispatch again
+                self._wake_wanted = free
             waitables: list[Any] = [self._wake_r]
             for slot in self._slots:
                 waitables.append(slot.conn)
@@ -544,6 +555,7 @@ class ExtractionPool:
                 kind, value = slot.conn.recv()
                 if kind == "ready":
                     slot.ready = True
+                    self.counts["cpu_seconds"] += value
                     self._startup_failures = 0
                     for old in list(self._slots):
                         if old.successor is slot and old.job is None:
@@ -552,6 +564,7 @@ class ExtractionPool:
                     job, slot.job = slot.job, None
                     slot.pages += 1
                     self.counts["pages"] += 1
+                    self.counts["cpu_seconds"] += value.get("cpu", 0.0)
                     job.future.set_result(value)
                     if slot.successor is not None and slot.successor.ready:
                         self._retire(slot)

@@ -148,7 +148,7 @@ class ExtractionPipeline:
             pool, self.pool = self.pool, None
             pool.close()
             for name, value in pool.counts.items():
-                self.crawler.stats.set_value(f"newscrawl/workers/{name}", value)
+                self.crawler.stats.set_value(f"newscrawl/workers/{name}", round(value, 2))
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
