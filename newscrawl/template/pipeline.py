@@ -147,6 +147,7 @@ class TemplatePipeline:
         self.attempts: dict[str, int] = {}
         self.stale: set[str] = set()  # keys whose cached template had other parameters (logged once)
         self.known: set[str] = set()  # domains with a template
+        self.absent: set[str] = set()  # keys templates_for found no template for (until one is learned here)
         crawler.signals.connect(self.response_received, signal=signals.response_received)
         _RUNNING[crawler] = self
 
@@ -162,10 +163,15 @@ class TemplatePipeline:
         return self._cached(key), self._cached(section) if section != key else None, section != key
 
     def _cached(self, key: str) -> tuple[str, Template] | None:
-        if key in self.learning:
+        if key in self.learning or key in self.absent:
             return None
         template = self.cache.get(key)
-        return (key, template) if template is not None and template.params == self.params else None
+        if template is None:  # most section keys have none: not asked again (disk, Redis) for every item
+            if len(self.absent) >= 10_000:
+                self.absent.clear()
+            self.absent.add(key)
+            return None
+        return (key, template) if template.params == self.params else None
 
     # --- page store ----------------------------------------------------------------------------
     def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
@@ -243,6 +249,7 @@ class TemplatePipeline:
             logger.info("template: no complete subdigraph from %s (%d pages loaded)", url, len(search.processed))
             return None
         self.cache.put(key, template)
+        self.absent.discard(key)
         self._known(key)
         self.stats.inc_value(f"{STATS}/learned")
         logger.info("template %s for %s: %d nodes from %s + %s", template.id, key, template.size, url, template.pages)
