@@ -13,6 +13,7 @@ from newscrawl.extract_pool import (
     ExtractionPool,
     Options,
     PageTimeout,
+    PoolBroken,
     Sheet,
     Task,
     TemplateRef,
@@ -135,3 +136,16 @@ def test_stylesheets_reach_the_worker_and_style_the_page():
     assert narrow not in again["article"]["body"]  # by the sheet the worker kept
     assert "riverside flood defences" in again["article"]["body"]
     assert styled["sheets_missing"] == again["sheets_missing"] == 0
+
+
+def test_workers_that_cannot_start_break_the_pool_instead_of_respawning_forever():
+    # an extractor that does not exist: every worker dies in its warm-up, before it is ready
+    pool = ExtractionPool(1, Options(method="no-such-extractor"), timeout=60)
+    try:
+        with pytest.raises(PoolBroken, match="before they are ready"):
+            pool.submit(Task(ARTICLE, "https://news.example/a/")).result(120)
+        assert pool.broken and pool.counts["started"] == 3
+        with pytest.raises(PoolBroken):  # refused at once from now on
+            pool.submit(Task(ARTICLE, "https://news.example/b/")).result(1)
+    finally:
+        pool.close()
