@@ -520,6 +520,8 @@ class ExtractionPool:
                 except (BlockingIOError, OSError):
                     pass
             for slot in list(self._slots):
+                if slot not in self._slots:  # retired meanwhile (its successor's ready message came first)
+                    continue
                 if slot.conn in ready or (slot.process.sentinel is not None and slot.process.sentinel in ready):
                     self._receive(slot)
             now = time.monotonic()
