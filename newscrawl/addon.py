@@ -18,6 +18,8 @@ from newscrawl.extras import extra_errors
 DOWNLOADER_MIDDLEWARES: dict[str, int] = {
     # below HttpCompressionMiddleware (590): it must read pages after their content coding is removed
     "newscrawl.css.middleware.StylesheetMiddleware": 585,
+    # between them: after HttpCompressionMiddleware has decompressed the body, before anything parses it
+    "newscrawl.htmlguard_middleware.HtmlGuardMiddleware": 588,
 }
 ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.ExtractionPipeline": 300,

@@ -58,6 +58,20 @@ DEFAULTS: dict[str, Any] = {
     # (counted in newscrawl/extraction/timeouts); 0 turns the limit off. Guard only: the core's input
     # limits keep pages to a few seconds at most. Applies where the pipeline runs in the main thread.
     "NEWSCRAWL_EXTRACTION_TIMEOUT": 120.0,
+    # --- extraction workers (newscrawl.extract_pool; docs/workers.md) -------------------------------
+    # Worker processes that extract pages while the reactor keeps downloading. None: the machine's
+    # cores minus one (at least 1); 0: extract in the crawl's own process, as a plain Scrapy pipeline.
+    # With workers, NEWSCRAWL_EXTRACTION_TIMEOUT is a hard limit: a worker past it is killed and replaced.
+    "NEWSCRAWL_EXTRACTION_WORKERS": None,
+    # Pages a worker extracts before it is replaced by a fresh one (bounds what its memos hold).
+    "NEWSCRAWL_EXTRACTION_WORKER_PAGES": 1000,
+    # Pages waiting for a busy worker, per worker; further items wait in the pipeline, holding their
+    # responses in Scrapy's scraper, whose size limit (SCRAPER_SLOT_MAX_ACTIVE_SIZE) then stops downloads.
+    "NEWSCRAWL_EXTRACTION_QUEUE": 2,
+    # Attributes kept per tag and tags per page before any HTML parser sees a page (newscrawl.htmlguard:
+    # lxml's parse is quadratic in one element's attributes: 100,000 take minutes). 0 = no cap.
+    "NEWSCRAWL_MAX_ATTRIBUTES_PER_TAG": 1000,
+    "NEWSCRAWL_MAX_TAGS_PER_PAGE": 2000000,
     # Export every handed-off page, with is_article saying which are articles (default: articles only).
     "NEWSCRAWL_EXPORT_ALL": False,
     # Keep the raw HTML in exported items (it is dropped after extraction by default).

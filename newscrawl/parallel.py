@@ -94,9 +94,16 @@ def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: t
 
 
 def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    """Runs first in each worker: a watchdog that ends the worker when its parent is gone, then the
-    caller's initializer. A parent killed outright (SIGTERM, SIGKILL, out of memory) runs no clean-up,
-    and its workers, blocked on a queue whose other end they hold themselves, would wait forever."""
+    """Runs first in each worker: :func:`guard_worker`, then the caller's initializer."""
+    guard_worker(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def guard_worker(parent: int) -> None:
+    """In a worker process: a watchdog that ends it when its parent is gone, and Ctrl-C left to the
+    parent. A parent killed outright (SIGTERM, SIGKILL, out of memory) runs no clean-up, and its
+    workers, blocked on a queue whose other end they hold themselves, would wait forever."""
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
@@ -106,8 +113,6 @@ def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs
     # Ctrl-C reaches the whole process group: the parent stops the batch and shuts the pool down,
     # so the workers leave it to the parent instead of each printing a traceback
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if initializer is not None:
-        initializer(*initargs)
 
 
 def _outcome(future: Future[R]) -> R | Failed:

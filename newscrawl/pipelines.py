@@ -15,13 +15,18 @@ Extraction never raises into the crawl: a page that fails is exported with the e
 ``extraction`` and counted in ``newscrawl/extraction/errors``; one that takes longer than
 ``NEWSCRAWL_EXTRACTION_TIMEOUT`` seconds is stopped, exported the same way and counted in
 ``newscrawl/extraction/timeouts``.
+
+With ``NEWSCRAWL_EXTRACTION_WORKERS`` (default: the machine's cores minus one) the extraction runs
+in worker processes (:mod:`newscrawl.extract_pool`) while the reactor keeps downloading; a page
+past the time limit has its worker killed, one whose worker dies is exported with the error
+(``newscrawl/extraction/worker_deaths``). See docs/workers.md.
 """
 
 from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.crawler import Crawler
@@ -31,6 +36,9 @@ from newscrawl.pipeline_state import share_page as _share_page
 from newscrawl.pipeline_state import shared_page as shared_page
 from newscrawl.pipeline_state import stylesheets_for as _stylesheets_for
 from newscrawl.timelimit import TimeLimitExceeded, page_time_limit
+
+if TYPE_CHECKING:
+    from newscrawl.extract_pool import ExtractionPool, Task
 
 logger = logging.getLogger(__name__)
 
@@ -70,16 +78,50 @@ class ExtractionPipeline:
         # keep the Page for TemplatePipeline only when it runs
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
         self.timeout = settings.getfloat("NEWSCRAWL_EXTRACTION_TIMEOUT", 120.0)
+        self.workers = _worker_count(settings.get("NEWSCRAWL_EXTRACTION_WORKERS"))
+        self.pool: ExtractionPool | None = None
+        self.waiting: Any = None  # a DeferredSemaphore: pages given to the pool at most (back-pressure)
+        if self.workers:
+            from newscrawl.css.store import stylesheet_store
+
+            stylesheet_store(crawler).keep_sources = True  # workers parse sheets from their source
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
         return cls(crawler)
+
+    def open_spider(self) -> None:
+        """Start the worker processes (they load their models while the first pages download)."""
+        if not self.workers:
+            return
+        from twisted.internet.defer import DeferredSemaphore
+
+        from newscrawl.extract_pool import ExtractionPool, Options
+
+        s = self.crawler.settings
+        options = Options(method=self.method, page_model=self.page_model, timeout=self.timeout,
+                          css_max_bytes=s.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024),
+                          template_mode=s.get("NEWSCRAWL_TEMPLATE_MODE", "after"),
+                          min_coverage=s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5))
+        self.pool = ExtractionPool(self.workers, options, timeout=self.timeout,
+                                   recycle_after=s.getint("NEWSCRAWL_EXTRACTION_WORKER_PAGES", 1000))
+        self.waiting = DeferredSemaphore(self.workers * (1 + max(0, s.getint("NEWSCRAWL_EXTRACTION_QUEUE", 2))))
+        self.crawler.stats.set_value("newscrawl/workers/processes", self.workers)
+
+    def close_spider(self) -> None:
+        if self.pool is not None:
+            pool, self.pool = self.pool, None
+            pool.close()
+            for name, value in pool.counts.items():
+                self.crawler.stats.set_value(f"newscrawl/workers/{name}", round(value, 2))
 
     def process_item(self, item: Any) -> Any:
         adapter = ItemAdapter(item)
         html = adapter.get("html")
         if not html:
             return item
+        if self.pool is not None and self.pool.broken is None:
+            return self._in_worker(item, adapter, html)  # a coroutine: Scrapy awaits it
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         try:
@@ -103,21 +145,136 @@ class ExtractionPipeline:
             logger.error("Extraction failed for %s: %s: %s", adapter.get("url"), type(exc).__name__, exc)
             adapter["extraction"] = {"error": f"{type(exc).__name__}: {exc}"}
             return item
-        data = article.to_dict()
-        for name in ARTICLE_FIELDS:
-            value = data.get(name)
-            if value is not None and value != []:
-                adapter[name] = value
-        if data.get("body") is None:
-            adapter["body"] = None
-        adapter["extraction"] = {**(adapter.get("extraction") or {}), **data.get("provenance", {})}
-        if data.get("warnings"):
-            adapter["extraction"]["warnings"] = data["warnings"]
-        stats.inc_value("newscrawl/extraction/pages")
-        if any(marker in w for w in data.get("warnings") or () for marker in LIMIT_WARNINGS):
-            stats.inc_value("newscrawl/extraction/input_limited")  # hostile or broken page, cut to the limits
-        stats.inc_value("newscrawl/extraction/" + ("articles" if data.get("is_article") else "non_articles"))
+        _store_article(adapter, article.to_dict(), stats)
         return item
+
+    async def _in_worker(self, item: Any, adapter: ItemAdapter, html: str) -> Any:
+        """The page's extraction in a worker process; the reactor goes on meanwhile. At most
+        ``workers x (1 + NEWSCRAWL_EXTRACTION_QUEUE)`` pages are with the pool; the others wait
+        here, holding their responses in Scrapy's scraper, whose size limit then stops downloads."""
+        from scrapy.utils.defer import maybe_deferred_to_future
+
+        from newscrawl.extract_pool import PageTimeout, PoolBroken, WorkerDied
+
+        stats = self.crawler.stats
+        await maybe_deferred_to_future(self.waiting.acquire())
+        try:
+            if self.pool is None or self.pool.broken is not None:
+                return self.process_item(item)  # the workers could not start: here, as without them
+            future = self.pool.submit(self._task(adapter, html))
+            result = await maybe_deferred_to_future(_deferred(future))
+        except PoolBroken:
+            return self.process_item(item)
+        except PageTimeout as exc:
+            stats.inc_value("newscrawl/extraction/timeouts")
+            logger.error("Extraction of %s stopped: %s", adapter.get("url"), exc)
+            adapter["extraction"] = {"error": str(exc)}
+            return item
+        except WorkerDied as exc:
+            stats.inc_value("newscrawl/extraction/worker_deaths")
+            adapter["extraction"] = {"error": f"WorkerDied: {exc}"}
+            return item
+        finally:
+            self.waiting.release()
+        if result.get("sheets_missing"):
+            stats.inc_value("newscrawl/extraction/stylesheet_missing", result["sheets_missing"])
+        if "timeout" in result or "error" in result:
+            kind = "timeouts" if "timeout" in result else "errors"
+            reason = result.get("timeout") or result["error"]
+            stats.inc_value(f"newscrawl/extraction/{kind}")
+            logger.error("Extraction of %s failed: %s", adapter.get("url"), reason)
+            adapter["extraction"] = {"error": reason}
+            return item
+        _store_article(adapter, result["article"], stats)
+        applied = result.get("template")
+        if applied is not None:  # TemplatePipeline's result, computed in the worker (its stats there)
+            body = applied.pop("body")
+            adapter["extraction"]["template"] = applied
+            if body or "body" not in adapter:
+                adapter["body"] = body
+        return item
+
+    def _task(self, adapter: ItemAdapter, html: str) -> Task:
+        """The page for the pool: stylesheet sources from the CSS store, the templates already known."""
+        from newscrawl.extract_pool import Task, TemplateRef
+
+        url = adapter.get("url")
+        task = Task(html, url, _sheet_sources(self.crawler, list(adapter.get("stylesheets") or [])))
+        if self.share and url:
+            from newscrawl.template.pipeline import known_templates
+
+            domain, section, task.has_section = known_templates(self.crawler, url)
+            if domain is not None:
+                task.template = TemplateRef(*domain)
+                if section is not None:
+                    task.section = TemplateRef(*section)
+        return task
+
+
+def _worker_count(value: Any) -> int:
+    """NEWSCRAWL_EXTRACTION_WORKERS: None (unset) for the cores minus one, 0 for the reactor."""
+    from newscrawl.extract_pool import default_workers
+
+    if value is None or value == "":
+        return default_workers()
+    count = int(value)
+    if count < 0:
+        raise ValueError(f"NEWSCRAWL_EXTRACTION_WORKERS = {value!r}: 0 (in the main process) or more")
+    return count
+
+
+def _sheet_sources(crawler: Crawler, urls: list[str]) -> list[Any]:
+    """A page's stylesheets as the workers take them (:class:`~newscrawl.extract_pool.Sheet`:
+    the source, by reference); absent ones are skipped and counted, as in the main process."""
+    if not urls:
+        return []
+    from newscrawl.css.store import stylesheet_store
+    from newscrawl.extract_pool import Sheet
+
+    store = stylesheet_store(crawler)
+    sheets = []
+    for url in urls:
+        source = store.source(url) if store.get(url) is not None else None
+        if source is None:
+            crawler.stats.inc_value("newscrawl/extraction/stylesheet_missing")
+        else:
+            sheets.append(Sheet(url, *source))
+    return sheets
+
+
+def _deferred(future: Any) -> Any:
+    """A Deferred fired in the reactor thread with a concurrent Future's outcome."""
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+
+    d: Deferred[Any] = Deferred()
+
+    def done(f: Any) -> None:
+        exc = f.exception()
+        if exc is not None:
+            reactor.callFromThread(d.errback, exc)
+        else:
+            reactor.callFromThread(d.callback, f.result())
+
+    future.add_done_callback(done)
+    return d
+
+
+def _store_article(adapter: ItemAdapter, data: dict[str, Any], stats: Any) -> None:
+    """An extracted article's fields on the item, and its stats (the same with or without workers)."""
+    for name in ARTICLE_FIELDS:
+        value = data.get(name)
+        if value is not None and value != []:
+            adapter[name] = value
+    if data.get("body") is None:
+        adapter["body"] = None
+    adapter["extraction"] = {**(adapter.get("extraction") or {}), **data.get("provenance", {})}
+    if data.get("warnings"):
+        adapter["extraction"]["warnings"] = data["warnings"]
+    stats.inc_value("newscrawl/extraction/pages")
+    if any(marker in w for w in data.get("warnings") or () for marker in LIMIT_WARNINGS):
+        stats.inc_value("newscrawl/extraction/input_limited")  # hostile or broken page, cut to the limits
+    stats.inc_value("newscrawl/extraction/articles" if data.get("is_article") else "newscrawl/extraction/non_articles")
 
 
 class ArticleFilterPipeline:

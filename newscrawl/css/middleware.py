@@ -295,7 +295,7 @@ class StylesheetMiddleware:
             sheet = parse_stylesheet(body, url=final_url, max_bytes=self.max_bytes)
         if final_url != url:
             sheet = _renamed(sheet, url)
-        self.store.put(url, sheet)
+        self.store.put(url, sheet, source)
         self._inc("rules_total", sheet.stats["rules_total"])
         self._inc("rules_kept", sheet.stats["rules_kept"])
         return sheet

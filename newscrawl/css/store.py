@@ -26,6 +26,11 @@ class StylesheetStore:
         self.hits = 0
         self.misses = 0
         self.evictions = 0
+        # (final URL, source) per URL, for extraction worker processes (newscrawl.extract_pool),
+        # which parse each sheet once themselves (a parsed sheet holds compiled matchers that
+        # cannot be sent to another process). Kept only when the pipeline asks, counted in the bound.
+        self.keep_sources = False
+        self._sources: dict[str, tuple[str, bytes]] = {}
 
     def __contains__(self, url: str) -> bool:
         return url in self._sheets
@@ -42,16 +47,31 @@ class StylesheetStore:
         self._sheets.move_to_end(url)
         return sheet
 
-    def put(self, url: str, sheet: Stylesheet) -> None:
+    def put(self, url: str, sheet: Stylesheet, source: tuple[str, bytes] | None = None) -> None:
+        """Store ``sheet`` under ``url``; ``source`` (final URL, bytes) is kept with it when
+        :attr:`keep_sources` is on."""
         old = self._sheets.pop(url, None)
         if old is not None:
-            self.total_bytes -= old.size
+            self.total_bytes -= old.size + self._source_size(url)
+            self._sources.pop(url, None)
         self._sheets[url] = sheet
         self.total_bytes += sheet.size
+        if self.keep_sources and source is not None:
+            self._sources[url] = source
+            self.total_bytes += len(source[1])
         while self.total_bytes > self.max_bytes and len(self._sheets) > 1:
-            _, evicted = self._sheets.popitem(last=False)
-            self.total_bytes -= evicted.size
+            evicted_url, evicted = self._sheets.popitem(last=False)
+            self.total_bytes -= evicted.size + self._source_size(evicted_url)
+            self._sources.pop(evicted_url, None)
             self.evictions += 1
+
+    def source(self, url: str) -> tuple[str, bytes] | None:
+        """The (final URL, source) kept for ``url`` (see :attr:`keep_sources`), or None."""
+        return self._sources.get(url)
+
+    def _source_size(self, url: str) -> int:
+        source = self._sources.get(url)
+        return len(source[1]) if source is not None else 0
 
     @property
     def hit_rate(self) -> float:

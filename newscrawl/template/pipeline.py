@@ -24,6 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from itemadapter import ItemAdapter
 from scrapy import Request, signals
@@ -52,6 +53,8 @@ from newscrawl.template.topology import (
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/template"
+# the crawl's TemplatePipeline, for ExtractionPipeline's worker processes (known_templates)
+_RUNNING: WeakKeyDictionary[Crawler, TemplatePipeline] = WeakKeyDictionary()
 
 
 def params_from_settings(settings: Any) -> Params:
@@ -150,11 +153,31 @@ class TemplatePipeline:
         self.attempts: dict[str, int] = {}
         self.stale: set[str] = set()  # keys whose cached template had other parameters (logged once)
         self.known: set[str] = set()  # domains with a template
+        self.absent: set[str] = set()  # keys templates_for found no template for (until one is learned here)
         crawler.signals.connect(self.response_received, signal=signals.response_received)
+        _RUNNING[crawler] = self
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> TemplatePipeline:
         return cls(crawler)
+
+    def templates_for(self, url: str) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None, bool]:
+        """The templates this pipeline would apply to ``url`` without learning anything: the
+        domain's and the section's (each ``(key, template)`` or None), and whether the page's
+        section key differs from its domain's. An extraction worker applies them itself."""
+        key, section = cache_key(url), cache_key(url, section=True)
+        return self._cached(key), self._cached(section) if section != key else None, section != key
+
+    def _cached(self, key: str) -> tuple[str, Template] | None:
+        if key in self.learning or key in self.absent:
+            return None
+        template = self.cache.get(key)
+        if template is None:  # most section keys have none: not asked again (disk, Redis) for every item
+            if len(self.absent) >= 10_000:
+                self.absent.clear()
+            self.absent.add(key)
+            return None
+        return (key, template) if template.params == self.params else None
 
     # --- page store ----------------------------------------------------------------------------
     def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
@@ -232,6 +255,7 @@ class TemplatePipeline:
             logger.info("template: no complete subdigraph from %s (%d pages loaded)", url, len(search.processed))
             return None
         self.cache.put(key, template)
+        self.absent.discard(key)
         self._known(key)
         self.stats.inc_value(f"{STATS}/learned")
         logger.info("template %s for %s: %d nodes from %s + %s", template.id, key, template.size, url, template.pages)
@@ -277,6 +301,11 @@ class TemplatePipeline:
         html, url = adapter.get("html"), adapter.get("url")
         if not html or not url:
             return item
+        if (adapter.get("extraction") or {}).get("error"):  # stopped or crashed: never parsed again here
+            return item
+        applied = (adapter.get("extraction") or {}).get("template")
+        if applied and "removed" in applied:  # an extraction worker applied a known template
+            return self._applied_in_worker(adapter, url, html, applied)
         page = shared_page(item)
         if page is None:
             page = Page.from_html(html, url)
@@ -308,3 +337,24 @@ class TemplatePipeline:
         if body or not had_body:  # never turn an extracted body into nothing
             adapter["body"] = body
         return item
+
+    def _applied_in_worker(self, adapter: ItemAdapter, url: str, html: str, applied: dict[str, Any]) -> Any:
+        """The bookkeeping of an item whose template an extraction worker applied (the same
+        stats and page store as when this pipeline applies it)."""
+        outlinks = adapter.get("outlinks")
+        if outlinks is not None:
+            self.store.add(canonicalize(url), html, list(outlinks))
+        self._known(applied["key"].split("/", 1)[0])
+        if applied.get("low_coverage"):
+            self.stats.inc_value(f"{STATS}/low_coverage")
+        self.stats.inc_value(f"{STATS}/items")
+        self.stats.inc_value(f"{STATS}/nodes_removed", applied["removed"])
+        applied.pop("low_coverage", None)
+        return adapter.item
+
+
+def known_templates(crawler: Crawler, url: str) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None,
+                                                          bool]:
+    """:meth:`TemplatePipeline.templates_for` of the crawl's template pipeline ((None, None, False) without one)."""
+    pipeline = _RUNNING.get(crawler)
+    return pipeline.templates_for(url) if pipeline is not None else (None, None, False)

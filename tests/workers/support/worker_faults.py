@@ -1,0 +1,32 @@
+"""A Scrapy extension for tests: SIGKILLs the extraction worker that is given a page whose URL ends
+with ``TEST_KILL_WORKER_ON`` (as the out-of-memory killer or a segfault would), at the moment the
+page is sent to it. Loaded into crawl subprocesses through PYTHONPATH and ``EXTENSIONS``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Any
+
+from newscrawl import extract_pool
+
+
+class KillWorker:
+    def __init__(self, suffix: str) -> None:
+        original = extract_pool._Slot.message
+
+        def message(slot: Any, task: Any) -> dict[str, Any]:
+            built = original(slot, task)
+            if (task.url or "").endswith(suffix):
+                os.kill(slot.process.pid, signal.SIGKILL)
+                deadline = time.monotonic() + 10
+                while slot.process.is_alive() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+            return built
+
+        extract_pool._Slot.message = message  # type: ignore[method-assign]
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> KillWorker:
+        return cls(crawler.settings.get("TEST_KILL_WORKER_ON"))
