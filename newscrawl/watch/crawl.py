@@ -275,7 +275,7 @@ class WatchSpiderMiddleware:
     @staticmethod
     def _link_kind(request: Request, spider: Any) -> str | None:
         return {spider.parse_page: "page", spider.parse_feed: "feed",
-                spider.parse_sitemap: "sitemap"}.get(request.callback)  # type: ignore[arg-type]
+                spider.parse_sitemap: "sitemap"}.get(request.callback)
 
     @staticmethod
     def _front_kind(response: Response, spider: Any, kind: str | None) -> str:
