@@ -105,6 +105,7 @@ class ExtractionPipeline:
         # keep the Page for TemplatePipeline only when it runs
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
         self.timeout = settings.getfloat("NEWSCRAWL_EXTRACTION_TIMEOUT", 120.0)
+        self.site_layout = settings.getbool("NEWSCRAWL_SITE_ARTICLES", True)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -117,6 +118,7 @@ class ExtractionPipeline:
             return item
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
+        page = None
         try:
             with page_time_limit(self.timeout):
                 try:
@@ -148,6 +150,14 @@ class ExtractionPipeline:
         adapter["extraction"] = {**(adapter.get("extraction") or {}), **data.get("provenance", {})}
         if data.get("warnings"):
             adapter["extraction"]["warnings"] = data["warnings"]
+        if self.site_layout and page is not None:  # for SiteArticlePipeline: plain data, as from a worker
+            from newscrawl.classify.site import page_layout
+
+            try:
+                adapter["site_layout"] = page_layout(page, article.title)
+            except Exception as exc:  # the page model's verdict then stands alone
+                stats.inc_value("newscrawl/site/layout_errors")
+                logger.error("Page layout failed for %s: %s: %s", adapter.get("url"), type(exc).__name__, exc)
         stats.inc_value("newscrawl/extraction/pages")
         if any(marker in w for w in data.get("warnings") or () for marker in LIMIT_WARNINGS):
             stats.inc_value("newscrawl/extraction/input_limited")  # hostile or broken page, cut to the limits
