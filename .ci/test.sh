@@ -4,6 +4,7 @@
 # the development datasets beside the repository; in CI their absence is a failure, elsewhere
 # the gate is left out with a message. With the datasets, damaged development pages (44 kinds of
 # hostile input, warnings as errors) must neither raise nor degrade: benchmarks/damaged_pages.py.
+# With the saved sites, crawls of two of them must keep their article recall/precision floors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
@@ -13,4 +14,11 @@ if [ -d ../shared/datasets ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}
   .venv/bin/python benchmarks/damaged_pages.py --pages 12
 else
   echo "quality gate not run: no ../shared/datasets beside this repository"
+fi
+# Site gate: crawls of saved sites with the default settings, recall/precision floors per article
+# (benchmarks/site_floors.json names the sites: two of ../shared/sites, a few minutes).
+if [ -d ../shared/sites ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}" = "true" ]; then
+  .venv/bin/python benchmarks/site_crawl.py --floors benchmarks/site_floors.json
+else
+  echo "site gate not run: no ../shared/sites beside this repository"
 fi

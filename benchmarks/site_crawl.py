@@ -2,7 +2,7 @@
 
     python benchmarks/site_crawl.py                       # every site in ../shared/sites
     python benchmarks/site_crawl.py --site ../shared/sites/wyofile --site ../shared/sites/opstime
-    python benchmarks/site_crawl.py --floors benchmarks/site_floors.json --site ...   # CI gate
+    python benchmarks/site_crawl.py --floors benchmarks/site_floors.json   # CI gate: the sites named there
     python benchmarks/site_crawl.py --hand-off            # the spider alone (extraction off)
 
 Each folder must hold ``_check/pages.tsv`` (columns path, kind, ...: kind ``article`` for article
@@ -19,8 +19,9 @@ attachment page is labelled ``attachment``, not ``article``. Printed per site:
 * precision: exported articles (each once) / exported pages (each once);
 * exported items, duplicates (items beyond the first of one article or page), pages fetched, time.
 
-``--floors FILE`` (JSON ``{"site": {"recall": r, "precision": p, "max_duplicates": d}}``) exits 1
-when a site falls under its floor. ``--details`` lists the missed articles and exported non-articles.
+``--floors FILE`` (JSON ``{"site": {"recall": r, "precision": p, "max_duplicates": d}}``; keys starting
+with ``_`` are notes) crawls the sites it names (unless ``--site`` is given) and exits 1 when one falls
+under its floor, its crawl fails or logs an error. ``--details`` lists the missed articles and exported non-articles.
 """
 
 from __future__ import annotations
@@ -148,8 +149,14 @@ def main() -> int:
     parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="extra crawl setting")
     args = parser.parse_args()
-    sites = args.site or sites_in(shared_dir() / "sites")
     floors = json.loads(args.floors.read_text(encoding="utf-8")) if args.floors else {}
+    floors = {name: floor for name, floor in floors.items() if not name.startswith("_")}
+    folder = shared_dir() / "sites"
+    sites = args.site or ([folder / name for name in floors] if floors else sites_in(folder))
+    missing = [site for site in sites if not (site / "_check" / "pages.tsv").is_file()]
+    if missing:
+        print("no saved site (with _check/pages.tsv) at:", *missing)
+        return 1
     base = args.keep_output or Path(tempfile.mkdtemp(prefix="newscrawl-sites-"))
     results = []
     print(f"{'site':<12}{'articles':>9}{'recall':>8}{'precision':>10}{'exported':>9}{'dupes':>6}"

@@ -146,8 +146,12 @@ class SiteArticlePipeline:
         engine = self.crawler.engine
         scraper = getattr(engine, "scraper", None)
         slot = getattr(scraper, "slot", None)
-        if slot is not None and (slot.closing is not None or slot.needs_backout()):
-            self._decide_all("closing" if slot.closing is not None else "memory")
+        if slot is not None and slot.closing is not None:
+            self._decide_all("closing")
+            return
+        if slot is not None and slot.needs_backout():  # Scrapy stops downloading: the oldest half goes
+            for _ in range((len(self.waiting) + 1) // 2):
+                self._decide_oldest("memory")
             return
         downloader = getattr(engine, "downloader", None)
         engine_slot = getattr(engine, "_slot", None)

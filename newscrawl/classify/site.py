@@ -11,9 +11,9 @@ they share:
   ids and classes from ``<body>`` down, without the per-page tokens that hold digits), whether a
   dateline follows the headline and where, the number of teaser blocks (linked headings), and the
   type the page declares.
-* :class:`SiteLayouts` collects, per site and per layout (headline position + dateline position),
-  how many pages the page model calls sure articles and sure non-articles, and the URL shapes
-  (:func:`url_shape`) of the sure articles. :meth:`SiteLayouts.decide` then gives each page a
+* :class:`SiteLayouts` collects, per site and per layout (:func:`layout_keys`: headline and
+  dateline positions, at three levels of detail), how many pages the page model calls sure
+  articles and sure non-articles, and how many teaser blocks its pages show. :meth:`SiteLayouts.decide` then gives each page a
   :class:`Verdict`: the layout's own evidence when enough sure pages share it and they agree,
   else the page model's, with the scores that decided (``extraction["is_article"]``).
 
@@ -27,7 +27,6 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 from newscrawl.extract.metadata import read_metadata
 
@@ -36,19 +35,31 @@ SURE_ARTICLE = 0.8
 SURE_OTHER = 0.2
 # a layout decides when this many sure pages (other than the page itself) share it ...
 MIN_SUPPORT = 4
-# ... and this share of them (Laplace-smoothed) agree
+# ... and this share of them (Laplace-smoothed) agree: no listing evidence overrides it
 AGREEMENT = 0.85
-# a layout is a listing layout when this share of its pages show LISTING_TEASERS teaser blocks more
-# than the site's sure articles do (a list of linked headlines: its thin pages are listings too)
+# a layout whose sure pages are this share articles, but not AGREEMENT, is an article layout unless
+# listing evidence says otherwise: short posts the page model is sure are no articles can be a
+# third of a site's posts (they share its article layout), and they are left out of it only here
+MAJORITY = 0.6
+# a layout the sure pages do not settle is a listing layout when MIN_SUPPORT+ of its pages, and this
+# share of them, show LISTING_TEASERS teaser blocks more than the site's sure articles do: a list of
+# linked headlines (a tag archive's thin pages, one story each, are listings too)
 LISTING_TEASERS = 4
-LISTING_SHARE = 0.1
+LISTING_SHARE = 0.05
+# a page with less unlinked text after its headline than this is not raised by a coarser level than
+# the exact slot positions: a media/attachment page (an image and a title) is no article
+MIN_TEXT = 80
+OWN_TEXT_NODES = 400  # text nodes read after the headline for its own text (bounded work) ...
+OWN_TEXT_CAP = 1000  # ... and characters counted at most
 LEVELS = ("position", "path", "element")  # layout_keys, finest first
 MAX_PATH = 24  # elements kept of a headline's path (deepest ones)
 DATELINE_SPAN = 12  # text nodes after the headline in which a dateline is looked for
+DATELINE_CHARS = 40  # a dateline is a short text with a year or a numeric date (or a <time>), not a teaser's title
 _DIGIT = re.compile(r"\d")
 _YEAR = re.compile(r"(?<!\d)(?:19[7-9]\d|20\d\d)(?!\d)|\d{1,2}[./-]\d{1,2}[./-]\d{2,4}")
 _HEADINGS = ("h1", "h2", "h3", "h4")
 _ALL_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+_INLINE = frozenset(("a", "span", "strong", "em", "b", "i", "font", "small", "time"))
 _ARTICLE_TYPE_RE = re.compile(r"(?:Article|BlogPosting|Report)$")
 # schema.org types that declare a page that is not an article (when no Article type is present)
 _NON_ARTICLE_PAGE_TYPES = frozenset({
@@ -105,8 +116,7 @@ def _block(el: Any) -> Any:
     """The heading (or other block) a text run's element belongs to: inline wrappers (``<a>``,
     ``<span>``) are climbed so a linked headline and a plain one sit at one position."""
     node = el
-    while node is not None and isinstance(node.tag, str) and node.tag in ("a", "span", "strong", "em", "b", "i",
-                                                                             "font", "small", "time"):
+    while node is not None and isinstance(node.tag, str) and node.tag in _INLINE:
         parent = node.getparent()
         if parent is None:
             break
@@ -115,26 +125,25 @@ def _block(el: Any) -> Any:
 
 
 def _headline(page: Any, title: str | None) -> int | None:
-    """Index of the text node that shows the extracted title, in a heading when one does (a
-    breadcrumb or a menu may show it first); the first ``<h1>`` when none shows it."""
+    """Index of the text node that shows the extracted title in a heading; else the first ``<h1>``'s
+    (a breadcrumb or a menu may show the title first, a title read from metadata may be worded
+    otherwise); else any text node that shows the title."""
     nodes = page.text_nodes
     found = None
     if title:
-        want = " ".join(title.split())
+        want = " ".join(title.split()).casefold()
         for node in nodes:
-            text = " ".join(node.text.split())
+            text = " ".join(node.text.split()).casefold()
             if text and (text == want or (len(text) >= 20 and want.startswith(text))):
                 if _block(node.container).tag in _ALL_HEADINGS:
                     return node.index
                 if found is None:
                     found = node.index
-    if found is not None:
-        return found
     for el in page.with_tags("h1"):
         rng = page.text_range(el)
         if len(rng):
             return rng.start
-    return None
+    return found
 
 
 def _teasers(page: Any) -> int:
@@ -147,45 +156,56 @@ def _teasers(page: Any) -> int:
     return count
 
 
+def _linked(el: Any) -> bool:
+    """``el`` is a link or inside one (through inline wrappers)."""
+    node = el
+    while node is not None and isinstance(node.tag, str) and node.tag in _INLINE:
+        if node.tag == "a":
+            return True
+        node = node.getparent()
+    return False
+
+
+def _own_text(page: Any, k: int, skip: Any) -> int:
+    """Characters of unlinked text after the headline (text node ``k``), up to the next heading:
+    what a post says, without the link lists beside it (a media page's image and title say nothing)."""
+    nodes = page.text_nodes
+    total = 0
+    for j in range(k + 1, min(len(nodes), k + 1 + OWN_TEXT_NODES)):
+        node = nodes[j]
+        block = _block(node.container)
+        if block.tag in _ALL_HEADINGS:
+            break
+        if block is not skip and not _linked(node.container):
+            total += len(node.text.strip())
+            if total >= OWN_TEXT_CAP:
+                break
+    return total
+
+
 def page_layout(page: Any, title: str | None) -> dict[str, Any]:
     """The layout of one parsed page (:class:`newscrawl.page.Page`) as plain data: ``headline``
     (path of the headline's block, or None), ``dateline`` (path of the first date-like text after
-    it, or None), ``teasers`` (linked headings) and ``declared`` (the type the page declares:
-    True an article, False another page type, None nothing)."""
+    it, or None), ``teasers`` (linked headings), ``declared`` (the type the page declares: True an
+    article, False another page type, None nothing) and ``text`` (characters of unlinked text
+    after the headline, up to the next heading, at most OWN_TEXT_CAP)."""
     out: dict[str, Any] = {"headline": None, "dateline": None, "teasers": _teasers(page),
-                           "declared": declared_article(page)}
+                           "declared": declared_article(page), "text": 0}
     k = _headline(page, title)
     if k is None:
         return out
     nodes = page.text_nodes
     head = _block(nodes[k].container)
     out["headline"] = element_path(head, page.body)
+    dateline = None
     for j in range(k + 1, min(len(nodes), k + 1 + DATELINE_SPAN)):
         node = nodes[j]
-        if len(node.text) <= 80 and _YEAR.search(node.text):
-            out["dateline"] = element_path(_block(node.container), page.body)
+        if (len(node.text.strip()) <= DATELINE_CHARS and _YEAR.search(node.text)) or node.container.tag == "time":
+            dateline = _block(node.container)
+            out["dateline"] = element_path(dateline, page.body)
             break
+    out["text"] = _own_text(page, k, dateline)
     return out
-
-
-def url_shape(url: str) -> str:
-    """The shape of a URL's path: each segment as itself when it is a word of the site's structure
-    (no digits, no hyphen: ``news``, ``noticias``), ``<n>`` when all digits, ``<slug>`` otherwise;
-    a trailing ``index.html`` dropped. ``/news/politics/20170321/some-story/`` ->
-    ``news/politics/<n>/<slug>``."""
-    path = unquote(urlsplit(url).path)
-    parts = [p for p in path.split("/") if p]
-    if parts and re.fullmatch(r"index\.html?", parts[-1]):
-        parts.pop()
-    out = []
-    for part in parts:
-        if part.isdigit():
-            out.append("<n>")
-        elif _DIGIT.search(part) or "-" in part or "_" in part or len(part) > 24:
-            out.append("<slug>")
-        else:
-            out.append(part.lower())
-    return "/".join(out)
 
 
 def layout_keys(layout: dict[str, Any] | None) -> tuple[str, ...] | None:
@@ -296,18 +316,24 @@ class SiteLayouts:
         if counts is None:
             return self._own(page, probability, declared, scores)
         articles, others = counts.sure(probability)
+        # text is asked of a page only away from the template's exact slots: a media page's own
+        # template (WordPress's article.attachment) differs there, a puzzle or photo post does not
+        texted = level == LEVELS[0] or int(layout.get("text") or 0) >= MIN_TEXT
         share = (articles + 1) / (articles + others + 2)
         many = self._baseline(site) + LISTING_TEASERS
         members = sum(counts.teasers.values())
-        listed = sum(n for value, n in counts.teasers.items() if value >= many) / members
+        lists = sum(n for value, n in counts.teasers.items() if value >= many)
+        listed = lists / members
         scores["layout"] = {"level": level, "pages": members, "sure_articles": articles, "sure_others": others,
                             "share": round(share, 4), "listing_pages": round(listed, 4)}
-        if share >= AGREEMENT:
-            return Verdict(True, max(probability, share), "site-layout", scores)
         if declared is False:
             return self._own(page, probability, declared, scores)
-        if listed >= LISTING_SHARE:
+        if share >= AGREEMENT and texted:
+            return Verdict(True, max(probability, share), "site-layout", scores)
+        if lists >= MIN_SUPPORT and listed >= LISTING_SHARE:
             return Verdict(False, min(probability, 1 - listed), "listing-layout", scores)
+        if share >= MAJORITY and texted:
+            return Verdict(True, max(probability, share), "site-layout", scores)
         if 1 - share >= AGREEMENT:
             return Verdict(False, min(probability, share), "site-layout", scores)
         return self._own(page, probability, declared, scores)
