@@ -9,13 +9,14 @@ they share:
 * :func:`page_layout` reads one page's layout as plain data (the extraction computes it where it
   runs, in the crawl's process or a worker): the DOM position of the headline (the path of tags,
   ids and classes from ``<body>`` down, without the per-page tokens that hold digits), whether a
-  dateline follows the headline and where, the number of teaser blocks (linked headings), and the
-  type the page declares.
+  dateline follows the headline and where, the number of teaser blocks (linked headings), the
+  unlinked text under the headline, and the type the page declares.
 * :class:`SiteLayouts` collects, per site and per layout (:func:`layout_keys`: headline and
   dateline positions, at three levels of detail), how many pages the page model calls sure
-  articles and sure non-articles, and how many teaser blocks its pages show. :meth:`SiteLayouts.decide` then gives each page a
-  :class:`Verdict`: the layout's own evidence when enough sure pages share it and they agree,
-  else the page model's, with the scores that decided (``extraction["is_article"]``).
+  articles and sure non-articles, and how many teaser blocks its pages show.
+  :meth:`SiteLayouts.decide` then gives each page a :class:`Verdict`: a non-article type the page
+  declares, else the layout's evidence when enough sure pages share it and they agree, else the
+  page model's, with the scores that decided (``extraction["is_article"]``).
 
 Nothing here imports Scrapy: the crawl's stage (:mod:`newscrawl.site_pipeline`) feeds it the plain
 data its items carry, and batch runs can use it the same way.
@@ -305,7 +306,7 @@ class SiteLayouts:
         declared = layout.get("declared") if layout else None
         if declared is not None:
             scores["declared"] = declared
-        if keys is None or layouts is None:
+        if keys is None or layouts is None or layout is None:
             return self._own(page, probability, declared, scores)
         counts = None
         for level, key in zip(LEVELS, keys):
@@ -316,11 +317,13 @@ class SiteLayouts:
         if counts is None:
             return self._own(page, probability, declared, scores)
         articles, others = counts.sure(probability)
-        # text is asked of a page only away from the template's exact slots: a media page's own
-        # template (WordPress's article.attachment) differs there, a puzzle or photo post does not
-        texted = level == LEVELS[0] or int(layout.get("text") or 0) >= MIN_TEXT
         share = (articles + 1) / (articles + others + 2)
         many = self._baseline(site) + LISTING_TEASERS
+        # may the layout raise the page? Not when it lists many stories itself; and away from the
+        # template's exact slots only with text of its own: a media page's template (WordPress's
+        # article.attachment) differs there, a puzzle or photo post's does not
+        raisable = int(layout.get("teasers") or 0) < many and (
+            level == LEVELS[0] or int(layout.get("text") or 0) >= MIN_TEXT)
         members = sum(counts.teasers.values())
         lists = sum(n for value, n in counts.teasers.items() if value >= many)
         listed = lists / members
@@ -328,11 +331,11 @@ class SiteLayouts:
                             "share": round(share, 4), "listing_pages": round(listed, 4)}
         if declared is False:
             return self._own(page, probability, declared, scores)
-        if share >= AGREEMENT and texted:
+        if share >= AGREEMENT and raisable:
             return Verdict(True, max(probability, share), "site-layout", scores)
         if lists >= MIN_SUPPORT and listed >= LISTING_SHARE:
             return Verdict(False, min(probability, 1 - listed), "listing-layout", scores)
-        if share >= MAJORITY and texted:
+        if share >= MAJORITY and raisable:
             return Verdict(True, max(probability, share), "site-layout", scores)
         if 1 - share >= AGREEMENT:
             return Verdict(False, min(probability, share), "site-layout", scores)
