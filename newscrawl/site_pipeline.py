@@ -146,7 +146,9 @@ class SiteArticlePipeline:
         engine = self.crawler.engine
         scraper = getattr(engine, "scraper", None)
         slot = getattr(scraper, "slot", None)
-        if slot is not None and slot.closing is not None:
+        engine_slot = getattr(engine, "_slot", None)
+        # closing (CLOSESPIDER_*, a signal): the engine waits for the requests whose items wait here
+        if getattr(engine_slot, "closing", None) is not None or getattr(slot, "closing", None) is not None:
             self._decide_all("closing")
             return
         if slot is not None and slot.needs_backout():  # Scrapy stops downloading: the oldest half goes
@@ -154,7 +156,6 @@ class SiteArticlePipeline:
                 self._decide_oldest("memory")
             return
         downloader = getattr(engine, "downloader", None)
-        engine_slot = getattr(engine, "_slot", None)
         scheduler = getattr(engine_slot, "scheduler", None)
         busy = bool(getattr(downloader, "active", None)) or (
             scheduler is not None and scheduler.has_pending_requests())
