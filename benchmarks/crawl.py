@@ -1,6 +1,6 @@
 """Crawl throughput and memory: the ``news`` spider against a bare Scrapy spider, one run.
 
-    python benchmarks/crawl.py [--pages 2000]
+    python benchmarks/crawl.py [--pages 2000] [-s NAME=VALUE ...]
 
 Serves a generated site (``newscrawl.demo.site.build_large_site``) on 127.0.0.1 and crawls it
 three times in fresh subprocesses with the same local settings (no throttling, robots.txt obeyed):
@@ -53,7 +53,10 @@ def count(path: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=2000)
+    parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                        help="extra setting for the news crawls (e.g. NEWSCRAWL_SITE_ARTICLES=false)")
     args = parser.parse_args()
+    settings = [arg for setting in args.settings for arg in ("-s", setting)]
     work = Path(tempfile.mkdtemp(prefix="newscrawl-bench-"))
     local = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in LOCAL.items() if k != "LOG_LEVEL"]
     rows = []
@@ -70,7 +73,7 @@ def main() -> int:
                              ("news (full pipeline)", [])):
             out, stats = work / "news.jsonl", work / "stats.json"
             seconds, rss = measure([sys.executable, "-m", "newscrawl", "crawl", start, "-o", str(out), "--stats", str(stats),
-                                    "--local", "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0", *extra])
+                                    "--local", "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0", *extra, *settings])
             fetched = json.loads(stats.read_text())["newscrawl/pages/fetched"]
             rows.append((label, fetched, seconds, rss))
     base_rate = rows[0][1] / rows[0][2]
