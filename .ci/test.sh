@@ -7,6 +7,7 @@
 # Before the tests: ruff and mypy on newscrawl/ (configured in pyproject.toml); after them, the
 # wheel built from the checkout runs `newscrawl demo` outside it (.ci/wheel_demo.sh), and the
 # documentation site builds with --strict.
+# With the saved sites, crawls of two of them must keep their article recall/precision floors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/setup.sh
@@ -29,4 +30,11 @@ fi
 # The CSS scanner against tinycss2 on every saved site's stylesheets and the hostile corpus.
 if [ -d ../shared/sites ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ]; then
   .venv/bin/python benchmarks/css_differential.py
+fi
+# Site gate: crawls of saved sites with the default settings, recall/precision floors per article
+# (benchmarks/site_floors.json names the sites: two of ../shared/sites, a few minutes).
+if [ -d ../shared/sites ] || [ -n "${NEWSCRAWL_SHARED_DIR:-}" ] || [ "${CI:-}" = "true" ]; then
+  .venv/bin/python benchmarks/site_crawl.py --floors benchmarks/site_floors.json
+else
+  echo "site gate not run: no ../shared/sites beside this repository"
 fi

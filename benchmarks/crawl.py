@@ -1,6 +1,6 @@
 """Crawl throughput, CPU and memory: the ``news`` spider against a bare Scrapy spider, in one run.
 
-    python benchmarks/crawl.py [--pages 2000] [--site-dir ../shared/sites/wyofile] [--workers N]
+    python benchmarks/crawl.py [--pages 2000] [--site-dir ../shared/sites/wyofile] [--workers N] [-s NAME=VALUE ...]
 
 Serves a generated site (``newscrawl.demo.site.build_large_site``) and, with ``--site-dir``, a saved
 site (a folder of pages) on 127.0.0.1, and crawls each in fresh subprocesses with the same local
@@ -75,7 +75,8 @@ def read_items(path: Path) -> dict[str, dict[str, Any]]:
     return {item["url"].split("/", 3)[-1]: {k: v for k, v in item.items() if k not in VOLATILE} for item in items}
 
 
-def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[str, int, float, float, float, float]]:
+def crawl_site(label: str, start: str, work: Path, workers: int, settings: list[str]
+               ) -> list[tuple[str, int, float, float, float, float]]:
     local = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in LOCAL.items() if k != "LOG_LEVEL"]
     rows = []
     bare_out = work / "bare.jsonl"
@@ -96,7 +97,7 @@ def crawl_site(label: str, start: str, work: Path, workers: int) -> list[tuple[s
         out, stats = work / f"news{len(outputs)}.jsonl", work / f"stats{len(outputs)}.json"
         cmd = [sys.executable, "-m", "newscrawl", "crawl", start, "-o", str(out), "--stats", str(stats), "--local",
                "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0", "-s", "TELNETCONSOLE_ENABLED=false"]
-        for setting in extra:
+        for setting in [*extra, *settings]:
             cmd += ["-s", setting]
         seconds, cpu, rss = measure(cmd)
         outputs.append(out)
@@ -135,6 +136,8 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=2000, help="pages of the generated site")
     parser.add_argument("--site-dir", type=Path, help="also crawl this saved site (e.g. ../shared/sites/wyofile)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="extraction workers of the last crawl")
+    parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                        help="extra setting for the news crawls (e.g. NEWSCRAWL_SITE_ARTICLES=false)")
     args = parser.parse_args()
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
           "(other processes share the cores)\n")
@@ -144,7 +147,7 @@ def main() -> int:
     for label, site_dir in sites:
         work = Path(tempfile.mkdtemp(prefix="newscrawl-bench-"))
         with served(site_dir, args.pages) as server:
-            crawl_site(label, server.base_url + "/", work, args.workers)
+            crawl_site(label, server.base_url + "/", work, args.workers, args.settings)
     return 0
 
 

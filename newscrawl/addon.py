@@ -24,6 +24,7 @@ DOWNLOADER_MIDDLEWARES: dict[str, int] = {
 ITEM_PIPELINES: dict[str, int] = {
     "newscrawl.pipelines.ExtractionPipeline": 300,
     "newscrawl.pipelines.TemplatePipeline": 350,
+    "newscrawl.site_pipeline.SiteArticlePipeline": 400,
     "newscrawl.pipelines.ArticleFilterPipeline": 800,
     "newscrawl.pipelines.DropRawHtmlPipeline": 900,
     "newscrawl.pipelines.PostgresPipeline": 950,

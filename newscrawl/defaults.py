@@ -47,8 +47,10 @@ DEFAULTS: dict[str, Any] = {
     # page declares its type in structured data (JSON-LD/microdata Article type or articleBody:
     # handed on; only WebPage-like types: not; else og:type=article: handed on), which decides.
     "NEWSCRAWL_ARTICLE_THRESHOLD": 0.5,
-    # "articles": hand article candidates to the pipelines (default); "all": every HTML page.
-    "NEWSCRAWL_HAND_OFF": "articles",
+    # "all" (default): every HTML page goes to the pipelines, where the page model and the site's
+    # layouts decide (docs/articles.md); "articles": only article candidates (the URL probability or
+    # the declared type above decides alone which pages are never classified; cheaper, less recall).
+    "NEWSCRAWL_HAND_OFF": "all",
     # Path of a URL model to use instead of the shipped models/url_classifier.json.
     "NEWSCRAWL_URL_MODEL": None,
     # --- pipelines (newscrawl.pipelines) ------------------------------------------------------
@@ -209,6 +211,16 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_WARC_PREFIX": "newscrawl",
     # Free text for the warcinfo record's "description" field (None: left out).
     "NEWSCRAWL_WARC_DESCRIPTION": None,
+    # --- site-level article detection (newscrawl.site_pipeline, newscrawl.classify.site) ----------
+    # Decide is_article with what the crawl knows about the site: pages sharing the layout of the
+    # site's sure articles are articles even when short, pages of its listing layout are not
+    # (docs/articles.md). Off: the page classifier decides each page alone.
+    "NEWSCRAWL_SITE_ARTICLES": True,
+    # Sure articles (page model >= 0.8) a site needs before its layouts decide; its earlier items wait.
+    "NEWSCRAWL_SITE_MIN_ARTICLES": 20,
+    # Items that may wait for their site's evidence at once; the oldest is decided when one more comes
+    # (all are decided when the crawl has nothing else to do, or closes).
+    "NEWSCRAWL_SITE_BUFFER": 100,
 }
 
 

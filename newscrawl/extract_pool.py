@@ -74,6 +74,7 @@ class Options:
     css_max_bytes: int = 2 * 1024 * 1024
     template_mode: str = "after"
     min_coverage: float = 0.5
+    site_layout: bool = False  # record the page's layout for the site-level article decision
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,14 @@ class _Worker:
                 else:
                     article = self.extract_from_page(page, method=options.method, page_model=options.page_model)
                 data = article.to_dict()
+                layout, layout_error = None, None
+                if options.site_layout and page is not None:
+                    from newscrawl.classify.site import page_layout
+
+                    try:
+                        layout = page_layout(page, article.title)
+                    except Exception as exc:  # the page model's verdict then stands alone
+                        layout_error = f"{type(exc).__name__}: {exc}"
                 applied = None
                 if page is not None and template is not None:
                     applied = self.apply_template(page, data.get("body"), sheets, message, template, section)
@@ -216,7 +225,8 @@ class _Worker:
             return {"timeout": f"TimeLimitExceeded: {exc}"}
         except Exception as exc:  # the core must not raise; if it does, keep the page and say why
             return {"error": f"{type(exc).__name__}: {exc}"}
-        return {"article": data, "template": applied, "sheets_missing": missing,
+        return {"article": data, "template": applied, "site_layout": layout, "layout_error": layout_error,
+                "sheets_missing": missing,
                 "cpu": time.process_time() - started}
 
     def apply_template(self, page: Any, body: str | None, sheets: list[Any], message: dict[str, Any],

@@ -22,8 +22,8 @@ class NewsArticle(scrapy.Item):
     authors = scrapy.Field()        # list of author names, where the page states them
     body = scrapy.Field()           # main text, one paragraph per line (a listing's: its links); None if none
     language = scrapy.Field()       # BCP 47 language tag from <html lang> / metadata, if stated
-    is_article = scrapy.Field()     # page classifier verdict (bool)
-    probability = scrapy.Field()    # page classifier probability of "article" (0..1)
+    is_article = scrapy.Field()     # verdict (bool): page classifier, or the site's layouts (extraction["is_article"])
+    probability = scrapy.Field()    # probability of "article" (0..1) of that verdict
     extraction = scrapy.Field()     # provenance: per field {"method": ..., "score": ...}, template id
     # --- how it was fetched (spider) ---------------------------------------------------------
     fetched_at = scrapy.Field()     # fetch time, ISO 8601 UTC
@@ -41,3 +41,4 @@ class NewsArticle(scrapy.Item):
     revision = scrapy.Field()       # 1 for the first export, +1 for each update
     # --- raw material, removed after extraction unless NEWSCRAWL_KEEP_HTML ----------------------
     html = scrapy.Field()           # HTML of the page, decoded as browsers do (newscrawl.encoding)
+    site_layout = scrapy.Field()    # the page's layout (newscrawl.classify.site), read and removed by SiteArticlePipeline

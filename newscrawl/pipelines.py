@@ -85,6 +85,7 @@ class ExtractionPipeline:
             from newscrawl.css.store import stylesheet_store
 
             stylesheet_store(crawler).keep_sources = True  # workers parse sheets from their source
+        self.site_layout = settings.getbool("NEWSCRAWL_SITE_ARTICLES", True)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -102,7 +103,8 @@ class ExtractionPipeline:
         options = Options(method=self.method, page_model=self.page_model, timeout=self.timeout,
                           css_max_bytes=s.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024),
                           template_mode=s.get("NEWSCRAWL_TEMPLATE_MODE", "after"),
-                          min_coverage=s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5))
+                          min_coverage=s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5),
+                          site_layout=self.site_layout)
         self.pool = ExtractionPool(self.workers, options, timeout=self.timeout,
                                    recycle_after=s.getint("NEWSCRAWL_EXTRACTION_WORKER_PAGES", 1000))
         self.waiting = DeferredSemaphore(self.workers * (1 + max(0, s.getint("NEWSCRAWL_EXTRACTION_QUEUE", 2))))
@@ -124,6 +126,7 @@ class ExtractionPipeline:
             return self._in_worker(item, adapter, html)  # a coroutine: Scrapy awaits it
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
+        page = None
         try:
             with page_time_limit(self.timeout):
                 try:
@@ -146,6 +149,13 @@ class ExtractionPipeline:
             adapter["extraction"] = {"error": f"{type(exc).__name__}: {exc}"}
             return item
         _store_article(adapter, article.to_dict(), stats)
+        if self.site_layout and page is not None:  # for SiteArticlePipeline: plain data, as from a worker
+            from newscrawl.classify.site import page_layout
+
+            try:
+                adapter["site_layout"] = page_layout(page, article.title)
+            except Exception as exc:  # the page model's verdict then stands alone
+                _layout_failed(adapter, stats, f"{type(exc).__name__}: {exc}")
         return item
 
     async def _in_worker(self, item: Any, adapter: ItemAdapter, html: str) -> Any:
@@ -186,6 +196,10 @@ class ExtractionPipeline:
             adapter["extraction"] = {"error": reason}
             return item
         _store_article(adapter, result["article"], stats)
+        if result.get("site_layout") is not None:
+            adapter["site_layout"] = result["site_layout"]
+        elif result.get("layout_error"):
+            _layout_failed(adapter, stats, result["layout_error"])
         applied = result.get("template")
         if applied is not None:  # TemplatePipeline's result, computed in the worker (its stats there)
             body = applied.pop("body")
@@ -258,6 +272,11 @@ def _deferred(future: Any) -> Any:
 
     future.add_done_callback(done)
     return d
+
+
+def _layout_failed(adapter: ItemAdapter, stats: Any, reason: str) -> None:
+    stats.inc_value("newscrawl/site/layout_errors")
+    logger.error("Page layout failed for %s: %s", adapter.get("url"), reason)
 
 
 def _store_article(adapter: ItemAdapter, data: dict[str, Any], stats: Any) -> None:

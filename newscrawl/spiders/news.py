@@ -16,7 +16,6 @@ at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page becomes an item.
 from __future__ import annotations
 
 import logging
-import re
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
@@ -33,7 +32,7 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from twisted.python.failure import Failure
 
 from newscrawl.encoding import decode_html
-from newscrawl.extract.metadata import read_metadata
+from newscrawl.classify.site import declared_article
 from newscrawl.items import NewsArticle
 from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sitemaps_from_robots
 from newscrawl.links.traps import TrapGuard
@@ -42,15 +41,6 @@ from newscrawl.modelio import ModelError
 from newscrawl.responses import resolve, selector
 
 logger = logging.getLogger(__name__)
-
-_ARTICLE_TYPE_RE = re.compile(r"(?:Article|BlogPosting|Report)$")
-# schema.org types that declare a page that is not an article (when no Article type is present)
-_NON_ARTICLE_PAGE_TYPES = frozenset({
-    "WebPage", "CollectionPage", "ProfilePage", "AboutPage", "ContactPage", "SearchResultsPage",
-    "FAQPage", "QAPage", "ItemPage", "CheckoutPage", "WebSite", "VideoGallery", "ImageGallery",
-    "MediaGallery", "Event", "Product", "Recipe",
-})
-
 
 def _looks_binary(body: bytes) -> bool:
     """True for bodies that are plainly not text (NUL bytes, mostly control characters)."""
@@ -63,25 +53,6 @@ def _looks_binary(body: bytes) -> bool:
         return False
     control = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
     return control / len(head) > 0.1
-
-
-def declared_article(root: Any) -> bool | None:
-    """What the page says it is: True (a JSON-LD/microdata Article type or itemprop=articleBody),
-    False (only page types such as WebPage/CollectionPage/ProfilePage), None (nothing declared).
-
-    Without a structured-data declaration, ``og:type=article`` counts as True. It is only a
-    fallback because CMSs (e.g. Yoast) also set it on section and static pages: on the saved
-    wyofile copy 81 of its 84 listing and static pages say ``og:type=article`` while their JSON-LD
-    says WebPage.
-    """
-    meta = read_metadata(root)
-    if meta.article_body_element is not None or any(_ARTICLE_TYPE_RE.search(t) for t in meta.schema_types):
-        return True
-    if meta.schema_types & _NON_ARTICLE_PAGE_TYPES:
-        return False
-    if (meta.og_type or "").strip().lower() == "article":
-        return True
-    return None
 
 
 class NewsSpider(scrapy.Spider):

@@ -7,7 +7,9 @@ import pytest
 from newscrawl.demo.server import serve_site
 from newscrawl.demo.site import build_demo_site
 
-SPIDER_ONLY = ("NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_TEMPLATE_ENABLED=false")
+# the spider's own candidate rule (NEWSCRAWL_HAND_OFF="articles"; the default hands every page on)
+SPIDER_ONLY = ("NEWSCRAWL_EXPORT_ALL=true", "NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_TEMPLATE_ENABLED=false",
+               "NEWSCRAWL_HAND_OFF=articles")
 
 
 @pytest.fixture(scope="module")
