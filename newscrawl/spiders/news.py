@@ -31,8 +31,8 @@ from scrapy.exceptions import CloseSpider
 from scrapy.http import HtmlResponse, Request, Response, TextResponse
 from twisted.python.failure import Failure
 
-from newscrawl.encoding import decode_html
 from newscrawl.classify.site import declared_article
+from newscrawl.encoding import decode_html
 from newscrawl.items import NewsArticle
 from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sitemaps_from_robots
 from newscrawl.links.traps import TrapGuard
