@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 bash .ci/setup.sh
 # lint and type check (configuration in pyproject.toml)
 .venv/bin/ruff check newscrawl
+.venv/bin/ruff format --check newscrawl
 .venv/bin/mypy
 .venv/bin/python -m pytest
 # the built wheel (models included) runs the demo in a fresh virtualenv outside the checkout

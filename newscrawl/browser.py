@@ -39,13 +39,29 @@ class Chromium:
             raise RuntimeError(f"the browser needs {CHROMIUM}: {SETUP_HINT}")
         width, height = viewport
         self.profile = tempfile.mkdtemp(prefix="newscrawl-chromium-")
-        self.proc = subprocess.Popen([
-            CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-extensions", "--disable-default-apps", "--disable-sync",
-            "--no-first-run", "--no-default-browser-check", "--mute-audio", f"--window-size={width},{height}",
-            "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-            "--remote-debugging-port=0", f"--user-data-dir={self.profile}", "about:blank",
-        ], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                CHROMIUM,
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-extensions",
+                "--disable-default-apps",
+                "--disable-sync",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--mute-audio",
+                f"--window-size={width},{height}",
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={self.profile}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         port_file = Path(self.profile) / "DevToolsActivePort"
         deadline = time.time() + 30
         while not port_file.exists() or not port_file.read_text().strip():
@@ -60,8 +76,7 @@ class Chromium:
         self.ws = websocket.create_connection(tab["webSocketDebuggerUrl"], timeout=60, suppress_origin=True)
         self._id = 0
         self.send("Page.enable")
-        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
-                  mobile=False)
+        self.send("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1, mobile=False)
         self.send("Emulation.setScriptExecutionDisabled", value=True)
         self.frame = self.send("Page.getFrameTree")["frameTree"]["frame"]["id"]
 

@@ -26,9 +26,12 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def add_module_commands(parser: argparse.ArgumentParser, dest: str, modules: dict[str, str],
-                        wrap: Callable[[Callable[[argparse.Namespace], int]],
-                                       Callable[[argparse.Namespace], int]] | None = None) -> None:
+def add_module_commands(
+    parser: argparse.ArgumentParser,
+    dest: str,
+    modules: dict[str, str],
+    wrap: Callable[[Callable[[argparse.Namespace], int]], Callable[[argparse.Namespace], int]] | None = None,
+) -> None:
     """One subcommand per module (``HELP``, ``add_arguments``, ``run``), run via ``args._run``
     (through ``wrap`` when given: a check every subcommand of a group needs)."""
     sub = parser.add_subparsers(dest=dest, metavar=dest.upper())

@@ -36,10 +36,34 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_MAX_LINKS_PER_PAGE": 2000,
     # Query parameters removed from every URL (exact names or prefixes ending in *).
     "NEWSCRAWL_STRIP_PARAMS": [
-        "utm_*", "fbclid", "gclid", "dclid", "msclkid", "mc_cid", "mc_eid", "igshid", "yclid",
-        "_ga", "_gl", "ref_src", "cmpid", "ocid", "sessionid", "session_id", "sid", "phpsessid",
-        "jsessionid", "aspsessionid*", "cfid", "cftoken", "s_kwcid", "wt.mc_id", "share", "amp",
-        "replytocom", "output",
+        "utm_*",
+        "fbclid",
+        "gclid",
+        "dclid",
+        "msclkid",
+        "mc_cid",
+        "mc_eid",
+        "igshid",
+        "yclid",
+        "_ga",
+        "_gl",
+        "ref_src",
+        "cmpid",
+        "ocid",
+        "sessionid",
+        "session_id",
+        "sid",
+        "phpsessid",
+        "jsessionid",
+        "aspsessionid*",
+        "cfid",
+        "cftoken",
+        "s_kwcid",
+        "wt.mc_id",
+        "share",
+        "amp",
+        "replytocom",
+        "output",
     ],
     # Extra reserved words for the link-target features (added to newscrawl.links.features).
     "NEWSCRAWL_RESERVED_WORDS": [],
@@ -245,8 +269,11 @@ def setting_errors(settings: Any) -> list[str]:
             continue
         kind = next((k for k in (bool, int, float) if isinstance(default, k)), None)
         if kind is not None:
-            read, expected = {bool: (settings.getbool, "a boolean"), int: (settings.getint, "an integer"),
-                              float: (settings.getfloat, "a number")}[kind]
+            read, expected = {
+                bool: (settings.getbool, "a boolean"),
+                int: (settings.getint, "an integer"),
+                float: (settings.getfloat, "a number"),
+            }[kind]
             try:
                 read(name)
             except (TypeError, ValueError):
@@ -262,7 +289,7 @@ def feed_errors(settings: Any) -> list[str]:
     exporting nothing, with exit status 0. A missing folder is created here, as the exporter would;
     URIs with placeholders (``%(time)s``) or a remote scheme are left to Scrapy."""
     errors = []
-    for uri in (settings.getdict("FEEDS") or {}):
+    for uri in settings.getdict("FEEDS") or {}:
         text = str(uri)
         if "%(" in text or ("://" in text and not text.startswith("file://")):
             continue

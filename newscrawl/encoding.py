@@ -82,7 +82,7 @@ def decode_html(data: bytes | bytearray | memoryview | str, http_charset: str | 
     data = bytes(data)
     bom_name, bom = read_bom(data)
     if bom_name is not None and bom is not None:
-        return _decode(data[len(bom):], bom_name), bom_name
+        return _decode(data[len(bom) :], bom_name), bom_name
 
     declared = resolve_label(http_charset)
     if declared is None:

@@ -45,10 +45,25 @@ from typing import Any
 from newscrawl.page import fold
 
 __all__ = [
-    "shingles", "shingle_counts", "page_precision", "page_recall", "body_scores",
-    "snippet_counts", "snippet_scores", "normalize_title", "title_match", "date_match",
-    "class_scores", "load_dataset", "read_page", "score", "prediction", "page_details",
-    "page_f1", "is_article_page", "MISS_F1",
+    "shingles",
+    "shingle_counts",
+    "page_precision",
+    "page_recall",
+    "body_scores",
+    "snippet_counts",
+    "snippet_scores",
+    "normalize_title",
+    "title_match",
+    "date_match",
+    "class_scores",
+    "load_dataset",
+    "read_page",
+    "score",
+    "prediction",
+    "page_details",
+    "page_f1",
+    "is_article_page",
+    "MISS_F1",
 ]
 
 SHINGLE_SIZE = 4
@@ -65,7 +80,7 @@ def shingles(text: str | None, n: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]
         return Counter()
     if len(tokens) < n:
         return Counter([tuple(tokens)])
-    return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
+    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
 
 
 def shingle_counts(truth: str | None, prediction: str | None) -> tuple[float, float, float]:
@@ -112,8 +127,14 @@ def body_scores(pairs: Iterable[tuple[str | None, str | None]]) -> dict[str, flo
     precision = sum(precisions) / len(precisions) if precisions else 0.0
     recall = sum(recalls) / len(recalls) if recalls else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "pages": pages,
-            "pages_predicted": len(precisions), "pages_with_truth": len(recalls)}
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "pages": pages,
+        "pages_predicted": len(precisions),
+        "pages_with_truth": len(recalls),
+    }
 
 
 def page_f1(truth: str | None, prediction: str | None) -> float | None:
@@ -148,8 +169,7 @@ def _labels_class(records: Sequence[Record]) -> bool:
 def _share(missed: list[str], pages: int) -> dict[str, Any] | None:
     if not pages:
         return None
-    return {"share": len(missed) / pages, "missed": len(missed), "pages": pages, "threshold": MISS_F1,
-            "ids": missed}
+    return {"share": len(missed) / pages, "missed": len(missed), "pages": pages, "threshold": MISS_F1, "ids": missed}
 
 
 # --- with/without snippets ----------------------------------------------------------------------
@@ -179,7 +199,11 @@ def snippet_scores(counts: Iterable[tuple[int, int, int, int]]) -> dict[str, flo
         "recall": tp / (tp + fn) if tp + fn else 0.0,
         "f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0,
         "accuracy": (tp + tn) / total if total else 0.0,
-        "tp": tp, "fp": fp, "fn": fn, "tn": tn, "pages": pages,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "pages": pages,
     }
 
 
@@ -214,8 +238,17 @@ def class_scores(pairs: Iterable[tuple[bool, bool]]) -> dict[str, float | int]:
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return {"precision": precision, "recall": recall, "f1": f1, "accuracy": (tp + tn) / max(1, tp + fp + fn + tn),
-            "tp": tp, "fp": fp, "fn": fn, "tn": tn, "pages": tp + fp + fn + tn}
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "accuracy": (tp + tn) / max(1, tp + fp + fn + tn),
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "pages": tp + fp + fn + tn,
+    }
 
 
 # --- datasets -------------------------------------------------------------------------------------
@@ -236,8 +269,9 @@ def load_dataset(dataset_dir: str | Path, limit: int | None = None) -> list[Reco
     records: list[Record] = []
     for truth in json_objects(folder / "truth.jsonl"):
         path = truth.get("path")
-        records.append(Record(str(truth.get("id", len(records))), truth.get("url"),
-                              folder / path if path else None, truth))
+        records.append(
+            Record(str(truth.get("id", len(records))), truth.get("url"), folder / path if path else None, truth)
+        )
         if limit is not None and len(records) >= limit:
             break
     return records
@@ -304,8 +338,9 @@ def score(dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any]
         if "page_type" in record.truth:
             groups.setdefault(str(record.truth["page_type"]), []).append(record)
     if groups:
-        result["by_page_type"] = {kind: _scores(group, predictions, labels_class)
-                                  for kind, group in sorted(groups.items())}
+        result["by_page_type"] = {
+            kind: _scores(group, predictions, labels_class) for kind, group in sorted(groups.items())
+        }
     return result
 
 
@@ -402,8 +437,10 @@ def format_table(results: Mapping[str, Mapping[str, Any]]) -> str:
     """A readable table: one row per (dataset or system) name. ``F1<.2`` is the share of article
     pages under body F1 MISS_F1, ``no-with`` the share of article pages where no ``with`` snippet is
     found (the catastrophic misses of sets with and without gold bodies)."""
-    header = (f"{'':<22} {'pages':>5} {'body P':>7} {'body R':>7} {'body F1':>7} {'snip F1':>7} "
-              f"{'title':>6} {'date':>6} {'art F1':>6} {'F1<.2':>6} {'no-with':>7} {'err':>4}")
+    header = (
+        f"{'':<22} {'pages':>5} {'body P':>7} {'body R':>7} {'body F1':>7} {'snip F1':>7} "
+        f"{'title':>6} {'date':>6} {'art F1':>6} {'F1<.2':>6} {'no-with':>7} {'err':>4}"
+    )
     lines = [header, "-" * len(header)]
 
     def cell(value: Any, key: str) -> str:

@@ -158,8 +158,12 @@ class _Worker:
         self.sheets = _SizedLru(SHEET_CACHE_BYTES)
         self.templates = _SizedLru(TEMPLATE_CACHE_ENTRIES)
         # load the models now: the first page's time limit must not include them
-        extract("<html><body><p>Warm-up.</p></body></html>", url="https://warm.up/a/", method=options.method,
-                page_model=options.page_model)
+        extract(
+            "<html><body><p>Warm-up.</p></body></html>",
+            url="https://warm.up/a/",
+            method=options.method,
+            page_model=options.page_model,
+        )
 
     def stylesheet(self, url: str, sent: dict[str, tuple[str, bytes]]) -> Any:
         if url in sent:
@@ -205,8 +209,9 @@ class _Worker:
                 try:
                     page = self.page(html, url, stylesheets=tuple(sheets))
                 except Exception:  # unparseable input: extract() reports it in the warnings
-                    article = self.extract(html, url=url, stylesheets=sheets, method=options.method,
-                                           page_model=options.page_model)
+                    article = self.extract(
+                        html, url=url, stylesheets=sheets, method=options.method, page_model=options.page_model
+                    )
                 else:
                     article = self.extract_from_page(page, method=options.method, page_model=options.page_model)
                 data = article.to_dict()
@@ -225,12 +230,18 @@ class _Worker:
             return {"timeout": f"TimeLimitExceeded: {exc}"}
         except Exception as exc:  # the core must not raise; if it does, keep the page and say why
             return {"error": f"{type(exc).__name__}: {exc}"}
-        return {"article": data, "template": applied, "site_layout": layout, "layout_error": layout_error,
-                "sheets_missing": missing,
-                "cpu": time.process_time() - started}
+        return {
+            "article": data,
+            "template": applied,
+            "site_layout": layout,
+            "layout_error": layout_error,
+            "sheets_missing": missing,
+            "cpu": time.process_time() - started,
+        }
 
-    def apply_template(self, page: Any, body: str | None, sheets: list[Any], message: dict[str, Any],
-                       template: Any, section: Any) -> dict[str, Any] | None:
+    def apply_template(
+        self, page: Any, body: str | None, sheets: list[Any], message: dict[str, Any], template: Any, section: Any
+    ) -> dict[str, Any] | None:
         """TemplatePipeline's application, for a template known when the page was sent. None when
         the page needs the reactor: its domain template covers too little of it and its section's
         template is not learned yet (learning downloads pages)."""
@@ -339,17 +350,30 @@ class _Slot:
             if ref is not None and self.templates.touch(ref.id) is None:
                 templates[ref.id] = ref.template.to_dict()
                 self.templates.add(ref.id, 1, True)
-        return {"html": task.html, "url": task.url, "sheet_urls": [s.url for s in task.sheets], "sheets": sheets,
-                "template": (task.template.key, task.template.id) if task.template else None,
-                "section": (task.section.key, task.section.id) if task.section else None,
-                "templates": templates, "has_section": task.has_section}
+        return {
+            "html": task.html,
+            "url": task.url,
+            "sheet_urls": [s.url for s in task.sheets],
+            "sheets": sheets,
+            "template": (task.template.key, task.template.id) if task.template else None,
+            "section": (task.section.key, task.section.id) if task.section else None,
+            "templates": templates,
+            "has_section": task.has_section,
+        }
 
 
 class ExtractionPool:
     """``workers`` extraction processes fed from one queue by a manager thread (see the module)."""
 
-    def __init__(self, workers: int, options: Options, *, timeout: float = 120.0, grace: float | None = None,
-                 recycle_after: int = 1000) -> None:
+    def __init__(
+        self,
+        workers: int,
+        options: Options,
+        *,
+        timeout: float = 120.0,
+        grace: float | None = None,
+        recycle_after: int = 1000,
+    ) -> None:
         if workers < 1:
             raise ValueError(f"an extraction pool needs at least one worker, not {workers}")
         self.workers = workers
@@ -359,8 +383,14 @@ class ExtractionPool:
         # lives on); then the worker is killed (a C call the alarm cannot interrupt)
         self.grace = min(2.0, timeout / 2) if grace is None else grace
         self.recycle_after = recycle_after
-        self.counts: dict[str, float] = {"started": 0, "recycled": 0, "timeouts": 0, "deaths": 0, "pages": 0,
-                                         "cpu_seconds": 0.0}
+        self.counts: dict[str, float] = {
+            "started": 0,
+            "recycled": 0,
+            "timeouts": 0,
+            "deaths": 0,
+            "pages": 0,
+            "cpu_seconds": 0.0,
+        }
         self._lock = threading.Lock()
         self._queue: deque[_Job] = deque()
         self._closing = False
@@ -435,12 +465,18 @@ class ExtractionPool:
     # --- workers ---------------------------------------------------------------------------------------------
     def _spawn(self) -> _Slot:
         ours, theirs = socket.socketpair()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([p for p in sys.path if p]
-                                                           + [os.environ.get("PYTHONPATH", "")])}
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([p for p in sys.path if p] + [os.environ.get("PYTHONPATH", "")]),
+        }
         try:
-            popen = subprocess.Popen([sys.executable, "-m", "newscrawl.extract_pool", str(theirs.fileno()),
-                                      str(os.getpid())], pass_fds=(theirs.fileno(),), env=env,
-                                     stdin=subprocess.DEVNULL, close_fds=True)
+            popen = subprocess.Popen(
+                [sys.executable, "-m", "newscrawl.extract_pool", str(theirs.fileno()), str(os.getpid())],
+                pass_fds=(theirs.fileno(),),
+                env=env,
+                stdin=subprocess.DEVNULL,
+                close_fds=True,
+            )
         finally:
             theirs.close()
         conn = Connection(ours.detach())
@@ -602,15 +638,22 @@ class ExtractionPool:
         job, slot.job = slot.job, None
         if job is not None:
             self.counts["deaths"] += 1
-            logger.error("an extraction worker died on %s (exit code %s); the page is exported with the error, "
-                         "the crawl goes on", job.task.url, code)
+            logger.error(
+                "an extraction worker died on %s (exit code %s); the page is exported with the error, "
+                "the crawl goes on",
+                job.task.url,
+                code,
+            )
             slot.ready = True  # it did start: a page killed it
         elif not slot.ready:
             logger.error("an extraction worker died while starting (exit code %s)", code)
         self._replace(slot, kill=False)  # first: the page's caller may close the pool at once
         if job is not None:
-            job.future.set_exception(WorkerDied(f"the extraction worker died on this page (exit code {code}: "
-                                                "killed, out of memory or crashed)"))
+            job.future.set_exception(
+                WorkerDied(
+                    f"the extraction worker died on this page (exit code {code}: killed, out of memory or crashed)"
+                )
+            )
 
     def _timed_out(self, slot: _Slot) -> None:
         assert slot.job is not None
@@ -618,8 +661,9 @@ class ExtractionPool:
         self.counts["timeouts"] += 1
         logger.error("extraction of %s ran past %g s: its worker is killed and replaced", job.task.url, self.timeout)
         self._replace(slot, kill=True)  # first: the page's caller may close the pool at once
-        job.future.set_exception(PageTimeout(f"TimeLimitExceeded: no result within {self.timeout:g} s "
-                                             "(the worker was killed)"))
+        job.future.set_exception(
+            PageTimeout(f"TimeLimitExceeded: no result within {self.timeout:g} s (the worker was killed)")
+        )
 
     def _reap(self) -> None:
         now = time.monotonic()

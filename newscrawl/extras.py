@@ -36,6 +36,7 @@ def extra_errors(settings: Any) -> list[str]:
             continue
         missing = [m for m in modules if not installed(m)]
         if on and missing:
-            errors.append(f"{name} needs the {extra!r} extra (missing: {', '.join(missing)}): "
-                          f"pip install 'newscrawl[{extra}]'")
+            errors.append(
+                f"{name} needs the {extra!r} extra (missing: {', '.join(missing)}): pip install 'newscrawl[{extra}]'"
+            )
     return errors

@@ -31,8 +31,9 @@ _REST = re.compile(_ATTRIBUTE + rb"*+")
 def _flood(max_attributes: int) -> re.Pattern[bytes]:
     """A tag start followed by more than ``max_attributes`` attributes; the match ends after the
     last one kept."""
-    return re.compile(rb"<[A-Za-z][^\s/<>]*+" + _ATTRIBUTE + rb"{" + str(max_attributes).encode() + rb"}(?=" + _ATTRIBUTE
-                      + rb")")
+    return re.compile(
+        rb"<[A-Za-z][^\s/<>]*+" + _ATTRIBUTE + rb"{" + str(max_attributes).encode() + rb"}(?=" + _ATTRIBUTE + rb")"
+    )
 
 
 @lru_cache(maxsize=8)
@@ -61,7 +62,7 @@ def guard_html(body: bytes, max_attributes: int = 1000, max_tags: int = 2_000_00
     if max_tags and body.count(b"<") > max_tags:
         match = _tags(max_tags).match(body)
         if match is not None:
-            body = body[:match.end() - 1]
+            body = body[: match.end() - 1]
             cut = True
     if not max_attributes or len(body) < 2 * max_attributes:  # each attribute takes two bytes at least
         return Guarded(body, cut=cut)
@@ -73,8 +74,8 @@ def guard_html(body: bytes, max_attributes: int = 1000, max_tags: int = 2_000_00
     while match is not None:
         rest = _REST.match(body, match.end())
         end = rest.end() if rest is not None else match.end()
-        parts += [body[pos:match.end()]]
-        dropped += _count_attributes(body[match.end():end])
+        parts += [body[pos : match.end()]]
+        dropped += _count_attributes(body[match.end() : end])
         capped += 1
         pos = end
         match = pattern.search(body, pos)

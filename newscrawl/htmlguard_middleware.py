@@ -44,7 +44,12 @@ class HtmlGuardMiddleware:
         self.stats.inc_value("newscrawl/guard/attributes_dropped", guarded.attributes)
         if guarded.cut:
             self.stats.inc_value("newscrawl/guard/pages_cut")
-        logger.warning("Markup capped on %s: %d attributes dropped from %d tags%s (NEWSCRAWL_MAX_ATTRIBUTES_PER_TAG,"
-                       " NEWSCRAWL_MAX_TAGS_PER_PAGE)", response.url[:300], guarded.attributes, guarded.capped_tags,
-                       ", cut after the tag limit" if guarded.cut else "")
+        logger.warning(
+            "Markup capped on %s: %d attributes dropped from %d tags%s (NEWSCRAWL_MAX_ATTRIBUTES_PER_TAG,"
+            " NEWSCRAWL_MAX_TAGS_PER_PAGE)",
+            response.url[:300],
+            guarded.attributes,
+            guarded.capped_tags,
+            ", cut after the tag limit" if guarded.cut else "",
+        )
         return response.replace(body=guarded.body)

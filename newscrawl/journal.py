@@ -51,7 +51,7 @@ from newscrawl.distributed import codec
 
 logger = logging.getLogger(__name__)
 
-JID = "newscrawl_jid"        # request.meta: this request's journal id (fingerprint, hex)
+JID = "newscrawl_jid"  # request.meta: this request's journal id (fingerprint, hex)
 PARENT = "newscrawl_parent"  # request.meta: journal id of the page whose callback yielded it
 SEEN_CHUNK = 5000
 
@@ -135,7 +135,7 @@ class Journal(PageLedger):
         finished = sorted(state.seen - state.pending.keys())
         with tmp.open("w", encoding="utf-8") as f:
             for i in range(0, len(finished), SEEN_CHUNK):
-                f.write(json.dumps({"s": finished[i:i + SEEN_CHUNK]}) + "\n")
+                f.write(json.dumps({"s": finished[i : i + SEEN_CHUNK]}) + "\n")
             for fp, request in state.pending.items():
                 f.write(json.dumps({"q": fp, "r": request}, separators=(",", ":")) + "\n")
             for url, canonical in state.exported.items():
@@ -223,9 +223,12 @@ class JournalScheduler(Scheduler):
                 request = request_from_dict(codec.loads(json.dumps(data)), spider=spider)
             except Exception as exc:  # e.g. a callback renamed since: left in the journal, not fatal
                 unreadable += 1
-                logger.error("Journaled request %s not resumed (%s: %s); it stays in the journal",
-                             str(data.get("url") if isinstance(data, dict) else data)[:200],
-                             exc.__class__.__name__, str(exc)[:200])
+                logger.error(
+                    "Journaled request %s not resumed (%s: %s); it stays in the journal",
+                    str(data.get("url") if isinstance(data, dict) else data)[:200],
+                    exc.__class__.__name__,
+                    str(exc)[:200],
+                )
                 continue
             request.meta[JID] = fp
             if not self._dqpush(request):
@@ -238,9 +241,13 @@ class JournalScheduler(Scheduler):
             self.stats.set_value("newscrawl/journal/resumed_pending", len(state.pending))
             self.stats.set_value("newscrawl/journal/resumed_seen", len(state.seen))
             self.stats.set_value("newscrawl/journal/resumed_exported", len(state.exported))
-            logger.info("Resuming from the journal: %d requests pending, %d seen, %d items exported%s",
-                        len(state.pending), len(state.seen), len(state.exported),
-                        f", {state.torn_lines} torn line(s) skipped" if state.torn_lines else "")
+            logger.info(
+                "Resuming from the journal: %d requests pending, %d seen, %d items exported%s",
+                len(state.pending),
+                len(state.seen),
+                len(state.exported),
+                f", {state.torn_lines} torn line(s) skipped" if state.torn_lines else "",
+            )
         self.recovered = None
         return result
 

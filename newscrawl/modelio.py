@@ -158,14 +158,16 @@ def _export_boosted(estimator: Any) -> tuple[list[dict[str, Any]], float]:
     for (predictor,) in estimator._predictors:
         nodes = predictor.nodes
         leaf = nodes["is_leaf"].astype(bool)
-        trees.append({
-            "left": np.where(leaf, -1, nodes["left"].astype(np.int64)).tolist(),
-            "right": np.where(leaf, -1, nodes["right"].astype(np.int64)).tolist(),
-            "feature": np.where(leaf, -1, nodes["feature_idx"]).tolist(),
-            "threshold": [float(x) for x in nodes["num_threshold"]],
-            "value": [[float(v)] for v in nodes["value"]],
-            "missing_left": nodes["missing_go_to_left"].astype(bool).tolist(),
-        })
+        trees.append(
+            {
+                "left": np.where(leaf, -1, nodes["left"].astype(np.int64)).tolist(),
+                "right": np.where(leaf, -1, nodes["right"].astype(np.int64)).tolist(),
+                "feature": np.where(leaf, -1, nodes["feature_idx"]).tolist(),
+                "threshold": [float(x) for x in nodes["num_threshold"]],
+                "value": [[float(v)] for v in nodes["value"]],
+                "missing_left": nodes["missing_go_to_left"].astype(bool).tolist(),
+            }
+        )
     return trees, float(np.ravel(estimator._baseline_prediction)[0])
 
 
@@ -175,8 +177,15 @@ def export_trees(estimator: Any, features: Sequence[str], meta: Mapping[str, Any
     classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
     if hasattr(estimator, "_predictors"):
         trees, baseline = _export_boosted(estimator)
-        return {"format": FORMAT, "kind": type(estimator).__name__, "features": list(features), "classes": classes,
-                "trees": trees, "baseline": baseline, "meta": dict(meta or {})}
+        return {
+            "format": FORMAT,
+            "kind": type(estimator).__name__,
+            "features": list(features),
+            "classes": classes,
+            "trees": trees,
+            "baseline": baseline,
+            "meta": dict(meta or {}),
+        }
     estimators = getattr(estimator, "estimators_", None) or [estimator]
     trees = []
     for est in estimators:
@@ -317,17 +326,24 @@ class LinearModel:
         return 1.0 / (1.0 + np.exp(-raw))
 
 
-def export_linear(estimator: Any, vectorizer: Mapping[str, Any], meta: Mapping[str, Any] | None = None,
-                  digits: int = 7) -> dict[str, Any]:
+def export_linear(
+    estimator: Any, vectorizer: Mapping[str, Any], meta: Mapping[str, Any] | None = None, digits: int = 7
+) -> dict[str, Any]:
     """A fitted binary LogisticRegression (or SGD with log loss) as a payload; weights rounded to
     ``digits`` significant digits (probabilities move by < 1e-6) so the file stays small."""
     coef = np.asarray(estimator.coef_, dtype=np.float64)
     if coef.ndim != 2 or coef.shape[0] != 1 or len(estimator.classes_) != 2:
         raise ModelError("only binary linear models can be exported")
     classes = [c.item() if hasattr(c, "item") else c for c in estimator.classes_]
-    return {"format": LINEAR_FORMAT, "kind": type(estimator).__name__, "classes": classes,
-            "vectorizer": dict(vectorizer), "weights": [float(f"{w:.{digits}g}") for w in coef[0]],
-            "intercept": float(np.ravel(estimator.intercept_)[0]), "meta": dict(meta or {})}
+    return {
+        "format": LINEAR_FORMAT,
+        "kind": type(estimator).__name__,
+        "classes": classes,
+        "vectorizer": dict(vectorizer),
+        "weights": [float(f"{w:.{digits}g}") for w in coef[0]],
+        "intercept": float(np.ravel(estimator.intercept_)[0]),
+        "meta": dict(meta or {}),
+    }
 
 
 def _validate_vectorizer(raw: Any, n_weights: int) -> dict[str, Any]:
@@ -336,13 +352,21 @@ def _validate_vectorizer(raw: Any, n_weights: int) -> dict[str, Any]:
     ngrams = raw["ngram_range"]
     if raw["analyzer"] not in _ANALYZERS or not isinstance(raw["lowercase"], bool):
         raise ModelError("linear model: unknown analyzer")
-    if (not isinstance(ngrams, list) or len(ngrams) != 2 or not all(isinstance(n, int) for n in ngrams)
-            or not 1 <= ngrams[0] <= ngrams[1] <= 8):
+    if (
+        not isinstance(ngrams, list)
+        or len(ngrams) != 2
+        or not all(isinstance(n, int) for n in ngrams)
+        or not 1 <= ngrams[0] <= ngrams[1] <= 8
+    ):
         raise ModelError("linear model: n-gram range malformed")
     if raw["n_features"] != n_weights:
         raise ModelError("linear model: weights do not match the number of hash buckets")
-    return {"analyzer": raw["analyzer"], "ngram_range": (ngrams[0], ngrams[1]), "n_features": n_weights,
-            "lowercase": raw["lowercase"]}
+    return {
+        "analyzer": raw["analyzer"],
+        "ngram_range": (ngrams[0], ngrams[1]),
+        "n_features": n_weights,
+        "lowercase": raw["lowercase"],
+    }
 
 
 def load_linear(path: str | Path) -> LinearModel:
@@ -357,6 +381,11 @@ def load_linear(path: str | Path) -> LinearModel:
         raise ModelError(f"linear model {path} has malformed weights")
     if not np.isfinite(intercept) or body.get("classes") != [False, True]:
         raise ModelError(f"linear model {path} has a malformed intercept or classes")
-    return LinearModel(kind=str(body.get("kind")),
-                       vectorizer=_validate_vectorizer(body.get("vectorizer"), len(weights)),
-                       weights=weights, intercept=intercept, meta=body.get("meta") or {}, digest=_digest(body))
+    return LinearModel(
+        kind=str(body.get("kind")),
+        vectorizer=_validate_vectorizer(body.get("vectorizer"), len(weights)),
+        weights=weights,
+        intercept=intercept,
+        meta=body.get("meta") or {},
+        digest=_digest(body),
+    )

@@ -67,16 +67,45 @@ MAX_DEPTH = 400  # deeper subtrees are flattened into their text
 # <style> stays (the style resolver reads it in cascade order and caches each block) but
 # counts as hidden, so it yields no text nodes. <object> stays: browsers show its children when
 # they cannot display it (every Flash/ActiveX player today), and pages put captions there.
-_NOT_IN_BUTTONS = ("p", "a", "form", "ul", "ol", "table", "article", "section", "main",
-                   "h1", "h2", "h3", "h4", "h5", "h6")
+_NOT_IN_BUTTONS = (
+    "p",
+    "a",
+    "form",
+    "ul",
+    "ol",
+    "table",
+    "article",
+    "section",
+    "main",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+)
 SWALLOWED_CHARS = 1000  # a <button> with this much text under blocks was left open by the parser
 _UNWRAP = "newscrawl-unwrap"  # a temporary tag: elements renamed so are replaced by their content
 _DROP_TAGS = (
-    "script", "template", "svg", "select", "option", "textarea",
-    "button", "iframe", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
+    "script",
+    "template",
+    "svg",
+    "select",
+    "option",
+    "textarea",
+    "button",
+    "iframe",
+    "embed",
+    "canvas",
+    "video",
+    "audio",
+    "map",
+    "frameset",
+    "frame",
     # MathML is rendered text (formulas are part of the article), except the source annotations
     # (TeX) that a browser never shows
-    "annotation", "annotation-xml",
+    "annotation",
+    "annotation-xml",
 )
 # <noscript> is dropped too, unless the page shows less than this many characters without it
 # and its <noscript> blocks hold more: script-rendered pages (forum software) that put the whole
@@ -93,7 +122,9 @@ _INLINE_HIDDEN = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|clip-path\s*:\s*inset\(\s*50%\s*\)"
     # edges apart by a comma or by spaces, never by "\s*,?\s*": two adjacent runs over the same
     # spaces backtrack quadratically on a hostile attribute (a rect( followed by 100k spaces)
-    r"|(?P<clip>(?<![\w-])clip\s*:\s*rect\(\s*(?:0(?:px)?|1px)(?:(?:\s*,\s*|\s+)(?:0(?:px)?|1px)){3}\s*\))", re.I)
+    r"|(?P<clip>(?<![\w-])clip\s*:\s*rect\(\s*(?:0(?:px)?|1px)(?:(?:\s*,\s*|\s+)(?:0(?:px)?|1px)){3}\s*\))",
+    re.I,
+)
 _POSITIONED = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.I)
 
 
@@ -130,8 +161,7 @@ def name_test(pattern: re.Pattern[str], maxsize: int = 4096) -> Callable[[str], 
         raise ValueError(f"name_test needs a re.I pattern written in lower case: {pattern.pattern!r}")
     cased = re.compile(pattern.pattern, pattern.flags & ~re.IGNORECASE).search
     search = pattern.search
-    return text_cache(maxsize)(
-        lambda names: (cased(names.lower()) if names.isascii() else search(names)) is not None)
+    return text_cache(maxsize)(lambda names: (cased(names.lower()) if names.isascii() else search(names)) is not None)
 
 
 _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
@@ -182,8 +212,7 @@ class TextNode(NamedTuple):
     container: Any
 
 
-def _style_resolver(root: Any, stylesheets: Sequence[Any], url: str | None,
-                    style_elements: bool) -> Any | None:
+def _style_resolver(root: Any, stylesheets: Sequence[Any], url: str | None, style_elements: bool) -> Any | None:
     try:
         from newscrawl.css import StyleResolver, parse_stylesheet
     except ImportError:
@@ -211,10 +240,48 @@ _UA_SIZE = {"h1": 32.0, "h2": 24.0, "h3": 18.72, "h4": 16.0, "h5": 13.28, "h6": 
 _UA_BOLD = {"h1", "h2", "h3", "h4", "h5", "h6", "b", "strong", "th"}
 _UA_ITALIC = {"i", "em", "cite", "var", "address", "dfn"}
 _BLOCK = {
-    "p", "div", "section", "article", "main", "header", "footer", "aside", "nav", "ul", "ol", "li",
-    "table", "tr", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "figure",
-    "figcaption", "dl", "dt", "dd", "form", "body", "html", "address", "hr", "center", "details",
-    "summary", "fieldset", "caption", "tbody", "thead", "tfoot",
+    "p",
+    "div",
+    "section",
+    "article",
+    "main",
+    "header",
+    "footer",
+    "aside",
+    "nav",
+    "ul",
+    "ol",
+    "li",
+    "table",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "figure",
+    "figcaption",
+    "dl",
+    "dt",
+    "dd",
+    "form",
+    "body",
+    "html",
+    "address",
+    "hr",
+    "center",
+    "details",
+    "summary",
+    "fieldset",
+    "caption",
+    "tbody",
+    "thead",
+    "tfoot",
 }
 
 
@@ -251,10 +318,18 @@ class Page:
     ``<style>`` elements left out").
     """
 
-    def __init__(self, root: Any, url: str | None, stylesheets: Sequence[Any] = (), *,
-                 encoding: str = "utf-8", warnings: list[str] | None = None,
-                 json_ld: list[str] | None = None, css_texts: list[str] | None = None,
-                 style_elements: bool | None = None) -> None:
+    def __init__(
+        self,
+        root: Any,
+        url: str | None,
+        stylesheets: Sequence[Any] = (),
+        *,
+        encoding: str = "utf-8",
+        warnings: list[str] | None = None,
+        json_ld: list[str] | None = None,
+        css_texts: list[str] | None = None,
+        style_elements: bool | None = None,
+    ) -> None:
         self.url = url
         self.root = root
         self.encoding = encoding
@@ -274,8 +349,15 @@ class Page:
 
     # --- construction ---------------------------------------------------------------------------
     @classmethod
-    def from_html(cls, html: str | bytes, url: str | None = None, *, stylesheets: Iterable[Any] = (),
-                  http_charset: str | None = None, style_elements: bool | None = None) -> Page:
+    def from_html(
+        cls,
+        html: str | bytes,
+        url: str | None = None,
+        *,
+        stylesheets: Iterable[Any] = (),
+        http_charset: str | None = None,
+        style_elements: bool | None = None,
+    ) -> Page:
         """Decode (browser-like), parse once with lxml (recovering), clean up and measure."""
         warnings: list[str] = []
         encoding = "str"
@@ -306,8 +388,16 @@ class Page:
         if url is not None and not valid_url(url):  # every URL-based feature would raise on it
             warnings.append(f"page URL ignored: malformed ({str(url)[:200]!r})")
             url = None
-        return cls(root, url, list(stylesheets), encoding=encoding, warnings=warnings,
-                   json_ld=json_ld, css_texts=css_texts, style_elements=style_elements)
+        return cls(
+            root,
+            url,
+            list(stylesheets),
+            encoding=encoding,
+            warnings=warnings,
+            json_ld=json_ld,
+            css_texts=css_texts,
+            style_elements=style_elements,
+        )
 
     # --- one bottom-up pass -----------------------------------------------------------------------
     def _measure(self) -> None:
@@ -352,8 +442,12 @@ class Page:
                 add_end(n_tn)
                 add_desc(0)
                 push(i)
-                if hidden_depth or tag == "style" or el.get("hidden") is not None or (
-                        (style := el.get("style")) and hidden_style(style)):
+                if (
+                    hidden_depth
+                    or tag == "style"
+                    or el.get("hidden") is not None
+                    or ((style := el.get("style")) and hidden_style(style))
+                ):
                     hidden_depth += 1
                     add_hidden(True)
                     add_len(0)
@@ -525,7 +619,7 @@ class Page:
 
     def text(self, el: Any, sep: str = " ") -> str:
         i = self._index[el]
-        return sep.join(map(_TEXT, self.text_nodes[self._first_tn[i]:self._end_tn[i]]))
+        return sep.join(map(_TEXT, self.text_nodes[self._first_tn[i] : self._end_tn[i]]))
 
     @functools.cached_property
     def text_offsets(self) -> list[int]:
@@ -539,7 +633,7 @@ class Page:
         the body's title cut and NCE's comment cut."""
         offsets = self.text_offsets
         lengths = [offsets[k + 1] - offsets[k] for k in nodes]
-        return sum(lengths[:bisect_left(nodes, at)]), sum(lengths)
+        return sum(lengths[: bisect_left(nodes, at)]), sum(lengths)
 
     @functools.cached_property
     def body_text(self) -> str:
@@ -557,8 +651,11 @@ class Page:
     def _roles(self) -> list[tuple[Any, str]]:
         """(element, its ARIA role's first word, lower-cased) for the body's elements with a role, in
         document order: the body is searched once a page for every role question."""
-        return [(el, next(iter((el.get("role") or "").split()), "").lower())
-                for el in self.body.xpath(_WITH_ROLE) if self.has(el)]
+        return [
+            (el, next(iter((el.get("role") or "").split()), "").lower())
+            for el in self.body.xpath(_WITH_ROLE)
+            if self.has(el)
+        ]
 
     def with_role(self, *roles: str) -> list[Any]:
         """The body's elements whose role is one of ``roles``, in document order: a role says what an
@@ -593,8 +690,7 @@ class Page:
             return cached
         if self._resolver is False:
             try:
-                self._resolver = _style_resolver(self.root, self._stylesheets, self.url,
-                                                 self.style_elements)
+                self._resolver = _style_resolver(self.root, self._stylesheets, self.url, self.style_elements)
             except Exception as exc:  # a broken stylesheet must not stop extraction
                 self.warnings.append(f"stylesheets ignored: {exc.__class__.__name__}: {exc}")
                 self._resolver = None
@@ -622,8 +718,11 @@ _XML_DECLARATION = re.compile(r"\A[\ufeff\s]*<\?xml[^>]*>")
 # lookup is a Python call for each element proxy made (~850 a page), only to give form controls
 # subclasses that nothing here uses (docs/decisions.md, "Extraction speed, round 6").
 _CLASS_LOOKUP = etree.ElementDefaultClassLookup(
-    element=lxml_html.HtmlElement, comment=lxml_html.HtmlComment,
-    pi=lxml_html.HtmlProcessingInstruction, entity=lxml_html.HtmlEntity)
+    element=lxml_html.HtmlElement,
+    comment=lxml_html.HtmlComment,
+    pi=lxml_html.HtmlProcessingInstruction,
+    entity=lxml_html.HtmlEntity,
+)
 
 
 def _looks_binary(text: str) -> bool:
@@ -633,8 +732,9 @@ def _looks_binary(text: str) -> bool:
 
 
 def _parse(text: str, warnings: list[str]) -> Any:
-    parser = lxml_html.HTMLParser(huge_tree=True, recover=True, remove_comments=True, remove_pis=True,
-                                  default_doctype=False)
+    parser = lxml_html.HTMLParser(
+        huge_tree=True, recover=True, remove_comments=True, remove_pis=True, default_doctype=False
+    )
     parser.set_element_class_lookup(_CLASS_LOOKUP)
     root = None
     text = _XML_DECLARATION.sub("", text, count=1)
@@ -705,8 +805,11 @@ _STREAMED_SEGMENT = re.compile(r"S:[0-9A-Za-z_]+")
 
 def _place_streamed(root: Any, text: str) -> None:
     """Move (or show) React's streamed segments as their scripts would (see above)."""
-    segments = [el for el in root.iter("div")
-                if el.get("hidden") is not None and _STREAMED_SEGMENT.fullmatch(el.get("id") or "")]
+    segments = [
+        el
+        for el in root.iter("div")
+        if el.get("hidden") is not None and _STREAMED_SEGMENT.fullmatch(el.get("id") or "")
+    ]
     if not segments:
         return
     templates: dict[str, Any] = {}

@@ -65,9 +65,14 @@ def resolve_workers(value: int) -> int:
     return value or os.cpu_count() or 1
 
 
-def ordered_map(func: Callable[[T], R], items: Iterable[T], workers: int = 1, *,
-                initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
-                ) -> Iterator[tuple[T, R | Failed]]:
+def ordered_map(
+    func: Callable[[T], R],
+    items: Iterable[T],
+    workers: int = 1,
+    *,
+    initializer: Callable[..., None] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[tuple[T, R | Failed]]:
     """``(item, func(item))`` for each item, in input order, computed by ``workers`` processes
     (``workers`` <= 1: in this process, after calling ``initializer`` here). ``func`` and
     ``initializer`` must be importable module-level functions; items and results must pickle."""
@@ -83,14 +88,17 @@ def ordered_map(func: Callable[[T], R], items: Iterable[T], workers: int = 1, *,
     yield from _pooled(func, iter(items), workers, initializer, initargs)
 
 
-def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
-              ) -> ProcessPoolExecutor:
+def _new_pool(workers: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> ProcessPoolExecutor:
     # imported here: multiprocessing costs ~20 ms, and the commands import this module on every run
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_start_worker, initargs=(os.getpid(), initializer, initargs))
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), initializer, initargs),
+    )
 
 
 def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
@@ -104,6 +112,7 @@ def guard_worker(parent: int) -> None:
     """In a worker process: a watchdog that ends it when its parent is gone, and Ctrl-C left to the
     parent. A parent killed outright (SIGTERM, SIGKILL, out of memory) runs no clean-up, and its
     workers, blocked on a queue whose other end they hold themselves, would wait forever."""
+
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK_SECONDS)
@@ -136,8 +145,13 @@ def _submit(pool: ProcessPoolExecutor, func: Callable[[T], R], item: T) -> Futur
         return future
 
 
-def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
-            initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> Iterator[tuple[T, R | Failed]]:
+def _pooled(
+    func: Callable[[T], R],
+    source: Iterator[T],
+    workers: int,
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+) -> Iterator[tuple[T, R | Failed]]:
     limit = IN_FLIGHT_PER_WORKER * workers
     pending: deque[tuple[T, Future[R]]] = deque()
     deaths = 0  # items in a row whose worker died on them
@@ -164,8 +178,10 @@ def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
                 for item, outcome in _isolated(func, retry, initializer, initargs):
                     deaths = deaths + 1 if isinstance(outcome, Failed) and outcome.died else 0
                     if deaths >= MAX_DEATHS_IN_A_ROW:
-                        raise WorkersCannotRun(f"worker processes died on {deaths} items in a row, each in a "
-                                               "fresh process: they cannot run (see the errors above)") from None
+                        raise WorkersCannotRun(
+                            f"worker processes died on {deaths} items in a row, each in a "
+                            "fresh process: they cannot run (see the errors above)"
+                        ) from None
                     yield item, outcome
                 pool = _new_pool(workers, initializer, initargs)
                 continue
@@ -175,8 +191,12 @@ def _pooled(func: Callable[[T], R], source: Iterator[T], workers: int,
         pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _isolated(func: Callable[[T], R], retry: list[tuple[T, Future[R]]],
-              initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> Iterator[tuple[T, R | Failed]]:
+def _isolated(
+    func: Callable[[T], R],
+    retry: list[tuple[T, Future[R]]],
+    initializer: Callable[..., None] | None,
+    initargs: tuple[Any, ...],
+) -> Iterator[tuple[T, R | Failed]]:
     """The items in flight when a pool broke, in order: a result that was already in is kept; the
     others run alone in a one-worker pool, so a death names its item (the pool is renewed after it)."""
     pool: ProcessPoolExecutor | None = None

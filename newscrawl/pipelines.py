@@ -55,8 +55,9 @@ def _check_choices(method: str, page_model: str | None) -> None:
     if method != "nce" and method not in METHODS:
         raise ValueError(f"NEWSCRAWL_BODY_EXTRACTOR = {method!r}: one of 'nce', {', '.join(map(repr, METHODS))}")
     if page_model not in (None, "default", "words", "plain") and not Path(page_model).is_file():
-        raise ValueError(f"NEWSCRAWL_PAGE_MODEL = {page_model!r}: "
-                         "'default', 'words', 'plain' or the path of a model file")
+        raise ValueError(
+            f"NEWSCRAWL_PAGE_MODEL = {page_model!r}: 'default', 'words', 'plain' or the path of a model file"
+        )
 
 
 class ExtractionPipeline:
@@ -100,13 +101,21 @@ class ExtractionPipeline:
         from newscrawl.extract_pool import ExtractionPool, Options
 
         s = self.crawler.settings
-        options = Options(method=self.method, page_model=self.page_model, timeout=self.timeout,
-                          css_max_bytes=s.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024),
-                          template_mode=s.get("NEWSCRAWL_TEMPLATE_MODE", "after"),
-                          min_coverage=s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5),
-                          site_layout=self.site_layout)
-        self.pool = ExtractionPool(self.workers, options, timeout=self.timeout,
-                                   recycle_after=s.getint("NEWSCRAWL_EXTRACTION_WORKER_PAGES", 1000))
+        options = Options(
+            method=self.method,
+            page_model=self.page_model,
+            timeout=self.timeout,
+            css_max_bytes=s.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024),
+            template_mode=s.get("NEWSCRAWL_TEMPLATE_MODE", "after"),
+            min_coverage=s.getfloat("NEWSCRAWL_TEMPLATE_MIN_COVERAGE", 0.5),
+            site_layout=self.site_layout,
+        )
+        self.pool = ExtractionPool(
+            self.workers,
+            options,
+            timeout=self.timeout,
+            recycle_after=s.getint("NEWSCRAWL_EXTRACTION_WORKER_PAGES", 1000),
+        )
         self.waiting = DeferredSemaphore(self.workers * (1 + max(0, s.getint("NEWSCRAWL_EXTRACTION_QUEUE", 2))))
         self.crawler.stats.set_value("newscrawl/workers/processes", self.workers)
 
@@ -132,8 +141,9 @@ class ExtractionPipeline:
                 try:
                     page = self._page(html, adapter.get("url"), stylesheets=tuple(sheets))
                 except Exception:  # unparseable input: extract() reports it in the warnings
-                    article = self._extract(html, url=adapter.get("url"), stylesheets=sheets, method=self.method,
-                                            page_model=self.page_model)
+                    article = self._extract(
+                        html, url=adapter.get("url"), stylesheets=sheets, method=self.method, page_model=self.page_model
+                    )
                 else:
                     article = self._extract_from_page(page, method=self.method, page_model=self.page_model)
                     if self.share:

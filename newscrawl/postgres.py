@@ -43,8 +43,21 @@ from newscrawl.watch.fingerprint import Revision
 logger = logging.getLogger(__name__)
 
 MAX_BACKOFF = 30.0
-COLUMNS = ("canonical_url", "url", "domain", "title", "published", "modified", "authors", "body", "language",
-           "content_hash", "first_seen", "last_changed", "item")
+COLUMNS = (
+    "canonical_url",
+    "url",
+    "domain",
+    "title",
+    "published",
+    "modified",
+    "authors",
+    "body",
+    "language",
+    "content_hash",
+    "first_seen",
+    "last_changed",
+    "item",
+)
 
 CREATE = """CREATE TABLE IF NOT EXISTS {table} (
     canonical_url text PRIMARY KEY,
@@ -83,8 +96,9 @@ def _psycopg() -> Any:
     try:
         import psycopg
     except ImportError as exc:
-        raise NotConfigured("NEWSCRAWL_POSTGRES_DSN needs the 'postgres' extra: pip install 'newscrawl[postgres]'") \
-            from exc
+        raise NotConfigured(
+            "NEWSCRAWL_POSTGRES_DSN needs the 'postgres' extra: pip install 'newscrawl[postgres]'"
+        ) from exc
     return psycopg
 
 
@@ -157,11 +171,16 @@ class PostgresPipeline:
                     stats.inc_value("newscrawl/postgres/failed")
                     logger.error("PostgreSQL: %s failed after %d retries: %s", what, attempt, exc)
                     raise
-                delay = min(MAX_BACKOFF, self.backoff * 2 ** attempt)
+                delay = min(MAX_BACKOFF, self.backoff * 2**attempt)
                 stats.inc_value("newscrawl/postgres/retries")
-                logger.warning("PostgreSQL: %s failed (%s); retry %d/%d in %.1fs", what,
-                               str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__,
-                               attempt + 1, self.retry_times, delay)
+                logger.warning(
+                    "PostgreSQL: %s failed (%s); retry %d/%d in %.1fs",
+                    what,
+                    str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__,
+                    attempt + 1,
+                    self.retry_times,
+                    delay,
+                )
                 await asyncio.sleep(delay)
 
     async def open_spider(self) -> None:

@@ -81,10 +81,17 @@ class ProgressLog:
         pages_rate = (c["pages"] - self.previous[0]) * per_min
         articles_rate = (c["articles"] - self.previous[1]) * per_min
         self.previous = (c["pages"], c["articles"])
-        logger.info("Progress: %d pages fetched (%d/min), %d articles exported (%d/min), "
-                    "templates for %d domains, CSS cache hit rate %s",
-                    c["pages"], pages_rate, c["articles"], articles_rate, c["templates"],
-                    self._rate(c["css_hit_rate"]), extra={"spider": spider})
+        logger.info(
+            "Progress: %d pages fetched (%d/min), %d articles exported (%d/min), "
+            "templates for %d domains, CSS cache hit rate %s",
+            c["pages"],
+            pages_rate,
+            c["articles"],
+            articles_rate,
+            c["templates"],
+            self._rate(c["css_hit_rate"]),
+            extra={"spider": spider},
+        )
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.task is not None and self.task.running:
@@ -95,10 +102,18 @@ class ProgressLog:
         self.stats.set_value("newscrawl/progress/articles_per_minute", round(c["articles"] / minutes, 1))
         if c["css_hit_rate"] is not None:
             self.stats.set_value("newscrawl/progress/css_hit_rate", round(c["css_hit_rate"], 4))
-        logger.info("Summary (%s): %d pages fetched, %d articles exported in %.1f min (%.0f articles/min), "
-                    "templates for %d domains, CSS cache hit rate %s",
-                    reason, c["pages"], c["articles"], minutes, c["articles"] / minutes, c["templates"],
-                    self._rate(c["css_hit_rate"]), extra={"spider": spider})
+        logger.info(
+            "Summary (%s): %d pages fetched, %d articles exported in %.1f min (%.0f articles/min), "
+            "templates for %d domains, CSS cache hit rate %s",
+            reason,
+            c["pages"],
+            c["articles"],
+            minutes,
+            c["articles"] / minutes,
+            c["templates"],
+            self._rate(c["css_hit_rate"]),
+            extra={"spider": spider},
+        )
 
 
 def install(settings: Any) -> None:

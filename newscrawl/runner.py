@@ -13,8 +13,9 @@ from typing import Any
 from newscrawl.profiles import LOCAL, POLITE
 
 
-def crawl_settings(output: Path | None, *, local: bool = False,
-                   overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def crawl_settings(
+    output: Path | None, *, local: bool = False, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """Settings of a crawl into ``output``. The file is overwritten, except when the crawl has a
     ``JOBDIR`` (a resumable crawl), where it is appended to so a resume keeps what was exported."""
     settings: dict[str, Any] = dict(LOCAL if local else POLITE)
@@ -29,8 +30,9 @@ def crawl_settings(output: Path | None, *, local: bool = False,
     return settings
 
 
-def run_crawl(start_urls: Sequence[str], output: Path | None, *, local: bool = False,
-              overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def run_crawl(
+    start_urls: Sequence[str], output: Path | None, *, local: bool = False, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """Crawl ``start_urls`` with the ``news`` spider, export items to ``output``; return stats."""
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings
@@ -49,4 +51,3 @@ def run_crawl(start_urls: Sequence[str], output: Path | None, *, local: bool = F
     process.crawl(crawler, start=",".join(start_urls))
     process.start()
     return dict(crawler.stats.get_stats()) if crawler.stats else {}
-

@@ -85,8 +85,9 @@ class SiteArticlePipeline:
         """The item's verdict, or None while it should wait for more of its site."""
         site = adapter.get("domain") or ""
         layout = adapter.get("site_layout")
-        verdict = self.layouts.decide(adapter.get("url") or "", site, float(adapter["probability"]), layout,
-                                      self.threshold)
+        verdict = self.layouts.decide(
+            adapter.get("url") or "", site, float(adapter["probability"]), layout, self.threshold
+        )
         if final or layout is None or not layout.get("headline"):
             return verdict
         if self.layouts.sure_articles(site) < self.min_articles or "layout" not in verdict.scores:
@@ -157,8 +158,7 @@ class SiteArticlePipeline:
             return
         downloader = getattr(engine, "downloader", None)
         scheduler = getattr(engine_slot, "scheduler", None)
-        busy = bool(getattr(downloader, "active", None)) or (
-            scheduler is not None and scheduler.has_pending_requests())
+        busy = bool(getattr(downloader, "active", None)) or (scheduler is not None and scheduler.has_pending_requests())
         self._quiet = 0 if busy else self._quiet + 1
         if self._quiet >= 2:  # a whole check period with nothing in flight
             self._decide_all("idle")

@@ -42,6 +42,7 @@ def text_cache(maxsize: int, *, arg: int = 0) -> Callable[[F], F]:
                     return function(text)
                 return cached(text)
         else:
+
             @functools.wraps(function)
             def call(*args: Any, **kwargs: Any) -> Any:
                 text = args[arg] if len(args) > arg else None

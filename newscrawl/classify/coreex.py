@@ -160,15 +160,18 @@ def _element_words(page: Page, parent: np.ndarray) -> tuple[np.ndarray, np.ndarr
     hidden_texts = np.flatnonzero(hidden).tolist()
     hidden_tails = (np.flatnonzero(hidden[parent[1:]]) + 1).tolist()
     # one count for the three groups (a text's count does not depend on the others it is joined with)
-    counts = word_counts(list(map(_TEXT, nodes)) + [elements[i].text or "" for i in hidden_texts]
-                         + [elements[i].tail or "" for i in hidden_tails])
+    counts = word_counts(
+        list(map(_TEXT, nodes))
+        + [elements[i].text or "" for i in hidden_texts]
+        + [elements[i].tail or "" for i in hidden_tails]
+    )
     text_words = np.zeros(n, dtype=np.int64)
     tail_words = np.zeros(n, dtype=np.int64)
-    shown = counts[:len(nodes)]
+    shown = counts[: len(nodes)]
     text_words[owner[~is_tail]] = shown[~is_tail]
     tail_words[owner[is_tail]] = shown[is_tail]
-    text_words[hidden_texts] = counts[len(nodes):len(nodes) + len(hidden_texts)]
-    tail_words[hidden_tails] = counts[len(nodes) + len(hidden_texts):]
+    text_words[hidden_texts] = counts[len(nodes) : len(nodes) + len(hidden_texts)]
+    tail_words[hidden_tails] = counts[len(nodes) + len(hidden_texts) :]
     return text_words, tail_words
 
 
@@ -219,11 +222,15 @@ def count(page: Page) -> Counts:
     members = members[(text[members] - links[members]) / text[members] > THRESHOLD]
     in_set = np.zeros(n, dtype=bool)
     in_set[members] = True
-    set_text = own + np.bincount(parent[tails], weights=tail[tails], minlength=n).astype(np.int64) \
+    set_text = (
+        own
+        + np.bincount(parent[tails], weights=tail[tails], minlength=n).astype(np.int64)
         + np.bincount(parent[members], weights=text[members], minlength=n).astype(np.int64)
+    )
     set_links = np.bincount(parent[members], weights=links[members], minlength=n).astype(np.int64)
-    return Counts(counted, is_link, text, links, set_text, set_links, in_set, parent,
-                  np.asarray(depth_l, dtype=np.int64))
+    return Counts(
+        counted, is_link, text, links, set_text, set_links, in_set, parent, np.asarray(depth_l, dtype=np.int64)
+    )
 
 
 def coreex(page: Page, *, with_text: bool = True) -> CoreExResult:

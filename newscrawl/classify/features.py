@@ -52,51 +52,151 @@ FORUM_TYPES = frozenset({"DiscussionForumPosting", "QAPage", "Question", "Answer
 # lookbehind): tried from each digit, a long run without a currency after it cost quadratic time
 # (100k digits after "eur": 200 s a page). Its first digit succeeds exactly when any does, so the
 # count of matches, all the features read, is that of the pattern without it.
-_PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|(?<![\d.,])[.,]*\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b)",
-                    re.IGNORECASE)
+_PRICE = re.compile(r"(?:[$€£¥₹]\s?\d[\d.,]*|(?<![\d.,])[.,]*\d[\d.,]*\s?(?:[$€£¥₹]|usd|eur|gbp)\b)", re.IGNORECASE)
 _PRICE_SIGNS, _PRICE_WORDS = "$€£¥₹", ("usd", "eur", "gbp")  # every _PRICE match holds one (see _price_count)
 _PATH_WORDS = {
-    "docs": re.compile(r"/(?:docs?|documentation|api|reference|manual|guides?|tutorials?|learn|kb|help|wiki)"
-                       r"(?:/|$|[.-])"),
+    "docs": re.compile(
+        r"/(?:docs?|documentation|api|reference|manual|guides?|tutorials?|learn|kb|help|wiki)"
+        r"(?:/|$|[.-])"
+    ),
     "shop": re.compile(r"/(?:products?|shop|store|item|p|dp|buy|cart|collections?)(?:/|$|[.-])"),
-    "forum": re.compile(r"/(?:forums?|community|threads?|t|discussions?|questions?|q|topic|board|viewtopic)"
-                        r"(?:/|$|[.-])"),
+    "forum": re.compile(
+        r"/(?:forums?|community|threads?|t|discussions?|questions?|q|topic|board|viewtopic)"
+        r"(?:/|$|[.-])"
+    ),
     "service": re.compile(r"/(?:services?|solutions?|pricing|plans|features|contact|about|locations?)(?:/|$|[.-])"),
-    "news": re.compile(r"/(?:blogs?|news|articles?|story|stories|posts?|insights|press|opinion|features|reports?)"
-                       r"(?:/|$|[.-])"),
+    "news": re.compile(
+        r"/(?:blogs?|news|articles?|story|stories|posts?|insights|press|opinion|features|reports?)"
+        r"(?:/|$|[.-])"
+    ),
 }
 
-LINK_FEATURES = ("links", "links_number", "links_date", "links_slash", "links_reserved", "links_short",
-                 "share_number", "share_date", "share_slash", "share_reserved", "share_short")
+LINK_FEATURES = (
+    "links",
+    "links_number",
+    "links_date",
+    "links_slash",
+    "links_reserved",
+    "links_short",
+    "share_number",
+    "share_date",
+    "share_slash",
+    "share_reserved",
+    "share_short",
+)
 URL_FEATURES = ("url_number", "url_date", "url_slash", "url_reserved", "url_length", "url_slug_tokens")
 CONTENT_FEATURES = (
     ("coreex_score",)
     + tuple(f"coreex_tag_{t}" for t in COREEX_TAGS + ("other",))
     + tuple(f"coreex_s_tag_{t}" for t in COREEX_TAGS + ("other",))
 )
-PAGE_FEATURES = ("og_article", "og_website", "og_product", "og_other", "schema_article", "schema_news", "schema_blog",
-                 "schema_forum", "schema_tech", "schema_listing", "schema_product", "schema_faq", "has_published",
-                 "has_modified", "has_authors", "has_article_body", "time_elements", "text_len", "link_density",
-                 "paragraphs", "paragraph_share", "headlines", "headline_density", "linked_headlines",
-                 "self_linked_headlines", "list_items", "images", "inputs", "code_blocks", "prices",
-                 "path_docs", "path_shop", "path_forum", "path_service", "path_news")
+PAGE_FEATURES = (
+    "og_article",
+    "og_website",
+    "og_product",
+    "og_other",
+    "schema_article",
+    "schema_news",
+    "schema_blog",
+    "schema_forum",
+    "schema_tech",
+    "schema_listing",
+    "schema_product",
+    "schema_faq",
+    "has_published",
+    "has_modified",
+    "has_authors",
+    "has_article_body",
+    "time_elements",
+    "text_len",
+    "link_density",
+    "paragraphs",
+    "paragraph_share",
+    "headlines",
+    "headline_density",
+    "linked_headlines",
+    "self_linked_headlines",
+    "list_items",
+    "images",
+    "inputs",
+    "code_blocks",
+    "prices",
+    "path_docs",
+    "path_shop",
+    "path_forum",
+    "path_service",
+    "path_news",
+)
 # From the extraction (Evidence and the Article's body): title, visible date, body shape.
-EXTRACTION_FEATURES = ("visible_date", "date_title_distance", "title_score", "title_heading", "title_position",
-                       "title_similarity", "h1_count", "body_share", "body_lines", "body_sentence_end",
-                       "body_long_share", "comment_cut", "comment_share", "region_headings", "region_external",
-                       "region_links", "region_list_share")
+EXTRACTION_FEATURES = (
+    "visible_date",
+    "date_title_distance",
+    "title_score",
+    "title_heading",
+    "title_position",
+    "title_similarity",
+    "h1_count",
+    "body_share",
+    "body_lines",
+    "body_sentence_end",
+    "body_long_share",
+    "comment_cut",
+    "comment_share",
+    "region_headings",
+    "region_external",
+    "region_links",
+    "region_list_share",
+)
 # Page structure: repeated blocks, forms, text shares by container, links, URL shape, declared types.
-STRUCTURE_FEATURES = ("teaser_blocks", "post_blocks", "max_repeat", "inputs_per_k", "share_li", "share_table",
-                      "share_p", "share_heading", "share_code", "article_elements", "long_node_share",
-                      "mean_node_len", "date_like_per_k", "tel_links", "mailto_links", "external_share",
-                      "brand_per_k", "path_depth", "has_query", "url_root", "schema_breadcrumb", "schema_webpage",
-                      "schema_org", "meta_published_time", "meta_section", "meta_tag", "twitter_large_image")
+STRUCTURE_FEATURES = (
+    "teaser_blocks",
+    "post_blocks",
+    "max_repeat",
+    "inputs_per_k",
+    "share_li",
+    "share_table",
+    "share_p",
+    "share_heading",
+    "share_code",
+    "article_elements",
+    "long_node_share",
+    "mean_node_len",
+    "date_like_per_k",
+    "tel_links",
+    "mailto_links",
+    "external_share",
+    "brand_per_k",
+    "path_depth",
+    "has_query",
+    "url_root",
+    "schema_breadcrumb",
+    "schema_webpage",
+    "schema_org",
+    "meta_published_time",
+    "meta_section",
+    "meta_tag",
+    "twitter_large_image",
+)
 # Round 4: the headline and body as text (lengths, punctuation, inline links), dates as forums
 # show them (a short "name · date time" line per post), the URL slug against the headline.
-SHAPE_FEATURES = ("title_words", "h1_words", "h1_title_similarity", "slug_title_similarity", "body_mean_line",
-                  "body_median_line", "body_fragment_lines", "body_question_lines", "commas_per_sentence",
-                  "distinct_dates", "inline_links_per_k", "p_mean_len", "p_long", "body_date_lines",
-                  "dates_after_body", "clock_times")
+SHAPE_FEATURES = (
+    "title_words",
+    "h1_words",
+    "h1_title_similarity",
+    "slug_title_similarity",
+    "body_mean_line",
+    "body_median_line",
+    "body_fragment_lines",
+    "body_question_lines",
+    "commas_per_sentence",
+    "distinct_dates",
+    "inline_links_per_k",
+    "p_mean_len",
+    "p_long",
+    "body_date_lines",
+    "dates_after_body",
+    "clock_times",
+)
 FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "links": LINK_FEATURES,
     "url": URL_FEATURES,
@@ -106,18 +206,39 @@ FEATURE_GROUPS: dict[str, tuple[str, ...]] = {
     "structure": STRUCTURE_FEATURES,
     "shape": SHAPE_FEATURES,
 }
-FEATURE_NAMES: tuple[str, ...] = (LINK_FEATURES + URL_FEATURES + CONTENT_FEATURES + PAGE_FEATURES
-                                  + EXTRACTION_FEATURES + STRUCTURE_FEATURES + SHAPE_FEATURES)
+FEATURE_NAMES: tuple[str, ...] = (
+    LINK_FEATURES
+    + URL_FEATURES
+    + CONTENT_FEATURES
+    + PAGE_FEATURES
+    + EXTRACTION_FEATURES
+    + STRUCTURE_FEATURES
+    + SHAPE_FEATURES
+)
 # The structure features that read only the URL and the page's declarations (no tree scan).
-DECLARED_FEATURES = ("path_depth", "has_query", "url_root", "schema_breadcrumb", "schema_webpage", "schema_org",
-                     "meta_published_time", "meta_section", "meta_tag", "twitter_large_image")
+DECLARED_FEATURES = (
+    "path_depth",
+    "has_query",
+    "url_root",
+    "schema_breadcrumb",
+    "schema_webpage",
+    "schema_org",
+    "meta_published_time",
+    "meta_section",
+    "meta_tag",
+    "twitter_large_image",
+)
 # What the page classifier's first pass reads (newscrawl.classify.page, docs/decisions.md "Page classifier,
 # round 7"): the features that cost little once the extraction has run. Left for the full model are the
 # link targets (resolving every href), CoreEx, the repeated-block and container scans, the site naming
 # itself, the region's external links, and the text models: ~3 ms of a page's ~4.3 on trafilatura-eval.
-FAST_FEATURES: tuple[str, ...] = (URL_FEATURES + PAGE_FEATURES
-                                  + tuple(n for n in EXTRACTION_FEATURES if n != "region_external")
-                                  + SHAPE_FEATURES + DECLARED_FEATURES)
+FAST_FEATURES: tuple[str, ...] = (
+    URL_FEATURES
+    + PAGE_FEATURES
+    + tuple(n for n in EXTRACTION_FEATURES if n != "region_external")
+    + SHAPE_FEATURES
+    + DECLARED_FEATURES
+)
 
 HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 FAR = 100  # date_title_distance when there is no title or no visible date (text nodes)
@@ -150,8 +271,15 @@ INLINE_P = 150  # links inside paragraphs at least this long are inline (prose) 
 _FILE_EXT = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
 _TEASER_HEADINGS = ("h2", "h3", "h4", "h5")
 _TEASER_SET = frozenset(_TEASER_HEADINGS)
-_SHARE_TAGS = {"li": "share_li", "td": "share_table", "th": "share_table", "p": "share_p", "pre": "share_code",
-               "code": "share_code", **{h: "share_heading" for h in HEADINGS}}
+_SHARE_TAGS = {
+    "li": "share_li",
+    "td": "share_table",
+    "th": "share_table",
+    "p": "share_p",
+    "pre": "share_code",
+    "code": "share_code",
+    **{h: "share_heading" for h in HEADINGS},
+}
 
 
 @dataclass(frozen=True)
@@ -281,9 +409,14 @@ class PageFeatures:
         page, meta, article, evidence = self.page, self.meta, self.article, self.evidence
         out: dict[str, float] = {}
         own = link_features(page.url or "")
-        out.update(url_number=own["has_number"], url_date=own["has_date"], url_slash=own["ends_with_slash"],
-                   url_reserved=own["has_reserved_word"], url_length=own["url_length"],
-                   url_slug_tokens=own["slug_tokens"])
+        out.update(
+            url_number=own["has_number"],
+            url_date=own["has_date"],
+            url_slash=own["ends_with_slash"],
+            url_reserved=own["has_reserved_word"],
+            url_length=own["url_length"],
+            url_slug_tokens=own["slug_tokens"],
+        )
         text_len = page.text_len(page.body)
         types = set(meta.schema_types or ())
         og = (meta.og_type or "").strip().lower()
@@ -344,9 +477,13 @@ class PageFeatures:
         repeats = Counter(links)  # each distinct URL measured once, counted as often as it is linked
         times = list(repeats.values())
         number, date, slash, reserved, length = zip(*link_flags_many(list(repeats))) if repeats else ((),) * 5
-        counts = {"number": sum(compress(times, number)), "date": sum(compress(times, date)),
-                  "slash": sum(compress(times, slash)), "reserved": sum(compress(times, reserved)),
-                  "short": sum(compress(times, map(SHORT_LINK.__gt__, length)))}
+        counts = {
+            "number": sum(compress(times, number)),
+            "date": sum(compress(times, date)),
+            "slash": sum(compress(times, slash)),
+            "reserved": sum(compress(times, reserved)),
+            "short": sum(compress(times, map(SHORT_LINK.__gt__, length))),
+        }
         out["links"] = float(len(links))
         for key, value in counts.items():
             out[f"links_{key}"] = float(value)
@@ -356,17 +493,25 @@ class PageFeatures:
         out.update(_one_hot("coreex_tag", core.tag))
         out.update(_one_hot("coreex_s_tag", core.subset_tag))
         elements = page.elements
-        external = sum(1 for a in region.anchors
-                       if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external)
+        external = sum(
+            1 for a in region.anchors if isinstance(a, int) and elements[a] in anchors and anchors[elements[a]].external
+        )
         out["region_external"] = external * (1000 / max(region.chars, 1))  # per_k as the other region measures
-        out.update(structure_features(page, self.meta, int(out["text_len"]), getattr(self.article, "body", None) or "",
-                                      anchors, cast(DateNodes, self._dates).short))
+        out.update(
+            structure_features(
+                page,
+                self.meta,
+                int(out["text_len"]),
+                getattr(self.article, "body", None) or "",
+                anchors,
+                cast(DateNodes, self._dates).short,
+            )
+        )
         self._all = out
         return out
 
 
-def page_features(page: Page, metadata: Any, article: Any,
-                  evidence: Evidence) -> dict[str, float]:
+def page_features(page: Page, metadata: Any, article: Any, evidence: Evidence) -> dict[str, float]:
     """Every feature in :data:`FEATURE_NAMES` for one parsed page (see :class:`PageFeatures`)."""
     return PageFeatures(page, metadata, article, evidence).all()
 
@@ -402,8 +547,11 @@ def date_nodes(page: Page) -> DateNodes:
         return found
 
     dated, clocked = hits(_DATE_LIKE), hits(_CLOCK)
-    return DateNodes([near[j] for j in dated if len(texts[j]) <= SHORT_DATE],
-                     [near[j] for j in sorted(set(dated).union(clocked))], len(clocked))
+    return DateNodes(
+        [near[j] for j in dated if len(texts[j]) <= SHORT_DATE],
+        [near[j] for j in sorted(set(dated).union(clocked))],
+        len(clocked),
+    )
 
 
 _TEXT = operator.attrgetter("text")
@@ -424,8 +572,7 @@ class Region(NamedTuple):
     chars: int
 
 
-def extraction_features(page: Page, article: Any, evidence: Evidence,
-                        text_len: int) -> tuple[dict[str, float], Region]:
+def extraction_features(page: Page, article: Any, evidence: Evidence, text_len: int) -> tuple[dict[str, float], Region]:
     """Title, visible date and body shape as the extraction found them: an article has a title
     heading early, a date next to it, and a body of long lines ending like sentences. Also the
     relevant region, whose external links (``region_external``) need the resolved anchors."""
@@ -558,18 +705,26 @@ def _score_groups(page: Page, groups: list[list[int]], date_like: list[int]) -> 
         for j in members:
             text, linked, tag = text_len[j], link_len[j], tags[j]
             headed = tag in _TEASER_SET or headings[j + 1 + desc[j]] > headings[j + 1]
-            if text < TEASER_MAX and ((headed and linked >= 15 and linked >= 0.1 * text)
-                                      or (linked >= 20 and linked > 0.3 * text)):
+            if text < TEASER_MAX and (
+                (headed and linked >= 15 and linked >= 0.1 * text) or (linked >= 20 and linked > 0.3 * text)
+            ):
                 teasers += 1
-            if text >= POST_MIN and linked < 0.3 * text and (
-                    tag == "time" or page.tag_count(elements[j], "time")
-                    or date_like[end_tn[j]] > date_like[first_tn[j]]):
+            if (
+                text >= POST_MIN
+                and linked < 0.3 * text
+                and (
+                    tag == "time"
+                    or page.tag_count(elements[j], "time")
+                    or date_like[end_tn[j]] > date_like[first_tn[j]]
+                )
+            ):
                 posts += 1
     return teasers, posts, largest
 
 
-def structure_features(page: Page, meta: Any, text_len: int, body_text: str,
-                       anchors: dict[Any, Anchor], short_dates: list[int]) -> dict[str, float]:
+def structure_features(
+    page: Page, meta: Any, text_len: int, body_text: str, anchors: dict[Any, Anchor], short_dates: list[int]
+) -> dict[str, float]:
     """Markup and link measures that tell listings, forums, shops and service pages from articles (with
     :func:`declared_features`, the structure group; ``body_text``: the extracted body, where the site
     naming itself is counted; ``short_dates``: ``DateNodes.short`` of :func:`date_nodes`)."""
@@ -630,8 +785,7 @@ def declared_features(page: Page, meta: Any) -> dict[str, float]:
     out["schema_breadcrumb"] = float("BreadcrumbList" in types)
     out["schema_webpage"] = float("WebPage" in types)
     out["schema_org"] = float(bool(types & {"Organization", "Corporation", "LocalBusiness", "NewsMediaOrganization"}))
-    names = {(m.get("property") or m.get("name") or "").strip().lower(): m.get("content") or ""
-             for m in _metas(page)}
+    names = {(m.get("property") or m.get("name") or "").strip().lower(): m.get("content") or "" for m in _metas(page)}
     out["meta_published_time"] = float("article:published_time" in names)
     out["meta_section"] = float("article:section" in names)
     out["meta_tag"] = float("article:tag" in names)
@@ -786,8 +940,7 @@ def _brand_per_k(text: str, meta: Any, site: str) -> float:
     return 1000 * hits / len(starts)
 
 
-def feature_vector(page: Page, metadata: Any, article: Any,
-                   evidence: Evidence) -> list[float]:
+def feature_vector(page: Page, metadata: Any, article: Any, evidence: Evidence) -> list[float]:
     """:func:`page_features` in :data:`FEATURE_NAMES` order (the model's input)."""
     return PageFeatures(page, metadata, article, evidence).row()
 

@@ -21,8 +21,9 @@ from newscrawl.page import Page, collapse
 P_SIZE = 0.7
 P_COLOR = 0.2
 P_LINK = 0.5
-_INLINE_DISPLAYS = frozenset({"inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents",
-                              "ruby"})
+_INLINE_DISPLAYS = frozenset(
+    {"inline", "inline-block", "inline-flex", "inline-grid", "inline-table", "contents", "ruby"}
+)
 
 
 @dataclass

@@ -95,10 +95,7 @@ def _text(page: Page, el: Any) -> str:
 
 def content_bearing(order: list[Any], stats: dict[Any, _Stats]) -> set[Any]:
     """Step 1–2: paragraphs with enough text and little markup, plus those lying between two of them."""
-    cbp = {
-        el for el in order
-        if el.tag == "p" and stats[el].chars >= CP and stats[el].tags * CT <= stats[el].chars
-    }
+    cbp = {el for el in order if el.tag == "p" and stats[el].chars >= CP and stats[el].tags * CT <= stats[el].chars}
     between = set()
     for el in order:
         if el.tag != "p" or el in cbp:

@@ -82,10 +82,13 @@ def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.L
     file = Path(path) if path else models_dir() / MODEL_FILE
     try:
         model = modelio.load_model(file)
-        used = model.features[len(FEATURE_NAMES):]  # the text features it reads, in TEXT_FEATURES order
-        if model.features[:len(FEATURE_NAMES)] != FEATURE_NAMES or used != tuple(f for f in TEXT_FEATURES if f in used):
-            raise modelio.ModelError(f"page model {file.name} was trained on other features; "
-                                     "retrain it with `newscrawl train page`")
+        used = model.features[len(FEATURE_NAMES) :]  # the text features it reads, in TEXT_FEATURES order
+        if model.features[: len(FEATURE_NAMES)] != FEATURE_NAMES or used != tuple(
+            f for f in TEXT_FEATURES if f in used
+        ):
+            raise modelio.ModelError(
+                f"page model {file.name} was trained on other features; retrain it with `newscrawl train page`"
+            )
         texts = {}
         listed = model.meta.get("text_models")
         for feature in used:
@@ -95,8 +98,10 @@ def _load_once(path: str | None) -> tuple[modelio.TreeModel, dict[str, modelio.L
                 raise modelio.ModelError(f"page model {file.name} names no valid text model file for {feature}")
             texts[feature] = modelio.load_linear(file.with_name(name))
             if texts[feature].digest != cast(dict, named).get("sha256"):
-                raise modelio.ModelError(f"the text model {name} of {file.name} is not the one it was trained with; "
-                                         "retrain both with `newscrawl train page`")
+                raise modelio.ModelError(
+                    f"the text model {name} of {file.name} is not the one it was trained with; "
+                    "retrain both with `newscrawl train page`"
+                )
     except modelio.ModelError as exc:
         logger.error("page classifier unavailable, is_article falls back to a rule: %s", exc)
         return exc
@@ -138,8 +143,10 @@ def load_first_pass(path: str) -> FirstPass | None:
     try:
         model = modelio.load_model(path)
         if model.features != FAST_FEATURES:
-            raise modelio.ModelError(f"first-pass model {Path(path).name} was trained on other features; "
-                                     "retrain it with `newscrawl train page --first-pass-only`")
+            raise modelio.ModelError(
+                f"first-pass model {Path(path).name} was trained on other features; "
+                "retrain it with `newscrawl train page --first-pass-only`"
+            )
         below, above = model.meta.get("decide_below"), model.meta.get("decide_above")
         if not (isinstance(below, float | int) and isinstance(above, float | int) and 0 <= below < 0.5 < above <= 1):
             raise modelio.ModelError(f"first-pass model {Path(path).name} has no valid decide_below/decide_above")
@@ -149,8 +156,15 @@ def load_first_pass(path: str) -> FirstPass | None:
     return FirstPass(model, float(below), float(above))
 
 
-def probability(page: Page, metadata: Any = None, model_path: str | None = None, *,
-                article: Any, evidence: Evidence, first_pass: str | None = None) -> float:
+def probability(
+    page: Page,
+    metadata: Any = None,
+    model_path: str | None = None,
+    *,
+    article: Any,
+    evidence: Evidence,
+    first_pass: str | None = None,
+) -> float:
     """Probability that ``page`` is a single article (0..1). ``model_path`` None: the plain model (or the
     URL-less one for a page without a URL); ``extract()`` passes :func:`page_model_file`'s choice. A model
     that reads text models (the words model) reads them only where they are valid: on English text, and on
@@ -192,9 +206,16 @@ def applied(plain: Any, words: Any, english: Any, dated_page: Any) -> np.ndarray
     return np.where(english, np.where(lowered, plain + DATED_WEIGHT * (words - plain), words), plain)
 
 
-def classify(page: Page, article: Any, *, metadata: Any = None, evidence: Evidence,
-             model_path: str | None = None, threshold: float = THRESHOLD,
-             first_pass: str | None = None) -> tuple[bool, float]:
+def classify(
+    page: Page,
+    article: Any,
+    *,
+    metadata: Any = None,
+    evidence: Evidence,
+    model_path: str | None = None,
+    threshold: float = THRESHOLD,
+    first_pass: str | None = None,
+) -> tuple[bool, float]:
     """``(is_article, probability)`` for a parsed page. ``extract()`` passes its Article, metadata and
     :class:`Evidence`; for a bare Page, :func:`newscrawl.extract.api.extraction_evidence` gives the
     Article and Evidence the pipeline would (same features)."""

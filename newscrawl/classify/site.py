@@ -63,11 +63,27 @@ _ALL_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 _INLINE = frozenset(("a", "span", "strong", "em", "b", "i", "font", "small", "time"))
 _ARTICLE_TYPE_RE = re.compile(r"(?:Article|BlogPosting|Report)$")
 # schema.org types that declare a page that is not an article (when no Article type is present)
-_NON_ARTICLE_PAGE_TYPES = frozenset({
-    "WebPage", "CollectionPage", "ProfilePage", "AboutPage", "ContactPage", "SearchResultsPage",
-    "FAQPage", "QAPage", "ItemPage", "CheckoutPage", "WebSite", "VideoGallery", "ImageGallery",
-    "MediaGallery", "Event", "Product", "Recipe",
-})
+_NON_ARTICLE_PAGE_TYPES = frozenset(
+    {
+        "WebPage",
+        "CollectionPage",
+        "ProfilePage",
+        "AboutPage",
+        "ContactPage",
+        "SearchResultsPage",
+        "FAQPage",
+        "QAPage",
+        "ItemPage",
+        "CheckoutPage",
+        "WebSite",
+        "VideoGallery",
+        "ImageGallery",
+        "MediaGallery",
+        "Event",
+        "Product",
+        "Recipe",
+    }
+)
 
 
 def declared_article(root: Any) -> bool | None:
@@ -88,6 +104,8 @@ def declared_article(root: Any) -> bool | None:
     if (meta.og_type or "").strip().lower() == "article":
         return True
     return None
+
+
 _CLASSES = re.compile(r"\.[^/#.]*")
 
 
@@ -190,8 +208,13 @@ def page_layout(page: Any, title: str | None) -> dict[str, Any]:
     it, or None), ``teasers`` (linked headings), ``declared`` (the type the page declares: True an
     article, False another page type, None nothing) and ``text`` (characters of unlinked text
     after the headline, up to the next heading, at most OWN_TEXT_CAP)."""
-    out: dict[str, Any] = {"headline": None, "dateline": None, "teasers": _teasers(page),
-                           "declared": declared_article(page), "text": 0}
+    out: dict[str, Any] = {
+        "headline": None,
+        "dateline": None,
+        "teasers": _teasers(page),
+        "declared": declared_article(page),
+        "text": 0,
+    }
     k = _headline(page, title)
     if k is None:
         return out
@@ -295,8 +318,9 @@ class SiteLayouts:
                 return value
         return 0
 
-    def decide(self, url: str, site: str, probability: float, layout: dict[str, Any] | None,
-               threshold: float = 0.5) -> Verdict:
+    def decide(
+        self, url: str, site: str, probability: float, layout: dict[str, Any] | None, threshold: float = 0.5
+    ) -> Verdict:
         """The page's verdict from the site's evidence (recorded with :meth:`add`, this page
         included or not: its own vote is left out) and its own."""
         page = probability >= threshold
@@ -309,7 +333,7 @@ class SiteLayouts:
         if keys is None or layouts is None or layout is None:
             return self._own(page, probability, declared, scores)
         counts = None
-        for level, key in zip(LEVELS, keys):
+        for level, key in zip(LEVELS, keys):  # noqa: B007 - the level that matched is read after the loop
             found = layouts.get(key)
             if found is not None and sum(found.sure(probability)) >= MIN_SUPPORT:
                 counts = found
@@ -323,12 +347,19 @@ class SiteLayouts:
         # template's exact slots only with text of its own: a media page's template (WordPress's
         # article.attachment) differs there, a puzzle or photo post's does not
         raisable = int(layout.get("teasers") or 0) < many and (
-            level == LEVELS[0] or int(layout.get("text") or 0) >= MIN_TEXT)
+            level == LEVELS[0] or int(layout.get("text") or 0) >= MIN_TEXT
+        )
         members = sum(counts.teasers.values())
         lists = sum(n for value, n in counts.teasers.items() if value >= many)
         listed = lists / members
-        scores["layout"] = {"level": level, "pages": members, "sure_articles": articles, "sure_others": others,
-                            "share": round(share, 4), "listing_pages": round(listed, 4)}
+        scores["layout"] = {
+            "level": level,
+            "pages": members,
+            "sure_articles": articles,
+            "sure_others": others,
+            "share": round(share, 4),
+            "listing_pages": round(listed, 4),
+        }
         if declared is False:
             return self._own(page, probability, declared, scores)
         if share >= AGREEMENT and raisable:

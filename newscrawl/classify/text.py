@@ -35,7 +35,8 @@ MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a pa
 # a few per cent of German, Spanish, Polish or French text (where only "a", "in", "so"... match)
 ENGLISH_WORDS = frozenset(
     "the of and to a in is that for it as was with be by on not he i this are or his from at which but have an "
-    "had they you were their one all we can her has there been if more when will would who so no".split())
+    "had they you were their one all we can her has there been if more when will would who so no".split()
+)
 # pages whose text has a lower share are not read by the text models (docs/decisions.md, round 6: wcxb-dev
 # English pages' 5th percentile 0.11, median 0.26; trafilatura-eval's non-English pages at most 0.10)
 ENGLISH_SHARE = 0.12
@@ -89,8 +90,15 @@ def vectorizer(analyzer: str, ngram_range: tuple[int, int], n_features: int, low
     """The hashing vectorizer a model names (counts; scaling is :func:`vectorize`'s)."""
     from sklearn.feature_extraction.text import HashingVectorizer
 
-    return HashingVectorizer(analyzer=analyzer, ngram_range=ngram_range, n_features=n_features,
-                             lowercase=lowercase, alternate_sign=False, norm=None, dtype=np.float64)
+    return HashingVectorizer(
+        analyzer=analyzer,
+        ngram_range=ngram_range,
+        n_features=n_features,
+        lowercase=lowercase,
+        alternate_sign=False,
+        norm=None,
+        dtype=np.float64,
+    )
 
 
 @functools.lru_cache(maxsize=8)
@@ -100,8 +108,10 @@ def _hashing(analyzer: str, ngram_range: tuple[int, int], n_features: int, lower
     that cost a third of a page's two text models (docs/decisions.md, extraction speed round 8)."""
     from sklearn.feature_extraction import FeatureHasher
 
-    return (vectorizer(analyzer, ngram_range, n_features, lowercase).build_analyzer(),
-            FeatureHasher(n_features=n_features, input_type="pair", dtype=np.float64, alternate_sign=False))
+    return (
+        vectorizer(analyzer, ngram_range, n_features, lowercase).build_analyzer(),
+        FeatureHasher(n_features=n_features, input_type="pair", dtype=np.float64, alternate_sign=False),
+    )
 
 
 def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
@@ -110,8 +120,9 @@ def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
     rows equal theirs bit for bit without the per-call input checks."""
     from sklearn.utils.sparsefuncs_fast import inplace_csr_row_normalize_l2
 
-    analyze, hasher = _hashing(settings["analyzer"], tuple(settings["ngram_range"]), settings["n_features"],
-                               settings["lowercase"])
+    analyze, hasher = _hashing(
+        settings["analyzer"], tuple(settings["ngram_range"]), settings["n_features"], settings["lowercase"]
+    )
     matrix = hasher.transform(zip(analyze(text), repeat(1)) for text in texts)  # sorted, duplicates summed
     matrix.data = np.log1p(matrix.data)
     inplace_csr_row_normalize_l2(matrix)
@@ -127,5 +138,6 @@ def text_inputs(page: Page, headline: str | None) -> dict[str, str]:
 def text_probabilities(models: dict[str, modelio.LinearModel], inputs: Mapping[str, str]) -> list[float]:
     """P(article) from each text model (by feature name, in the dict's order) reading its input
     (:func:`text_inputs`)."""
-    return [float(model.positive_proba(vectorize([inputs[name]], model.vectorizer))[0])
-            for name, model in models.items()]
+    return [
+        float(model.positive_proba(vectorize([inputs[name]], model.vectorizer))[0]) for name, model in models.items()
+    ]

@@ -73,8 +73,10 @@ class Browser(Chromium):
         return json.loads(self.evaluate(_COLLECT) or "[]")
 
     def inner_text(self, index: int) -> str:
-        expr = ("(() => { const els = Array.from(document.body.querySelectorAll('*')); els.unshift(document.body);"
-                f" return els[{int(index)}] ? els[{int(index)}].innerText : ''; }})()")
+        expr = (
+            "(() => { const els = Array.from(document.body.querySelectorAll('*')); els.unshift(document.body);"
+            f" return els[{int(index)}] ? els[{int(index)}].innerText : ''; }})()"
+        )
         return self.evaluate(expr) or ""
 
 
@@ -119,8 +121,10 @@ class Node:
 
 def layout(rows: list[list[Any]]) -> list[Node]:
     """Nodes with subtree counts over the first two screens (rows are in document order, parents first)."""
-    nodes = [Node(i, int(r[0]), str(r[1]), float(r[2]), float(r[3]), float(r[4]), float(r[5]), str(r[6]), float(r[7]))
-             for i, r in enumerate(rows)]
+    nodes = [
+        Node(i, int(r[0]), str(r[1]), float(r[2]), float(r[3]), float(r[4]), float(r[5]), str(r[6]), float(r[7]))
+        for i, r in enumerate(rows)
+    ]
     inside_fmt = [False] * len(nodes)
     for n in nodes:
         n.end = n.index
@@ -154,8 +158,17 @@ def body_candidates(nodes: list[Node]) -> tuple[list[Node], np.ndarray]:
     root = nodes[0]  # <body>: its counts are the page's totals over the first two screens
     own_fmt, fmt_text, text = root.fmt or 1, root.fmt_text or 1, root.text or 1
     cands = [n for n in nodes if n.top < limit and n.width > 0 and n.height > 0 and n.text >= MIN_BODY_CHARS]
-    feats = [[n.fmt / own_fmt, n.fmt_text / fmt_text, _visible_area(n, limit) / (WIDTH * limit),
-              n.text / text, n.width / WIDTH, n.top / HEIGHT] for n in cands]
+    feats = [
+        [
+            n.fmt / own_fmt,
+            n.fmt_text / fmt_text,
+            _visible_area(n, limit) / (WIDTH * limit),
+            n.text / text,
+            n.width / WIDTH,
+            n.top / HEIGHT,
+        ]
+        for n in cands
+    ]
     return cands, np.asarray(feats, dtype=np.float64).reshape(-1, len(BODY_FEATURES))
 
 
@@ -170,9 +183,19 @@ def title_candidates(nodes: list[Node], body: Node) -> tuple[list[Node], np.ndar
             continue
         overlap = max(0.0, min(n.left + n.width, body.left + body.width) - max(n.left, body.left))
         cands.append(n)
-        feats.append([n.width / WIDTH, n.height / HEIGHT, n.width / max(n.height, 1.0),
-                      (body.top - (n.top + n.height)) / HEIGHT, overlap / WIDTH,
-                      float(not _SENTENCE_END.search(n.own_text)), float(words), n.font_size / largest, n.top / HEIGHT])
+        feats.append(
+            [
+                n.width / WIDTH,
+                n.height / HEIGHT,
+                n.width / max(n.height, 1.0),
+                (body.top - (n.top + n.height)) / HEIGHT,
+                overlap / WIDTH,
+                float(not _SENTENCE_END.search(n.own_text)),
+                float(words),
+                n.font_size / largest,
+                n.top / HEIGHT,
+            ]
+        )
     return cands, np.asarray(feats, dtype=np.float64).reshape(-1, len(TITLE_FEATURES))
 
 
@@ -197,9 +220,12 @@ class RBFSVM:
 def export_svm(scaler: Any, svc: Any) -> dict[str, Any]:
     """A fitted StandardScaler + binary SVC(kernel="rbf") as plain arrays."""
     return {
-        "mean": scaler.mean_.tolist(), "scale": scaler.scale_.tolist(),
-        "support": svc.support_vectors_.tolist(), "dual": svc.dual_coef_[0].tolist(),
-        "intercept": float(svc.intercept_[0]), "gamma": float(svc._gamma),
+        "mean": scaler.mean_.tolist(),
+        "scale": scaler.scale_.tolist(),
+        "support": svc.support_vectors_.tolist(),
+        "dual": svc.dual_coef_[0].tolist(),
+        "intercept": float(svc.intercept_[0]),
+        "gamma": float(svc._gamma),
     }
 
 
@@ -218,11 +244,18 @@ def _svm(raw: Any, n_features: int) -> RBFSVM:
         raise ModelError(f"svm arrays malformed: {exc}") from None
     if mean.shape != (n_features,) or scale.shape != (n_features,) or (scale <= 0).any():
         raise ModelError("svm scaler does not fit the features")
-    if (support.ndim != 2 or support.shape[1] != n_features or dual.shape != (support.shape[0],)
-            or not 0 < len(dual) <= 100_000):
+    if (
+        support.ndim != 2
+        or support.shape[1] != n_features
+        or dual.shape != (support.shape[0],)
+        or not 0 < len(dual) <= 100_000
+    ):
         raise ModelError("svm support vectors malformed")
-    if (not all(np.isfinite(a).all() for a in (mean, scale, support, dual))
-            or not np.isfinite([intercept, gamma]).all() or gamma <= 0):
+    if (
+        not all(np.isfinite(a).all() for a in (mean, scale, support, dual))
+        or not np.isfinite([intercept, gamma]).all()
+        or gamma <= 0
+    ):
         raise ModelError("svm values are not finite")
     return RBFSVM(mean, scale, support, dual, intercept, gamma)
 
@@ -230,8 +263,11 @@ def _svm(raw: Any, n_features: int) -> RBFSVM:
 def load_models(path: Path | None = None) -> tuple[RBFSVM, RBFSVM, dict[str, Any]]:
     """(body SVM, title SVM, meta) from a file written by :func:`save_models`; never executes code."""
     payload = read_checked(path or models_dir() / MODEL_FILE, FORMAT)
-    return (_svm(payload.get("body"), len(BODY_FEATURES)), _svm(payload.get("title"), len(TITLE_FEATURES)),
-            payload.get("meta") or {})
+    return (
+        _svm(payload.get("body"), len(BODY_FEATURES)),
+        _svm(payload.get("title"), len(TITLE_FEATURES)),
+        payload.get("meta") or {},
+    )
 
 
 _models: tuple[RBFSVM, RBFSVM, dict[str, Any]] | None = None

@@ -31,8 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, required=True, help="feed file to write (overwritten)")
     parser.add_argument("--stats", type=Path, help="also write the crawl's stats as JSON here")
     parser.add_argument("--local", action="store_true", help="no throttling (for sites on 127.0.0.1)")
-    parser.add_argument("-s", "--set", dest="settings", action="append", type=parse_setting, default=[],
-                        metavar="NAME=VALUE", help="Scrapy or NEWSCRAWL_* setting")
+    parser.add_argument(
+        "-s",
+        "--set",
+        dest="settings",
+        action="append",
+        type=parse_setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="Scrapy or NEWSCRAWL_* setting",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

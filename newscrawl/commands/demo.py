@@ -13,8 +13,13 @@ HELP = "serve the bundled demo news site on 127.0.0.1 and crawl it into a JSON L
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-o", "--output", type=Path, default=Path("output/demo-articles.jsonl"),
-                        help="JSON Lines file to write (default: %(default)s)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        default=Path("output/demo-articles.jsonl"),
+        help="JSON Lines file to write (default: %(default)s)",
+    )
     parser.add_argument("--log-level", default="INFO", help="Scrapy log level (default: %(default)s)")
 
 

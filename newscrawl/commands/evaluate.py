@@ -41,11 +41,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_style_elements_argument(parser)
     parser.add_argument("--limit", type=int, default=None, help="only the first N pages")
     parser.add_argument("--predictions", metavar="JSONL", help="score these prediction lines instead of extracting")
-    parser.add_argument("--details", metavar="JSONL",
-                        help="also write one line of outcomes per page to this file, and list the article pages "
-                             "under body F1 0.2 (or with no `with` snippet found)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="extract on this many processes (default 1; 0: one per CPU); scores unchanged")
+    parser.add_argument(
+        "--details",
+        metavar="JSONL",
+        help="also write one line of outcomes per page to this file, and list the article pages "
+        "under body F1 0.2 (or with no `with` snippet found)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="extract on this many processes (default 1; 0: one per CPU); scores unchanged",
+    )
 
 
 def resolve_dataset(name: str) -> Path:
@@ -73,16 +80,17 @@ def _predict_one(job: tuple[str, Path, str | None]) -> tuple[dict[str, Any], flo
     return found, time.perf_counter() - start
 
 
-def predict(records: Sequence[Record], method: str = "nce", workers: int = 1,
-            style_elements: bool | None = None) -> tuple[dict[str, Any], float]:
+def predict(
+    records: Sequence[Record], method: str = "nce", workers: int = 1, style_elements: bool | None = None
+) -> tuple[dict[str, Any], float]:
     """Predictions by record id and the seconds spent in extraction, summed over the ``workers``
     processes (page reading excluded)."""
     predictions: dict[str, Any] = {}
     seconds = 0.0
     jobs = ((r.id, r.path, r.url) for r in records if r.path is not None)
-    for (record_id, _, _), outcome in ordered_map(_predict_one, jobs, workers,
-                                                 initializer=start_worker,
-                                                 initargs=(method, None, 0.0, style_elements)):
+    for (record_id, _, _), outcome in ordered_map(
+        _predict_one, jobs, workers, initializer=start_worker, initargs=(method, None, 0.0, style_elements)
+    ):
         if isinstance(outcome, Failed):  # its worker process died on it
             predictions[record_id] = {"error": outcome.reason}
             continue
@@ -120,8 +128,10 @@ def _write_misses(result: dict[str, Any], stdout: TextIO, listed: bool) -> None:
             if not miss or (where and not miss["pages"]):
                 continue
             threshold = f" {miss['threshold']}" if name == "body_misses" else ""
-            stdout.write(f"article pages{where} {label}{threshold}: {miss['missed']} of {miss['pages']} "
-                         f"({100 * miss['share']:.1f}%)\n")
+            stdout.write(
+                f"article pages{where} {label}{threshold}: {miss['missed']} of {miss['pages']} "
+                f"({100 * miss['share']:.1f}%)\n"
+            )
             if listed and not where and miss["ids"]:
                 stdout.write("  " + " ".join(miss["ids"]) + "\n")
 
@@ -161,12 +171,16 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     _write_misses(result, stdout, listed=bool(args.details))
     if result["snippets"]:
         s = result["snippets"]
-        stdout.write(f"snippets: precision {s['precision']:.3f} recall {s['recall']:.3f} accuracy {s['accuracy']:.3f} "
-                     f"(tp {s['tp']} fp {s['fp']} fn {s['fn']} tn {s['tn']})\n")
+        stdout.write(
+            f"snippets: precision {s['precision']:.3f} recall {s['recall']:.3f} accuracy {s['accuracy']:.3f} "
+            f"(tp {s['tp']} fp {s['fp']} fn {s['fn']} tn {s['tn']})\n"
+        )
     unpredicted = sum(1 for r in records if r.id not in predictions)
     if unpredicted:
-        stdout.write(f"note: {unpredicted} pages have no prediction (URL-only records need the shipped URL model)"
-                     " and are scored as empty\n")
+        stdout.write(
+            f"note: {unpredicted} pages have no prediction (URL-only records need the shipped URL model)"
+            " and are scored as empty\n"
+        )
     if result["pages_per_second"]:
         stdout.write(f"speed: {result['pages_per_second']:.1f} pages/s (extraction only, per process)\n")
     return 0

@@ -34,33 +34,54 @@ PAGE_TIMEOUT = 120.0
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", nargs="?", help="an .html or .html.gz file")
-    parser.add_argument("--batch", metavar="MANIFEST",
-                        help='JSONL lines {"id", "url", "path"} (path relative to the manifest); '
-                             '"-" reads them from standard input (paths relative to the current folder)')
+    parser.add_argument(
+        "--batch",
+        metavar="MANIFEST",
+        help='JSONL lines {"id", "url", "path"} (path relative to the manifest); '
+        '"-" reads them from standard input (paths relative to the current folder)',
+    )
     parser.add_argument("--url", help="the page's URL (resolves links, helps dates and site names)")
-    parser.add_argument("--site-templates", action="store_true",
-                        help="with --batch (--warc: per file and domain): learn a template per page from the other "
-                             "pages of its site (manifest 'site' or registrable domain; groups of >= 3) and remove it")
-    parser.add_argument("--method", default="nce",
-                        help="extraction method: nce (default) or a body extractor the core offers "
-                             "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones")
+    parser.add_argument(
+        "--site-templates",
+        action="store_true",
+        help="with --batch (--warc: per file and domain): learn a template per page from the other "
+        "pages of its site (manifest 'site' or registrable domain; groups of >= 3) and remove it",
+    )
+    parser.add_argument(
+        "--method",
+        default="nce",
+        help="extraction method: nce (default) or a body extractor the core offers "
+        "(e.g. mss, coreex, newsfeed, wang); an unknown name lists the available ones",
+    )
     add_style_elements_argument(parser)
-    parser.add_argument("--page-timeout", type=float, default=PAGE_TIMEOUT, metavar="SECONDS",
-                        help=f"with --batch: a page taking longer gets an error line "
-                             f"(default {PAGE_TIMEOUT:g}; 0: none)")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="with --batch or --warc: extract on this many processes, output unchanged and in order "
-                             "(default 1; 0: one per CPU)")
+    parser.add_argument(
+        "--page-timeout",
+        type=float,
+        default=PAGE_TIMEOUT,
+        metavar="SECONDS",
+        help=f"with --batch: a page taking longer gets an error line (default {PAGE_TIMEOUT:g}; 0: none)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="with --batch or --warc: extract on this many processes, output unchanged and in order "
+        "(default 1; 0: one per CPU)",
+    )
     from newscrawl.warc.cli import add_arguments as add_warc_arguments
 
     add_warc_arguments(parser)
 
 
 def add_style_elements_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--style-elements", action="store_true", default=None,
-                        help="style pages with their own <style> elements too (default: inline styles and "
-                             "user-agent defaults only, as for any page given without its external "
-                             "stylesheets; ~35%% slower, see docs/decisions.md)")
+    parser.add_argument(
+        "--style-elements",
+        action="store_true",
+        default=None,
+        help="style pages with their own <style> elements too (default: inline styles and "
+        "user-agent defaults only, as for any page given without its external "
+        "stylesheets; ~35%% slower, see docs/decisions.md)",
+    )
 
 
 def extractor(method: str, style_elements: bool | None = None) -> Callable[..., Any]:
@@ -90,8 +111,9 @@ _worker_run: Callable[[bytes, str | None], Any] | None = None  # this process's 
 _worker_timeout = 0.0  # and its time limit per page
 
 
-def start_worker(method: str, templates: dict[Any, Any] | None = None, page_timeout: float = 0.0,
-                 style_elements: bool | None = None) -> None:
+def start_worker(
+    method: str, templates: dict[Any, Any] | None = None, page_timeout: float = 0.0, style_elements: bool | None = None
+) -> None:
     """Build this process's page function once (models load on its first page): ``extract`` with
     ``method`` and ``style_elements``, removing the page's site template when ``templates`` (learnt
     from the manifest) has one, stopped after ``page_timeout`` seconds (0: no limit)."""
@@ -149,25 +171,50 @@ def _ids_of(line: str) -> dict[str, Any]:
     return {key: entry.get(key) if isinstance(entry, dict) else None for key in ("id", "url")}
 
 
-def batch_lines(manifest: Path, method: str = "nce", *, workers: int = 1, templates: dict[Any, Any] | None = None,
-                page_timeout: float = PAGE_TIMEOUT, style_elements: bool | None = None
-                ) -> Iterator[dict[str, Any]]:
+def batch_lines(
+    manifest: Path,
+    method: str = "nce",
+    *,
+    workers: int = 1,
+    templates: dict[Any, Any] | None = None,
+    page_timeout: float = PAGE_TIMEOUT,
+    style_elements: bool | None = None,
+) -> Iterator[dict[str, Any]]:
     """One output object per manifest line, in order, extracted on ``workers`` processes; errors
     (including a worker process dying on a page, or a page over ``page_timeout`` seconds) become
     ``{"error": ...}`` lines."""
     with open(manifest, encoding="utf-8") as handle:
-        yield from stream_lines(handle, manifest.parent, method, workers=workers, templates=templates,
-                                page_timeout=page_timeout, style_elements=style_elements)
+        yield from stream_lines(
+            handle,
+            manifest.parent,
+            method,
+            workers=workers,
+            templates=templates,
+            page_timeout=page_timeout,
+            style_elements=style_elements,
+        )
 
 
-def stream_lines(handle: TextIO, base: Path, method: str = "nce", *, workers: int = 1,
-                 templates: dict[Any, Any] | None = None, page_timeout: float = PAGE_TIMEOUT,
-                 style_elements: bool | None = None) -> Iterator[dict[str, Any]]:
+def stream_lines(
+    handle: TextIO,
+    base: Path,
+    method: str = "nce",
+    *,
+    workers: int = 1,
+    templates: dict[Any, Any] | None = None,
+    page_timeout: float = PAGE_TIMEOUT,
+    style_elements: bool | None = None,
+) -> Iterator[dict[str, Any]]:
     """:func:`batch_lines` over an open manifest (standard input too), page paths relative to ``base``;
     lines are read as the workers take them."""
     jobs = ((base, number, line) for number, line in enumerate(handle, 1) if line.strip())
-    for (_, number, line), out in ordered_map(_line_output, jobs, workers, initializer=start_worker,
-                                               initargs=(method, templates, page_timeout, style_elements)):
+    for (_, number, line), out in ordered_map(
+        _line_output,
+        jobs,
+        workers,
+        initializer=start_worker,
+        initargs=(method, templates, page_timeout, style_elements),
+    ):
         if isinstance(out, Failed):
             out = _error_line(_ids_of(line), f"line {number}: {out.reason}")
         yield out
@@ -178,8 +225,14 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
     if args.batch == "-":
         if args.site_templates:  # templates are learnt in a first pass over the manifest
             raise SystemExit("newscrawl extract: --site-templates reads the manifest twice; give it as a file")
-        return stream_lines(sys.stdin, Path.cwd(), args.method, workers=workers, page_timeout=args.page_timeout,
-                            style_elements=args.style_elements)
+        return stream_lines(
+            sys.stdin,
+            Path.cwd(),
+            args.method,
+            workers=workers,
+            page_timeout=args.page_timeout,
+            style_elements=args.style_elements,
+        )
     manifest = Path(args.batch)
     if not manifest.is_file():
         raise SystemExit(f"newscrawl extract: no such manifest: {manifest}")
@@ -188,8 +241,14 @@ def _batch_output(args: argparse.Namespace, workers: int) -> Iterator[dict[str, 
         from newscrawl.template.batch import manifest_templates
 
         templates = manifest_templates(manifest)
-    return batch_lines(manifest, args.method, workers=workers, templates=templates, page_timeout=args.page_timeout,
-                       style_elements=args.style_elements)
+    return batch_lines(
+        manifest,
+        args.method,
+        workers=workers,
+        templates=templates,
+        page_timeout=args.page_timeout,
+        style_elements=args.style_elements,
+    )
 
 
 def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:

@@ -63,6 +63,7 @@ def _fetcher(site: str) -> Callable[[str], bytes | None]:
                 return response.read()
         except OSError:
             return None
+
     return fetch
 
 
@@ -95,7 +96,18 @@ def run(args: argparse.Namespace) -> int:
     json_path.write_text(json.dumps(template.paths, indent=1), encoding="utf-8")
     if args.template_json:
         Path(args.template_json).write_text(template.to_json(), encoding="utf-8")
-    print(json.dumps({"key_page": key, "template": template.id, "nodes": template.size,
-                      "key_page_nodes": template.key_nodes, "cs": learned.cs, "loaded": len(learned.loaded),
-                      "html": str(args.html), "json": str(json_path)}))
+    print(
+        json.dumps(
+            {
+                "key_page": key,
+                "template": template.id,
+                "nodes": template.size,
+                "key_page_nodes": template.key_nodes,
+                "cs": learned.cs,
+                "loaded": len(learned.loaded),
+                "html": str(args.html),
+                "json": str(json_path),
+            }
+        )
+    )
     return 0

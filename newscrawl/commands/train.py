@@ -28,13 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def _with_data(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """``run`` after checking that the training data is there: without it a target failed deep in
     its data loading or in scikit-learn ("n_samples=0") with a traceback."""
+
     def checked(args: argparse.Namespace) -> int:
         from newscrawl.paths import datasets_dir
 
         folder = datasets_dir()
         if not any(folder.glob("*/truth.jsonl")):
-            raise SystemExit(f"newscrawl train: no datasets in {folder} (set NEWSCRAWL_SHARED_DIR to the folder "
-                             "that holds datasets/, see its README for the format)")
+            raise SystemExit(
+                f"newscrawl train: no datasets in {folder} (set NEWSCRAWL_SHARED_DIR to the folder "
+                "that holds datasets/, see its README for the format)"
+            )
         return run(args)
 
     return checked

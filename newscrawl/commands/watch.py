@@ -26,15 +26,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("start", nargs="*", help="start URLs (home pages)")
     parser.add_argument("--sites", type=Path, help="file with one start URL per line")
     parser.add_argument("--state", type=Path, required=True, help="directory of the watch state (created)")
-    parser.add_argument("--every", default="15m", type=_bounds,
-                        help="cycle period and revisit bounds: 15m (fronts revisited every 15m..2h) or 5m..1h")
+    parser.add_argument(
+        "--every",
+        default="15m",
+        type=_bounds,
+        help="cycle period and revisit bounds: 15m (fronts revisited every 15m..2h) or 5m..1h",
+    )
     parser.add_argument("--once", action="store_true", help="run one cycle and exit (for cron)")
     parser.add_argument("--since", help="first cycle: only feed/sitemap entries dated on or after DATE")
     parser.add_argument("-o", "--output", type=Path, help="JSON Lines file new articles are appended to")
     parser.add_argument("--stats", type=Path, help="write each cycle's stats as JSON here (overwritten)")
     parser.add_argument("--local", action="store_true", help="no throttling (for sites on 127.0.0.1)")
-    parser.add_argument("-s", "--set", dest="settings", action="append", type=parse_setting, default=[],
-                        metavar="NAME=VALUE", help="Scrapy or NEWSCRAWL_* setting")
+    parser.add_argument(
+        "-s",
+        "--set",
+        dest="settings",
+        action="append",
+        type=parse_setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="Scrapy or NEWSCRAWL_* setting",
+    )
 
 
 def _bounds(text: str) -> Bounds:
@@ -47,8 +59,11 @@ def _bounds(text: str) -> Bounds:
 def _starts(args: argparse.Namespace) -> list[str]:
     starts = list(args.start)
     if args.sites:
-        starts += [line.strip() for line in args.sites.read_text(encoding="utf-8").splitlines()
-                   if line.strip() and not line.lstrip().startswith("#")]
+        starts += [
+            line.strip()
+            for line in args.sites.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
     return starts
 
 
@@ -63,17 +78,21 @@ def cycle_overrides(args: argparse.Namespace) -> dict[str, Any]:
         overrides["NEWSCRAWL_WATCH_SINCE"] = args.since
     if args.output:
         # appended, never overwritten: the watch state says what this file already holds
-        overrides["FEEDS"] = {str(args.output.resolve()): {"format": "jsonlines", "encoding": "utf8", "overwrite": False}}
+        overrides["FEEDS"] = {
+            str(args.output.resolve()): {"format": "jsonlines", "encoding": "utf8", "overwrite": False}
+        }
     overrides.update(dict(args.settings))
     return overrides
 
 
 def summary(stats: dict[str, Any]) -> str:
-    return (f"watch cycle ({'full' if stats.get('newscrawl/watch/full_cycle') else 'incremental'}): "
-            f"{stats.get('downloader/request_count', 0)} requests, "
-            f"{stats.get('newscrawl/watch/not_modified', 0)} not modified, "
-            f"{stats.get('newscrawl/watch/items_new', 0)} new, {stats.get('newscrawl/watch/items_updated', 0)} updated, "
-            f"{stats.get('item_scraped_count', 0)} exported")
+    return (
+        f"watch cycle ({'full' if stats.get('newscrawl/watch/full_cycle') else 'incremental'}): "
+        f"{stats.get('downloader/request_count', 0)} requests, "
+        f"{stats.get('newscrawl/watch/not_modified', 0)} not modified, "
+        f"{stats.get('newscrawl/watch/items_new', 0)} new, {stats.get('newscrawl/watch/items_updated', 0)} updated, "
+        f"{stats.get('item_scraped_count', 0)} exported"
+    )
 
 
 def run_once(args: argparse.Namespace) -> int:

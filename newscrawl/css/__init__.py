@@ -13,5 +13,14 @@ from newscrawl.css.cascade import ComputedStyle, StyleResolver, parse_style_bloc
 from newscrawl.css.media import DEFAULT_VIEWPORT, media_matches
 from newscrawl.css.stylesheet import Import, Rule, Stylesheet, parse_stylesheet
 
-__all__ = ["DEFAULT_VIEWPORT", "ComputedStyle", "Import", "Rule", "StyleResolver", "Stylesheet",
-           "media_matches", "parse_style_block", "parse_stylesheet"]
+__all__ = [
+    "DEFAULT_VIEWPORT",
+    "ComputedStyle",
+    "Import",
+    "Rule",
+    "StyleResolver",
+    "Stylesheet",
+    "media_matches",
+    "parse_style_block",
+    "parse_stylesheet",
+]

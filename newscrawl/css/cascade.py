@@ -119,23 +119,48 @@ mark { color: #000 }
 QUIRKS_UA_CSS = "table { font-weight: normal; font-size: medium; font-style: normal }"
 
 _BLOCKIFY = {
-    "inline": "block", "inline-block": "block", "inline-flex": "flex", "inline-grid": "grid",
-    "inline-table": "table", "table-row": "block", "table-cell": "block",
-    "table-row-group": "block", "table-header-group": "block", "table-footer-group": "block",
-    "table-column": "block", "table-column-group": "block", "table-caption": "block",
-    "run-in": "block", "ruby": "block", "ruby-text": "block", "contents": "contents",
+    "inline": "block",
+    "inline-block": "block",
+    "inline-flex": "flex",
+    "inline-grid": "grid",
+    "inline-table": "table",
+    "table-row": "block",
+    "table-cell": "block",
+    "table-row-group": "block",
+    "table-header-group": "block",
+    "table-footer-group": "block",
+    "table-column": "block",
+    "table-column-group": "block",
+    "table-caption": "block",
+    "run-in": "block",
+    "ruby": "block",
+    "ruby-text": "block",
+    "contents": "contents",
     "inline-list-item": "list-item",
 }
 _NO_KEYS: frozenset[str] = frozenset()
 _ROOT_KEYS = frozenset({ROOT_KEY})
 _FLEX_OR_GRID = frozenset({"flex", "inline-flex", "grid", "inline-grid"})
-_QUIRKY_DOCTYPES = ("-//w3c//dtd html 4.01 transitional//", "-//w3c//dtd html 4.01 frameset//",
-                    "-//w3c//dtd html 4.0 transitional//", "-//w3c//dtd html 4.0 frameset//",
-                    "-//w3c//dtd html 3", "-//w3c//dtd html 2", "-//ietf//", "-//w3o//",
-                    "-//netscape comm. corp.//", "-//microsoft//", "-//softquad",
-                    "-//sun microsystems corp.//", "-//webtechs//", "-//spyglass//",
-                    "-//o'reilly and associates//", "-//metrius//", "-//as//dtd html 3",
-                    "-//advasoft ltd//")
+_QUIRKY_DOCTYPES = (
+    "-//w3c//dtd html 4.01 transitional//",
+    "-//w3c//dtd html 4.01 frameset//",
+    "-//w3c//dtd html 4.0 transitional//",
+    "-//w3c//dtd html 4.0 frameset//",
+    "-//w3c//dtd html 3",
+    "-//w3c//dtd html 2",
+    "-//ietf//",
+    "-//w3o//",
+    "-//netscape comm. corp.//",
+    "-//microsoft//",
+    "-//softquad",
+    "-//sun microsystems corp.//",
+    "-//webtechs//",
+    "-//spyglass//",
+    "-//o'reilly and associates//",
+    "-//metrius//",
+    "-//as//dtd html 3",
+    "-//advasoft ltd//",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,9 +193,19 @@ class _State:
     style: ComputedStyle | None = None
 
 
-_INITIAL = _State(font_size=_MEDIUM, keyword_size=True, weight=400.0, italic=False,
-                  color="#000000", families=("serif",), display="block", box_display="block",
-                  visibility="visible", hidden=False, customs={})
+_INITIAL = _State(
+    font_size=_MEDIUM,
+    keyword_size=True,
+    weight=400.0,
+    italic=False,
+    color="#000000",
+    families=("serif",),
+    display="block",
+    box_display="block",
+    visibility="visible",
+    hidden=False,
+    customs={},
+)
 
 
 @lru_cache(maxsize=2)
@@ -226,8 +261,9 @@ class BlockCache:
     every later document that lacks the keys it left out; the first one that has one of them
     gets a complete parse, which replaces it (``completed`` counts those)."""
 
-    def __init__(self, max_chars: int = BLOCK_CHARS, max_text: int = 1024 * 1024,
-                 probation: int = BLOCK_PROBATION_CHARS) -> None:
+    def __init__(
+        self, max_chars: int = BLOCK_CHARS, max_text: int = 1024 * 1024, probation: int = BLOCK_PROBATION_CHARS
+    ) -> None:
         self.max_chars = max_chars
         self.max_text = max_text  # longer texts are parsed every time, not held
         self.probation = probation
@@ -240,8 +276,7 @@ class BlockCache:
         self.completed = 0
         self._lock = threading.Lock()
 
-    def get(self, text: str, url: str | None, document: DocumentKeys | None = None
-            ) -> Stylesheet:
+    def get(self, text: str, url: str | None, document: DocumentKeys | None = None) -> Stylesheet:
         """The block's sheet for ``document`` (partial or complete), or complete without one."""
         key = (text, url)
         with self._lock:  # resolvers may run in threads; the LRU update is several steps
@@ -253,8 +288,9 @@ class BlockCache:
                 return sheet
             sheet = complete_stylesheet(sheet, text)  # for this document (or any)
         else:
-            sheet = parse_stylesheet(text, url=url, cached=False,
-                                     present=document.keys() if document is not None else None)
+            sheet = parse_stylesheet(
+                text, url=url, cached=False, present=document.keys() if document is not None else None
+            )
         if len(text) <= self.max_text:
             with self._lock:
                 held = self._sheets.get(key) or self._once.get(key)
@@ -308,16 +344,14 @@ _BLOCKS = BlockCache()
 _IMPORT = re.compile("@import", re.I)
 
 
-def parse_style_block(text: str, base_url: str | None = None, document: Any = None
-                      ) -> Stylesheet:
+def parse_style_block(text: str, base_url: str | None = None, document: Any = None) -> Stylesheet:
     """A ``<style>`` element's text, parsed once per process while it stays in the block cache
     (:class:`BlockCache`, bounded). The page URL matters only to resolve
     ``@import``s, so other blocks are cached without it: the same block on every page of a
     site is one Stylesheet object, and the pages share the site's index and memos.
     With ``document`` (its lxml tree or root), the sheet may be partial: complete for that
     document (``Stylesheet.absent``)."""
-    return _BLOCKS.get(text, _block_url(text, base_url),
-                       None if document is None else DocumentKeys(document))
+    return _BLOCKS.get(text, _block_url(text, base_url), None if document is None else DocumentKeys(document))
 
 
 def _block_url(text: str, base_url: str | None) -> str | None:
@@ -359,8 +393,9 @@ class _KeySpace:
     MAX_MEMO = MEMO_ENTRIES
     MAX_OUTCOMES = CHAIN_OUTCOMES
 
-    def __init__(self, relevant: frozenset[str], synthetic: tuple[tuple[str, Any], ...],
-                 attr_names: frozenset[str]) -> None:
+    def __init__(
+        self, relevant: frozenset[str], synthetic: tuple[tuple[str, Any], ...], attr_names: frozenset[str]
+    ) -> None:
         self.relevant = relevant
         self.synthetic = synthetic
         self.synthetic_keys = frozenset(key for key, _test in synthetic)
@@ -380,10 +415,8 @@ class _KeySpace:
         self._selectors: dict[int, Any] = {}  # those the chain memo names
         self._unions: dict[tuple, frozenset[str]] = {}
 
-    def covers(self, relevant: frozenset[str], synthetic: frozenset[str],
-               attr_names: frozenset[str]) -> bool:
-        return relevant <= self.relevant and synthetic <= self.synthetic_keys \
-            and attr_names <= self.attr_names
+    def covers(self, relevant: frozenset[str], synthetic: frozenset[str], attr_names: frozenset[str]) -> bool:
+        return relevant <= self.relevant and synthetic <= self.synthetic_keys and attr_names <= self.attr_names
 
     def own_keys(self, tag: Any, element_id: str | None, classes: str | None) -> frozenset[str]:
         """The keys some rule looks at of an element with this tag, id and class attribute
@@ -462,8 +495,7 @@ class _KeySpace:
                 if combinator is None:
                     found = True
                 elif combinator == ">":
-                    found = parent is not _ROOT_PARENT \
-                        and self.chain_matches(selector, i + 1, parent)  # type: ignore[arg-type]
+                    found = parent is not _ROOT_PARENT and self.chain_matches(selector, i + 1, parent)  # type: ignore[arg-type]
                 else:  # " ": some ancestor; memo per chain start, so deep trees stay linear
                     path = []
                     while parent is not _ROOT_PARENT:
@@ -498,8 +530,9 @@ class _KeySpaces:
         self._spaces: list[_KeySpace] = []
         self._lock = threading.Lock()
 
-    def find(self, relevant: frozenset[str], author: frozenset[str],
-             synthetic: dict[str, Any], attr_names: frozenset[str]) -> _KeySpace:
+    def find(
+        self, relevant: frozenset[str], author: frozenset[str], synthetic: dict[str, Any], attr_names: frozenset[str]
+    ) -> _KeySpace:
         names = frozenset(synthetic)
         sample = list(islice(author, self.SAMPLE))  # overlap estimated on some author keys
         with self._lock:
@@ -513,19 +546,20 @@ class _KeySpaces:
                 shared = sum(1 for key in sample if key in known) / max(1, len(sample))
                 if shared > overlap:
                     best, overlap = space, shared
-            if best is not None and overlap >= self.MIN_OVERLAP \
-                    and len(best.relevant | relevant) <= self.MAX_GROWTH * max(1, len(relevant)):
+            if (
+                best is not None
+                and overlap >= self.MIN_OVERLAP
+                and len(best.relevant | relevant) <= self.MAX_GROWTH * max(1, len(relevant))
+            ):
                 self._spaces.remove(best)
                 merged = dict(best.synthetic)
                 for key, test in synthetic.items():
                     if len(merged) >= _CombinedIndex.MAX_SYNTHETIC:
                         break
                     merged.setdefault(key, test)
-                space = _KeySpace(best.relevant | relevant, tuple(merged.items()),
-                                  best.attr_names | attr_names)
+                space = _KeySpace(best.relevant | relevant, tuple(merged.items()), best.attr_names | attr_names)
             else:
-                space = _KeySpace(relevant, tuple(synthetic.items())[
-                    :_CombinedIndex.MAX_SYNTHETIC], attr_names)
+                space = _KeySpace(relevant, tuple(synthetic.items())[: _CombinedIndex.MAX_SYNTHETIC], attr_names)
             self._spaces.append(space)
             if len(self._spaces) > self.MAX:
                 del self._spaces[0]
@@ -547,8 +581,7 @@ class _CombinedIndex:
     MAX_MEMO = MEMO_ENTRIES
     MAX_SYNTHETIC = 256
 
-    def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int,
-                 viewport: tuple[int, int]) -> None:
+    def __init__(self, sheets: tuple[Stylesheet, ...], ua_count: int, viewport: tuple[int, int]) -> None:
         prepared = [_prepared(sheet, viewport) for sheet in sheets]
         relevant: set[str] = set()
         author: set[str] = set()
@@ -566,9 +599,8 @@ class _CombinedIndex:
         # Synthetic keys are evaluated per (tag, id, class), at most MAX_SYNTHETIC of them (a
         # hostile sheet cannot make each new element cost thousands of tests); selectors with
         # others are tested per element.
-        wanted = dict(list(wanted.items())[:self.MAX_SYNTHETIC])
-        self.space = _SPACES.find(frozenset(relevant), frozenset(author), wanted,
-                                  frozenset(attr_names))
+        wanted = dict(list(wanted.items())[: self.MAX_SYNTHETIC])
+        self.space = _SPACES.find(frozenset(relevant), frozenset(author), wanted, frozenset(attr_names))
         evaluated = self.space.synthetic_keys
         # Attribute names in signatures: those rules are indexed by, and those whose presence
         # decides a selector (see Selector.presence).
@@ -591,8 +623,10 @@ class _CombinedIndex:
                     self.by_key[key] = pair
                     continue
                 if key not in owned:  # a second sheet: copy before merging
-                    merged = self.by_key[key] = (list(merged[0]), {
-                        anchor: list(group) for anchor, group in merged[1].items()})
+                    merged = self.by_key[key] = (
+                        list(merged[0]),
+                        {anchor: list(group) for anchor, group in merged[1].items()},
+                    )
                     owned.add(key)
                 merged[0].extend(pair[0])
                 for anchor, entries in pair[1].items():
@@ -604,8 +638,15 @@ class _CombinedIndex:
         self.elements: dict[tuple, tuple] = {}
         self.layer_memo: dict[tuple[int, ...], tuple] = {}  # see StyleResolver._layers_of
 
-    def remember(self, key: tuple, chain: _Chain, candidates: _Candidates,
-                 state: _State | dict, parent_state: _State, parent_chain: _Chain) -> tuple:
+    def remember(
+        self,
+        key: tuple,
+        chain: _Chain,
+        candidates: _Candidates,
+        state: _State | dict,
+        parent_state: _State,
+        parent_chain: _Chain,
+    ) -> tuple:
         """Memo of (chain, candidates, state, or states by test outcome when per-element
         tests decide) per element description (see StyleResolver._state). The key names the parent state and chain by
         id (a key of ints and strings is not tracked by the garbage collector); the entry
@@ -649,8 +690,7 @@ class _CombinedIndex:
         tested: list[tuple] = []
         residual: list[Any] = []  # per tested entry: its element test, or None: matches()
         space = self.space
-        for e in [e for e in entries if e[3] <= own_keys and e[4] <= parent_keys
-                  and e[5] <= ancestor_keys]:
+        for e in [e for e in entries if e[3] <= own_keys and e[4] <= parent_keys and e[5] <= ancestor_keys]:
             mode = e[6]
             if mode is _IMPLIED:
                 implied.append(e)
@@ -679,8 +719,9 @@ class _Chain:
 
     __slots__ = ("own", "parent", "parent_own", "ancestors", "inclusive")
 
-    def __init__(self, own: frozenset[str], parent: _Chain | None, ancestors: frozenset[str],
-                 inclusive: frozenset[str]) -> None:
+    def __init__(
+        self, own: frozenset[str], parent: _Chain | None, ancestors: frozenset[str], inclusive: frozenset[str]
+    ) -> None:
         self.own = own
         self.parent = parent  # _ROOT_PARENT above the root element
         self.parent_own = parent.own if parent is not None else _NO_KEYS
@@ -700,8 +741,7 @@ class _Candidates:
 
     __slots__ = ("chain", "implied", "tested", "selectors", "layers")
 
-    def __init__(self, chain: _Chain, implied: list[tuple], tested: list[tuple],
-                 residual: list[Any]) -> None:
+    def __init__(self, chain: _Chain, implied: list[tuple], tested: list[tuple], residual: list[Any]) -> None:
         self.chain = chain  # keeps the id in the memo key its own
         # tuples: the empty one is shared and not tracked by the garbage collector
         self.implied = tuple(implied)
@@ -718,8 +758,9 @@ class _Prepared:
 
     __slots__ = ("rules", "relevant", "synthetic", "attr_names", "_entries")
 
-    def __init__(self, rules: tuple[Rule, ...], relevant: set[str], synthetic: dict[str, Any],
-                 attr_names: set[str]) -> None:
+    def __init__(
+        self, rules: tuple[Rule, ...], relevant: set[str], synthetic: dict[str, Any], attr_names: set[str]
+    ) -> None:
         self.rules = rules  # those whose @media matches (the sheet's own tuple if all do)
         self.relevant = relevant  # keys its selectors look at (index keys included)
         self.synthetic = synthetic  # synthetic key -> test
@@ -750,13 +791,19 @@ class _Prepared:
             for selector in rule.selectors:
                 kind, value = selector.key
                 own, parent_own, required = selector.own, selector.parent_own, selector.required
-                mode = _IMPLIED if selector.implied else _PLAIN if selector.plain else \
-                    _RESIDUAL if selector.residual is not None else _TESTED
+                mode = (
+                    _IMPLIED
+                    if selector.implied
+                    else _PLAIN
+                    if selector.plain
+                    else _RESIDUAL
+                    if selector.residual is not None
+                    else _TESTED
+                )
                 if selector.synthetic:
                     missing = [k for k, _test in selector.synthetic if k not in evaluated]
                     if missing:  # keys this index does not give elements: test per element
-                        own, parent_own, required = (keys.difference(missing) for keys in (
-                            own, parent_own, required))
+                        own, parent_own, required = (keys.difference(missing) for keys in (own, parent_own, required))
                         mode = _TESTED
                     elif kind in ("attr", "*"):  # "[class*=x]", ":not(.a)": by that key
                         keyed = sorted(k for k in own if k[:1] == "~")
@@ -794,8 +841,9 @@ def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
     per_viewport = _PREPARED.setdefault(sheet, {})
     found = per_viewport.get(viewport)
     if found is None:
-        rules = tuple([rule for rule in sheet.rules if not rule.media
-                       or all(media_matches(m, viewport) for m in rule.media)])
+        rules = tuple(
+            [rule for rule in sheet.rules if not rule.media or all(media_matches(m, viewport) for m in rule.media)]
+        )
         relevant: set[str] = set()
         synthetic: dict[str, Any] = {}
         attr_names: set[str] = set()
@@ -811,14 +859,15 @@ def _prepared(sheet: Stylesheet, viewport: tuple[int, int]) -> _Prepared:
                 for key, test in selector.synthetic:
                     synthetic.setdefault(key, test)
         found = per_viewport[viewport] = _Prepared(
-            sheet.rules if len(rules) == len(sheet.rules) else rules, relevant, synthetic,
-            attr_names)
+            sheet.rules if len(rules) == len(sheet.rules) else rules, relevant, synthetic, attr_names
+        )
     return found
 
 
 @lru_cache(maxsize=INDEXES)
-def _combined_index(ua: tuple[Stylesheet, ...], author: tuple[Stylesheet, ...],
-                    viewport: tuple[int, int]) -> _CombinedIndex:
+def _combined_index(
+    ua: tuple[Stylesheet, ...], author: tuple[Stylesheet, ...], viewport: tuple[int, int]
+) -> _CombinedIndex:
     return _CombinedIndex(ua + author, len(ua), viewport)
 
 
@@ -886,9 +935,16 @@ class StyleResolver:
     cascade (its ``<link>`` elements still order the given sheets): see newscrawl.page.Page.
     """
 
-    def __init__(self, root: Any, stylesheets: Iterable[Stylesheet | str] = (), *,
-                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, base_url: str | None = None,
-                 quirks: bool | None = None, style_elements: bool = True) -> None:
+    def __init__(
+        self,
+        root: Any,
+        stylesheets: Iterable[Stylesheet | str] = (),
+        *,
+        viewport: tuple[int, int] = DEFAULT_VIEWPORT,
+        base_url: str | None = None,
+        quirks: bool | None = None,
+        style_elements: bool = True,
+    ) -> None:
         if hasattr(root, "getroot"):
             root = root.getroot()
         self.root = root
@@ -896,8 +952,9 @@ class StyleResolver:
         self.quirks = is_quirks_mode(root) if quirks is None else quirks
         # one walk for <link>, <style> and <base> (each walk of a page costs ~0.05 ms)
         found = list(root.iter("link", "style", "base") if style_elements else root.iter("link", "base"))
-        self.base_url = self._base(base_url or getattr(root, "base_url", None),
-                                   next((el for el in found if el.tag == "base"), None))
+        self.base_url = self._base(
+            base_url or getattr(root, "base_url", None), next((el for el in found if el.tag == "base"), None)
+        )
         self._registry = NodeRegistry()
         self._memo: dict = {}
         self._states: dict[Any, _State] = {}
@@ -905,16 +962,15 @@ class StyleResolver:
         self._root_font_size = _MEDIUM
         # <link> elements (None), and <style> elements with their text and cache URL (read
         # once: lxml makes a new string at every read, and the URL takes a search of the text)
-        elements = [(el, None if el.tag == "link" else self._block(el.text or ""))
-                    for el in found if el.tag != "base"]
+        elements = [(el, None if el.tag == "link" else self._block(el.text or "")) for el in found if el.tag != "base"]
         given = [self._block(s) if isinstance(s, str) else s for s in stylesheets]
         document = _partial_parse_for(
-            root, [block for _el, block in elements if block is not None]
-            + [s for s in given if isinstance(s, tuple)])
+            root, [block for _el, block in elements if block is not None] + [s for s in given if isinstance(s, tuple)]
+        )
         sheets = [_BLOCKS.get(*s, document) if isinstance(s, tuple) else s for s in given]
         self._index = _combined_index(
-            _ua_sheet(self.quirks), tuple(self._order(sheets, elements, document)),
-            self.viewport)
+            _ua_sheet(self.quirks), tuple(self._order(sheets, elements, document)), self.viewport
+        )
 
     # --- stylesheet order ------------------------------------------------------------------------
     def _block(self, text: str) -> tuple[str, str | None]:
@@ -928,9 +984,12 @@ class StyleResolver:
             return join_url(url, href.strip()) or url  # a malformed <base> is ignored
         return url
 
-    def _order(self, provided: list[Stylesheet],
-               elements: list[tuple[Any, tuple[str, str | None] | None]],
-               document: DocumentKeys | None) -> list[Stylesheet]:
+    def _order(
+        self,
+        provided: list[Stylesheet],
+        elements: list[tuple[Any, tuple[str, str | None] | None]],
+        document: DocumentKeys | None,
+    ) -> list[Stylesheet]:
         by_url: dict[str, Stylesheet] = {}
         imported: set[str] = set()  # URLs imported or linked: not "unlinked" sheets
         for sheet in provided:
@@ -981,8 +1040,9 @@ class StyleResolver:
                 add(sheet)
         return ordered
 
-    def _add_sheet(self, sheet: Stylesheet, *, by_url: dict[str, Stylesheet], seen: set[int],
-                   ordered: list[Stylesheet]) -> None:
+    def _add_sheet(
+        self, sheet: Stylesheet, *, by_url: dict[str, Stylesheet], seen: set[int], ordered: list[Stylesheet]
+    ) -> None:
         """Append ``sheet`` to ``ordered`` after the sheets it imports (depth-first, iterative;
         not a recursive closure: that would be a reference cycle holding the resolver)."""
         seen.add(id(sheet))
@@ -995,8 +1055,7 @@ class StyleResolver:
             if depth < MAX_IMPORT_DEPTH:
                 for imp in imports:
                     found = by_url.get(_norm_url(imp.url))
-                    if found is not None and id(found) not in seen \
-                            and media_matches(imp.media, self.viewport):
+                    if found is not None and id(found) not in seen and media_matches(imp.media, self.viewport):
                         seen.add(id(found))
                         if media_matches(found.media, self.viewport):
                             child = found
@@ -1014,9 +1073,13 @@ class StyleResolver:
         if state.style is None:
             weight = int(min(900, max(100, round(state.weight / 100.0) * 100)))
             state.style = ComputedStyle(
-                font_size=state.font_size, font_weight=weight, bold=weight >= 600,
-                italic=state.italic, color=state.color,
-                font_family=family_category(state.families), display=state.display,
+                font_size=state.font_size,
+                font_weight=weight,
+                bold=weight >= 600,
+                italic=state.italic,
+                color=state.color,
+                font_family=family_category(state.families),
+                display=state.display,
                 visible=not state.hidden and state.visibility == "visible",
             )
         return state.style
@@ -1057,8 +1120,7 @@ class StyleResolver:
                 # tests: elements repeating their parent's state and their own tag, id, class,
                 # attribute names and inline style (list items, every page's header and
                 # menus) cost one lookup.
-                key = (id(parent_state), id(parent_chain), tag, element_id, classes, attributes,
-                       inline_text, is_root)
+                key = (id(parent_state), id(parent_chain), tag, element_id, classes, attributes, inline_text, is_root)
                 found = seen.get(key)
                 if found is None:
                     space = index.space
@@ -1067,11 +1129,9 @@ class StyleResolver:
                     # without per-element tests the state; with them, states by outcome
                     state = {}
                     if not candidates.selectors:
-                        state = self._compute(el, parent_state, candidates, (), inline_text,
-                                              is_root)
+                        state = self._compute(el, parent_state, candidates, (), inline_text, is_root)
                     if memorable(inline_text, element_id, classes):
-                        found = index.remember(key, chain, candidates, state, parent_state,
-                                               parent_chain)
+                        found = index.remember(key, chain, candidates, state, parent_state, parent_chain)
                     else:  # long attributes: computed for this element, never held (textcache)
                         found = (chain, candidates, state, parent_state, parent_chain)
                 parent_chain, candidates, state, _parent_state, _parent_chain = found
@@ -1081,7 +1141,8 @@ class StyleResolver:
                     state = by_outcome.get(outcome)
                     if state is None:
                         state = by_outcome[outcome] = self._compute(
-                            el, parent_state, candidates, outcome, inline_text, is_root)
+                            el, parent_state, candidates, outcome, inline_text, is_root
+                        )
                 parent_state = state
                 if is_root:
                     self._root_font_size = state.font_size  # rem lengths below refer to it
@@ -1090,8 +1151,15 @@ class StyleResolver:
             chains[el] = parent_chain
         return parent_state
 
-    def _compute(self, element: Any, parent: _State, candidates: _Candidates,
-                 outcome: tuple[bool, ...], inline_text: str | None, is_root: bool) -> _State:
+    def _compute(
+        self,
+        element: Any,
+        parent: _State,
+        candidates: _Candidates,
+        outcome: tuple[bool, ...],
+        inline_text: str | None,
+        is_root: bool,
+    ) -> _State:
         """The element's state; elements with the same parent state, matching rules and
         inline style (list items, repeated teasers) share one."""
         layers = self._layers_for(candidates, outcome)
@@ -1130,8 +1198,7 @@ class StyleResolver:
         by_outcome = candidates.layers
         layers = by_outcome.get(outcome)
         if layers is None:
-            matching = [*candidates.implied,
-                        *[e for e, ok in zip(candidates.tested, outcome) if ok]]
+            matching = [*candidates.implied, *[e for e, ok in zip(candidates.tested, outcome) if ok]]
             layers = by_outcome[outcome] = self._layers_of(matching)
         return layers
 
@@ -1148,8 +1215,7 @@ class StyleResolver:
             found = memo[key] = self._layers(entries)
         return found
 
-    def _declared(self, layers: tuple, inline_text: str | None
-                  ) -> tuple[dict[str, Any], dict[str, str]]:
+    def _declared(self, layers: tuple, inline_text: str | None) -> tuple[dict[str, Any], dict[str, str]]:
         """Declared values: matching rules, then inline style, then the !important ones."""
         normal, normal_customs, important, important_customs = layers
         if not inline_text and not important and not important_customs:
@@ -1190,8 +1256,7 @@ class StyleResolver:
         if found is None:
             if len(_SHARED.merged) >= _SHARED.MAX:
                 _SHARED.merged.clear()
-            found = _SHARED.merged[merged_key] = (self._merge(matched, declarations),
-                                                  declarations)
+            found = _SHARED.merged[merged_key] = (self._merge(matched, declarations), declarations)
         return found[0]
 
     def _merge(self, matched: list[tuple], declarations: tuple[tuple, ...]) -> tuple:
@@ -1243,19 +1308,20 @@ class StyleResolver:
         parsed = parse_value_text(source_prop, substituted)
         if source_prop == "font":
             parsed = dict(parsed).get(prop) if parsed else None
-        if parsed is None or (isinstance(parsed, tuple) and parsed and parsed[0] == "quirk"
-                              and not self.quirks):
+        if parsed is None or (isinstance(parsed, tuple) and parsed and parsed[0] == "quirk" and not self.quirks):
             return ("wide", "unset")
         return parsed
 
-    def _compute_state(self, layers: tuple, inline_text: str | None, parent: _State,
-                       is_root: bool) -> _State:
+    def _compute_state(self, layers: tuple, inline_text: str | None, parent: _State, is_root: bool) -> _State:
         declared, own_customs = self._declared(layers, inline_text)
         customs = parent.customs
         if own_customs:
             customs = _SHARED.intern_customs(parent.customs, own_customs)
-        pending = [(prop, value) for prop, value in declared.items()
-                   if type(value) is tuple and value and value[0] == "pending"]
+        pending = [
+            (prop, value)
+            for prop, value in declared.items()
+            if type(value) is tuple and value and value[0] == "pending"
+        ]
         if pending:
             declared = dict(declared)
             for prop, value in pending:
@@ -1280,16 +1346,24 @@ class StyleResolver:
         display = _not_inherited(declared.get("display"), parent.display, "inline")
         floating = _not_inherited(declared.get("float"), "none", "none")
         position = _not_inherited(declared.get("position"), "static", "static")
-        if is_root or floating != "none" or position in ("absolute", "fixed") \
-                or parent.box_display in _FLEX_OR_GRID:
+        if is_root or floating != "none" or position in ("absolute", "fixed") or parent.box_display in _FLEX_OR_GRID:
             display = _BLOCKIFY.get(display, display)
             if is_root and display == "contents":
                 display = "block"
         box_display = parent.box_display if display == "contents" else display
-        return _State(font_size=font_size, keyword_size=keyword_size, weight=weight,
-                      italic=italic, color=color, families=families, display=display,
-                      box_display=box_display, visibility=visibility,
-                      hidden=parent.hidden or display == "none", customs=customs)
+        return _State(
+            font_size=font_size,
+            keyword_size=keyword_size,
+            weight=weight,
+            italic=italic,
+            color=color,
+            families=families,
+            display=display,
+            box_display=box_display,
+            visibility=visibility,
+            hidden=parent.hidden or display == "none",
+            customs=customs,
+        )
 
     def _font_size(self, value: Any, parent: _State, is_root: bool) -> tuple[float, bool]:
         parent_size = parent.font_size
@@ -1313,16 +1387,20 @@ class StyleResolver:
 
     @staticmethod
     def _weight(value: Any, parent: float) -> float:
-        if value is None or value == ("wide", "inherit") or value == ("wide", "unset") \
-                or value == ("wide", "revert") or value == ("wide", "revert-layer"):
+        if (
+            value is None
+            or value == ("wide", "inherit")
+            or value == ("wide", "unset")
+            or value == ("wide", "revert")
+            or value == ("wide", "revert-layer")
+        ):
             return parent
         if value == ("wide", "initial"):
             return 400.0
         if value == "bolder":
             return 400.0 if parent < 350 else 700.0 if parent < 550 else max(parent, 900.0)
         if value == "lighter":
-            return parent if parent < 100 else 100.0 if parent < 550 else \
-                400.0 if parent < 750 else 700.0
+            return parent if parent < 100 else 100.0 if parent < 550 else 400.0 if parent < 750 else 700.0
         return float(value)
 
 
@@ -1358,10 +1436,10 @@ def _substitute_tokens(tokens: list[Any], customs: Mapping[str, str], depth: int
     for token in tokens:
         if token.type == "function" and token.lower_name == "var":
             args = token.arguments
-            comma = next((i for i, t in enumerate(args)
-                          if t.type == "literal" and t.value == ","), None)
-            name_tokens = [t for t in (args if comma is None else args[:comma])
-                           if t.type not in ("whitespace", "comment")]
+            comma = next((i for i, t in enumerate(args) if t.type == "literal" and t.value == ","), None)
+            name_tokens = [
+                t for t in (args if comma is None else args[:comma]) if t.type not in ("whitespace", "comment")
+            ]
             if len(name_tokens) != 1 or name_tokens[0].type != "ident":
                 return None
             value = customs.get(name_tokens[0].value)
@@ -1369,7 +1447,7 @@ def _substitute_tokens(tokens: list[Any], customs: Mapping[str, str], depth: int
             if value is not None:
                 replacement = _substitute(value, customs, depth + 1)
             if replacement is None and comma is not None:
-                replacement = _substitute_tokens(args[comma + 1:], customs, depth + 1)
+                replacement = _substitute_tokens(args[comma + 1 :], customs, depth + 1)
             if replacement is None:
                 return None
             parts.append(" " + replacement + " ")

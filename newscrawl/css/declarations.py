@@ -36,8 +36,9 @@ def split_declarations(block: str) -> list[tuple[str | None, str]] | None:
     if "{" in block or "}" in block or "\\" in block:
         return None
     pieces: list[tuple[str | None, str]] = []
-    if not ('"' in block or "'" in block or "(" in block or ")" in block or "[" in block
-            or "]" in block or "/*" in block):  # no strings, comments or groups: every ';' ends one
+    if not (
+        '"' in block or "'" in block or "(" in block or ")" in block or "[" in block or "]" in block or "/*" in block
+    ):  # no strings, comments or groups: every ';' ends one
         for text in block.split(";"):
             _add(pieces, text)
         return pieces
@@ -53,7 +54,7 @@ def split_declarations(block: str) -> list[tuple[str | None, str]] | None:
         pos = match.end()
         if token == ";":
             if not stack:
-                _add(pieces, block[start:match.start()])
+                _add(pieces, block[start : match.start()])
                 start = pos
         elif token in ("(", "["):
             stack.append(_CLOSERS[token])

@@ -75,8 +75,7 @@ def scanned_tree(text: str, depth: int = 0) -> list[tuple[Any, ...]]:
         elif keyword in NESTED and block is not None and depth < sheet_module.MAX_NESTING:
             out.append(("at", keyword, dump(_tokens(prelude)), scanned_tree(block, depth + 1)))
         else:
-            out.append(("at", keyword, dump(_tokens(prelude)),
-                        None if block is None else dump(_tokens(block))))
+            out.append(("at", keyword, dump(_tokens(prelude)), None if block is None else dump(_tokens(block))))
     return out
 
 
@@ -101,10 +100,12 @@ def _tree(nodes: list[Any], depth: int = 0) -> list[tuple[Any, ...]]:
 
 
 # --- parse_stylesheet against a walk of tinycss2's tree -------------------------------------------
-def reference_stylesheet(css: str | bytes, url: str | None = None,
-                         max_bytes: int = sheet_module.DEFAULT_MAX_BYTES,
-                         max_rules: int = sheet_module.DEFAULT_MAX_RULES
-                         ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None]]]:
+def reference_stylesheet(
+    css: str | bytes,
+    url: str | None = None,
+    max_bytes: int = sheet_module.DEFAULT_MAX_BYTES,
+    max_rules: int = sheet_module.DEFAULT_MAX_RULES,
+) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None]]]:
     """(rules, imports) as parse_stylesheet should give them, from tinycss2's tree: each kept
     rule as (selectors, declarations, order, media conditions) in comparable form."""
     stats: dict[str, int] = dict.fromkeys(sheet_module._STATS, 0)
@@ -114,7 +115,8 @@ def reference_stylesheet(css: str | bytes, url: str | None = None,
     imports_allowed = True
     ordinal = 0
     stack: list[tuple[Any, tuple[Any, ...], int]] = [
-        (iter(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True)), (), 0)]
+        (iter(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True)), (), 0)
+    ]
     while stack:
         nodes, media, depth = stack[-1]
         node = next(nodes, None)
@@ -134,8 +136,7 @@ def reference_stylesheet(css: str | bytes, url: str | None = None,
             except ValueError:
                 continue
             if selectors:
-                rules.append((tuple(map(selector_key, selectors)), repr(declarations), ordinal,
-                              media))
+                rules.append((tuple(map(selector_key, selectors)), repr(declarations), ordinal, media))
             continue
         if node.type != "at-rule":
             continue
@@ -173,29 +174,40 @@ def _condition(tokens: list[Any]) -> tuple[Any, ...]:
 def selector_key(selector: Selector) -> tuple[Any, ...]:
     """What distinguishes compiled selectors (their tests are closures, compared by what they
     were built from)."""
-    return (selector.specificity, selector.key, selector.own, selector.parent_own,
-            selector.required, selector.implied, selector.plain, selector.presence, selector.keys,
-            tuple(name for name, _test in selector.synthetic), selector.residual is None,
-            tuple(combinator for _test, combinator in selector.parts))
+    return (
+        selector.specificity,
+        selector.key,
+        selector.own,
+        selector.parent_own,
+        selector.required,
+        selector.implied,
+        selector.plain,
+        selector.presence,
+        selector.keys,
+        tuple(name for name, _test in selector.synthetic),
+        selector.residual is None,
+        tuple(combinator for _test, combinator in selector.parts),
+    )
 
 
-def parsed_stylesheet(css: str | bytes, url: str | None = None,
-                      max_bytes: int = sheet_module.DEFAULT_MAX_BYTES,
-                      max_rules: int = sheet_module.DEFAULT_MAX_RULES
-                      ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None]]]:
+def parsed_stylesheet(
+    css: str | bytes,
+    url: str | None = None,
+    max_bytes: int = sheet_module.DEFAULT_MAX_BYTES,
+    max_rules: int = sheet_module.DEFAULT_MAX_RULES,
+) -> tuple[list[tuple[Any, ...]], list[tuple[str, str | None]]]:
     """parse_stylesheet's result in reference_stylesheet's form."""
-    sheet = sheet_module.parse_stylesheet(css, url=url, max_bytes=max_bytes, max_rules=max_rules,
-                                          cached=False)
+    sheet = sheet_module.parse_stylesheet(css, url=url, max_bytes=max_bytes, max_rules=max_rules, cached=False)
     rules = []
     for rule in sheet.rules:
         media = tuple(_condition(_tokens(condition)) for condition in rule.media)
-        rules.append((tuple(map(selector_key, rule.selectors)), repr(list(rule.declarations)),
-                      rule.order, media))
+        rules.append((tuple(map(selector_key, rule.selectors)), repr(list(rule.declarations)), rule.order, media))
     return rules, [(found.url, found.media) for found in sheet.imports]
 
 
-def first_difference(css: str | bytes, url: str | None = None,
-                     max_bytes: int = sheet_module.DEFAULT_MAX_BYTES) -> str | None:
+def first_difference(
+    css: str | bytes, url: str | None = None, max_bytes: int = sheet_module.DEFAULT_MAX_BYTES
+) -> str | None:
     """None when split_rules and parse_stylesheet read ``css`` as tinycss2 does, else a
     description of the first difference."""
     stats: dict[str, int] = dict.fromkeys(sheet_module._STATS, 0)
@@ -218,21 +230,26 @@ def _first_mismatch(ours: list[Any], theirs: list[Any], what: str) -> str | None
     for index, (mine, reference) in enumerate(zip(ours, theirs)):
         if mine == reference:
             continue
-        if isinstance(mine, tuple) and isinstance(reference, tuple) and len(mine) == 4 \
-                and isinstance(mine[3], list) and isinstance(reference[3], list) \
-                and mine[:3] == reference[:3]:
+        if (
+            isinstance(mine, tuple)
+            and isinstance(reference, tuple)
+            and len(mine) == 4
+            and isinstance(mine[3], list)
+            and isinstance(reference[3], list)
+            and mine[:3] == reference[:3]
+        ):
             inner = _first_mismatch(mine[3], reference[3], f"{what}[{index}] block")
             if inner is not None:
                 return inner
         return f"{what}[{index}]: ours {_short(mine)}\n  tinycss2 {_short(reference)}"
     if len(ours) != len(theirs):
-        return (f"{what}: ours has {len(ours)}, tinycss2 {len(theirs)}; first extra: "
-                f"{_short((ours if len(ours) > len(theirs) else theirs)[min(len(ours), len(theirs))])}")
+        return (
+            f"{what}: ours has {len(ours)}, tinycss2 {len(theirs)}; first extra: "
+            f"{_short((ours if len(ours) > len(theirs) else theirs)[min(len(ours), len(theirs))])}"
+        )
     return None
 
 
 def _short(value: Any, limit: int = 600) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
-
-

@@ -55,7 +55,7 @@ def style_sources(text: str) -> list[Source]:
         elif name == "style":
             end_match = _STYLE_END.search(text, match.end())
             end = len(text) if end_match is None else end_match.start()
-            found.append(Source("style", _attributes(match.group(2)), text[match.end():end]))
+            found.append(Source("style", _attributes(match.group(2)), text[match.end() : end]))
             pos = end if end_match is None else end_match.end()
         else:
             found.append(Source("link", _attributes(match.group(2))))

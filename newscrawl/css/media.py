@@ -18,26 +18,62 @@ DEFAULT_VIEWPORT = (1366, 768)
 _MATCHING_TYPES = frozenset({"all", "screen"})
 # Discrete features with the value a default desktop browser reports.
 _DISCRETE = {
-    "prefers-color-scheme": "light", "prefers-reduced-motion": "no-preference",
-    "prefers-contrast": "no-preference", "prefers-reduced-transparency": "no-preference",
-    "prefers-reduced-data": "no-preference", "hover": "hover", "any-hover": "hover",
-    "pointer": "fine", "any-pointer": "fine", "scripting": "enabled", "update": "fast",
-    "display-mode": "browser", "forced-colors": "none", "inverted-colors": "none",
-    "overflow-block": "scroll", "overflow-inline": "scroll", "color-gamut": "srgb",
-    "dynamic-range": "standard", "orientation": None,
+    "prefers-color-scheme": "light",
+    "prefers-reduced-motion": "no-preference",
+    "prefers-contrast": "no-preference",
+    "prefers-reduced-transparency": "no-preference",
+    "prefers-reduced-data": "no-preference",
+    "hover": "hover",
+    "any-hover": "hover",
+    "pointer": "fine",
+    "any-pointer": "fine",
+    "scripting": "enabled",
+    "update": "fast",
+    "display-mode": "browser",
+    "forced-colors": "none",
+    "inverted-colors": "none",
+    "overflow-block": "scroll",
+    "overflow-inline": "scroll",
+    "color-gamut": "srgb",
+    "dynamic-range": "standard",
+    "orientation": None,
 }
-_BOOLEAN_TRUE = frozenset({"color", "hover", "any-hover", "pointer", "any-pointer", "grid",
-                           "scripting", "update", "width", "height", "orientation",
-                           "aspect-ratio", "resolution", "monochrome"})
+_BOOLEAN_TRUE = frozenset(
+    {
+        "color",
+        "hover",
+        "any-hover",
+        "pointer",
+        "any-pointer",
+        "grid",
+        "scripting",
+        "update",
+        "width",
+        "height",
+        "orientation",
+        "aspect-ratio",
+        "resolution",
+        "monochrome",
+    }
+)
 
 
 def _numeric_features(viewport: tuple[int, int]) -> dict[str, float]:
     width, height = viewport
     return {
-        "width": width, "height": height, "device-width": width, "device-height": height,
-        "aspect-ratio": width / height, "device-aspect-ratio": width / height,
-        "resolution": 1.0, "-webkit-device-pixel-ratio": 1.0, "device-pixel-ratio": 1.0,
-        "color": 8.0, "color-index": 0.0, "monochrome": 0.0, "grid": 0.0,
+        "width": width,
+        "height": height,
+        "device-width": width,
+        "device-height": height,
+        "aspect-ratio": width / height,
+        "device-aspect-ratio": width / height,
+        "resolution": 1.0,
+        "-webkit-device-pixel-ratio": 1.0,
+        "device-pixel-ratio": 1.0,
+        "color": 8.0,
+        "color-index": 0.0,
+        "monochrome": 0.0,
+        "grid": 0.0,
     }
 
 
@@ -62,8 +98,7 @@ def _query(toks: list[Any], viewport: tuple[int, int]) -> bool:
     if not toks:
         return False
     negate = False
-    if toks[0].type == "ident" and toks[0].lower_value in ("not", "only") and len(toks) > 1 \
-            and toks[1].type == "ident":
+    if toks[0].type == "ident" and toks[0].lower_value in ("not", "only") and len(toks) > 1 and toks[1].type == "ident":
         negate = toks[0].lower_value == "not"
         toks = toks[1:]
     if toks[0].type == "ident":
@@ -144,8 +179,11 @@ def _ratio_or_value(toks: list[Any]) -> float | str | None:
 def _compare(left: float, op: str, right: float) -> bool:
     eps = 1e-6
     return {
-        "<": left < right - eps, "<=": left <= right + eps, ">": left > right + eps,
-        ">=": left >= right - eps, "=": abs(left - right) <= eps,
+        "<": left < right - eps,
+        "<=": left <= right + eps,
+        ">": left > right + eps,
+        ">=": left >= right - eps,
+        "=": abs(left - right) <= eps,
     }[op]
 
 
@@ -171,10 +209,10 @@ def _feature(toks: list[Any], viewport: tuple[int, int]) -> bool:
         prefix = ""
         for candidate in ("min-", "max-", "-webkit-min-", "-webkit-max-"):
             if name.startswith(candidate):
-                prefix, name = candidate.strip("-").replace("webkit-", ""), name[len(candidate):]
+                prefix, name = candidate.strip("-").replace("webkit-", ""), name[len(candidate) :]
                 break
         if name.startswith("-webkit-"):
-            name = name[len("-webkit-"):]
+            name = name[len("-webkit-") :]
         if name not in numeric or not isinstance(value, float):
             return False
         actual = numeric[name]
@@ -191,8 +229,7 @@ def _range(toks: list[Any], numeric: dict[str, float]) -> bool:
         token = toks[i]
         if token.type == "literal" and token.value in ("<", ">", "="):
             op = token.value
-            if op in "<>" and i + 1 < len(toks) and toks[i + 1].type == "literal" \
-                    and toks[i + 1].value == "=":
+            if op in "<>" and i + 1 < len(toks) and toks[i + 1].type == "literal" and toks[i + 1].value == "=":
                 op += "="
                 i += 1
             parts.append(("op", op))
@@ -242,11 +279,13 @@ def _supports_in_parens(token: Any) -> bool:
     if token.type != "() block":
         return False
     inner = significant(token.content)
-    if inner and (inner[0].type == "() block" or inner[0].type == "function"
-                  or (inner[0].type == "ident" and inner[0].lower_value == "not")):
+    if inner and (
+        inner[0].type == "() block"
+        or inner[0].type == "function"
+        or (inner[0].type == "ident" and inner[0].lower_value == "not")
+    ):
         return supports_matches(token.content)
     # A declaration: "prop: value". Vendor-prefixed properties are the usual negative test.
-    if len(inner) >= 2 and inner[0].type == "ident" and inner[1].type == "literal" \
-            and inner[1].value == ":":
+    if len(inner) >= 2 and inner[0].type == "ident" and inner[1].type == "literal" and inner[1].value == ":":
         return not inner[0].lower_value.startswith(("-ms-", "-o-", "-moz-"))
     return False

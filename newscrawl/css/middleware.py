@@ -102,11 +102,14 @@ class StylesheetMiddleware:
         if self.stats is not None:
             self.stats.inc_value(f"newscrawl/css/{key}", count)
 
-    async def process_response(self, request: Request, response: Response,
-                               spider: Any = None) -> Response:
-        if request.meta.get(MARKER) or request.callback is NO_CALLBACK \
-                or not isinstance(response, HtmlResponse) or META_KEY in request.meta \
-                or not 200 <= response.status < 300:  # redirects and error pages: no styles
+    async def process_response(self, request: Request, response: Response, spider: Any = None) -> Response:
+        if (
+            request.meta.get(MARKER)
+            or request.callback is NO_CALLBACK
+            or not isinstance(response, HtmlResponse)
+            or META_KEY in request.meta
+            or not 200 <= response.status < 300
+        ):  # redirects and error pages: no styles
             return response
         self._page_hosts.add(urlparse_cached(response).netloc)
         self._inc("pages")
@@ -145,9 +148,18 @@ class StylesheetMiddleware:
                     sources.append(("link", url))
             elif "@import" in source.text.lower():
                 sheet = parse_style_block(source.text, base_url(response))
-                sources.append(("style", [i for i in sheet.imports if media_matches(i.media)
-                                          and i.url.startswith(("http://", "https://"))
-                                          and self._allowed(i.url, response.url)]))
+                sources.append(
+                    (
+                        "style",
+                        [
+                            i
+                            for i in sheet.imports
+                            if media_matches(i.media)
+                            and i.url.startswith(("http://", "https://"))
+                            and self._allowed(i.url, response.url)
+                        ],
+                    )
+                )
         return sources
 
     def _allowed(self, url: str, referrer: str) -> bool:
@@ -164,7 +176,7 @@ class StylesheetMiddleware:
         # Start the top-level downloads at once (within the page's budget); imports start as
         # their parent arrives.
         links = list(dict.fromkeys(value for kind, value in sources if kind == "link"))
-        for url in links[:self.max_per_page]:
+        for url in links[: self.max_per_page]:
             self._start(url)
         ordered: list[str] = []
         seen: set[str] = set()
@@ -176,8 +188,9 @@ class StylesheetMiddleware:
                     await self._expand(imp.url, 1, deadline, seen, ordered, budget)
         return ordered
 
-    async def _expand(self, url: str, depth: int, deadline: float, seen: set[str],
-                      ordered: list[str], budget: list[int]) -> None:
+    async def _expand(
+        self, url: str, depth: int, deadline: float, seen: set[str], ordered: list[str], budget: list[int]
+    ) -> None:
         """Append ``url``'s imports (first) and ``url`` to ``ordered`` when obtained."""
         if url in seen:
             self._inc("import_loops" if depth else "duplicate_links")
@@ -191,8 +204,11 @@ class StylesheetMiddleware:
         if sheet is None:
             return
         if sheet.imports and depth < self.import_depth:
-            imports = [i for i in sheet.imports if media_matches(i.media)
-                       and i.url.startswith(("http://", "https://")) and self._allowed(i.url, url)]
+            imports = [
+                i
+                for i in sheet.imports
+                if media_matches(i.media) and i.url.startswith(("http://", "https://")) and self._allowed(i.url, url)
+            ]
             for imp in imports:
                 if imp.url not in seen:
                     self._start(imp.url, depth + 1)
@@ -277,8 +293,12 @@ class StylesheetMiddleware:
             return
         self._unreachable.add(host)
         self._inc("unreachable_hosts")
-        logger.info("stylesheets on %s cannot be downloaded (%s: %s); pages are styled without them",
-                    host, type(exc).__name__, exc)
+        logger.info(
+            "stylesheets on %s cannot be downloaded (%s: %s); pages are styled without them",
+            host,
+            type(exc).__name__,
+            exc,
+        )
 
     async def _fetch_unsafe(self, url: str) -> Stylesheet | None:
         source = self._kept_source(url)
@@ -289,8 +309,7 @@ class StylesheetMiddleware:
             self._keep_source(url, *source)
         final_url, body = source
         if len(body) > THREAD_PARSE_BYTES:
-            sheet = await run_in_thread(parse_stylesheet, body, url=final_url,
-                                        max_bytes=self.max_bytes)
+            sheet = await run_in_thread(parse_stylesheet, body, url=final_url, max_bytes=self.max_bytes)
         else:
             sheet = parse_stylesheet(body, url=final_url, max_bytes=self.max_bytes)
         if final_url != url:
@@ -306,10 +325,16 @@ class StylesheetMiddleware:
         host = urlparse_cached(Request(url)).netloc
         if host not in self._page_hosts:
             self._sheet_hosts.add(host)
-        request = Request(url, callback=NO_CALLBACK, meta={
-            MARKER: True, "download_timeout": self.timeout, "download_maxsize": self.max_bytes,
-            "download_warnsize": 0,
-        })
+        request = Request(
+            url,
+            callback=NO_CALLBACK,
+            meta={
+                MARKER: True,
+                "download_timeout": self.timeout,
+                "download_maxsize": self.max_bytes,
+                "download_warnsize": 0,
+            },
+        )
         response = await self.crawler.engine.download_async(request)
         if response.status != 200:
             self._fail(url, f"status_{response.status}")
@@ -370,8 +395,11 @@ class _QuietOwnFailures(logging.Filter):
         if request.meta.get(MARKER):
             return False
         parsed = urlparse_cached(request)
-        return not (request.meta.get("dont_obey_robotstxt") and parsed.path == "/robots.txt"
-                    and parsed.netloc in self.sheet_hosts)
+        return not (
+            request.meta.get("dont_obey_robotstxt")
+            and parsed.path == "/robots.txt"
+            and parsed.netloc in self.sheet_hosts
+        )
 
 
 def _failure_reason(exc: Exception) -> str:

@@ -24,16 +24,19 @@ _SPACES = re.compile(r"[ \t\n\r\f]*")
 # the caller: a comment when "*" follows; one character class is faster than an alternation).
 _PRELUDE = re.compile(r"""[{}()\[\];"'\\/]""")
 _INNER = re.compile(r"""[{}()\[\]"'\\/]""")
-_STRING_END = {'"': re.compile(r'"|\\(?:\r\n|[\s\S])?|[\n\r\f]'),
-               "'": re.compile(r"'|\\(?:\r\n|[\s\S])?|[\n\r\f]")}
+_STRING_END = {'"': re.compile(r'"|\\(?:\r\n|[\s\S])?|[\n\r\f]'), "'": re.compile(r"'|\\(?:\r\n|[\s\S])?|[\n\r\f]")}
 _ESCAPE = r"\\(?:[0-9A-Fa-f]{1,6}(?:\r\n|[ \t\n\r\f])?|[^\n\r\f]|\Z)"
 _ESCAPE_END = re.compile(_ESCAPE)
-_AT_KEYWORD = re.compile(rf"@((?:--|-?(?:[A-Za-z_]|[^\x01-\x7f]|{_ESCAPE}))"
-                         rf"(?:[A-Za-z0-9_-]|[^\x01-\x7f]|{_ESCAPE})*+)")
+_AT_KEYWORD = re.compile(
+    rf"@((?:--|-?(?:[A-Za-z_]|[^\x01-\x7f]|{_ESCAPE}))"
+    rf"(?:[A-Za-z0-9_-]|[^\x01-\x7f]|{_ESCAPE})*+)"
+)
 # An unquoted url(...) token: up to the first ")" (escapes honoured until a character that makes
 # it a bad url; from there on tinycss2 only skips "\)").
-_URL_GOOD = re.compile(r"""(?:[^)\\ \t\n\r\f"'(\x00-\x08\x0b\x0e-\x1f\x7f]++|\\(?:[0-9A-Fa-f]{1,6}"""
-                       r"""(?:\r\n|[ \t\n\r\f])?|[^\n\r\f]|\Z)|\\(?=[\n\r\f]))*+[ \t\n\r\f]*""")
+_URL_GOOD = re.compile(
+    r"""(?:[^)\\ \t\n\r\f"'(\x00-\x08\x0b\x0e-\x1f\x7f]++|\\(?:[0-9A-Fa-f]{1,6}"""
+    r"""(?:\r\n|[ \t\n\r\f])?|[^\n\r\f]|\Z)|\\(?=[\n\r\f]))*+[ \t\n\r\f]*"""
+)
 _URL_BAD = re.compile(r"(?:[^)\\]++|\\\)|\\)*+\)?")
 _NAME_SET = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 # relevant() searches ASCII text for the same words without the regex
@@ -53,9 +56,11 @@ def _groups(depth: int) -> str:
     loops: runs of plain characters between the others, faster in Python's re than an
     alternation per run.)"""
     inner = "|" + _groups(depth - 1) if depth > 1 else ""
-    return (rf"(?:(?<![uU][rR][lL])\({_PLAIN}*+(?:(?:{_CLOSED}|\]{inner}){_PLAIN}*+)*+\)"
-            rf"|(?<=[uU][rR][lL])\({_PLAIN}*+(?:/(?!\*){_PLAIN}*+)*+\)"
-            rf"|\[{_PLAIN}*+(?:(?:{_CLOSED}|\){inner}){_PLAIN}*+)*+\])")
+    return (
+        rf"(?:(?<![uU][rR][lL])\({_PLAIN}*+(?:(?:{_CLOSED}|\]{inner}){_PLAIN}*+)*+\)"
+        rf"|(?<=[uU][rR][lL])\({_PLAIN}*+(?:/(?!\*){_PLAIN}*+)*+\)"
+        rf"|\[{_PLAIN}*+(?:(?:{_CLOSED}|\){inner}){_PLAIN}*+)*+\])"
+    )
 
 
 _FLAT_TEXT = rf"{_PLAIN}*+(?:(?:{_CLOSED}|[)\]]|{_groups(2)}){_PLAIN}*+)*+"
@@ -69,7 +74,8 @@ _FLAT_RUN = re.compile(rf"(?:[ \t\n\r\f]*+(?=[^@/<\-]){_FLAT_TEXT}\{{{_FLAT_TEXT
 # An at-rule's prelude read in one match, up to its "{" or ";" (flat text without ";" outside
 # groups: "@media (min-width: 600px) and (max-width: 900px) {").
 _FLAT_AT_PRELUDE = re.compile(
-    rf"""[^{{}}()\[\]"'\\/;]*+(?:(?:{_CLOSED}|[)\]]|{_groups(1)})[^{{}}()\[\]"'\\/;]*+)*+(?=[{{;])""")
+    rf"""[^{{}}()\[\]"'\\/;]*+(?:(?:{_CLOSED}|[)\]]|{_groups(1)})[^{{}}()\[\]"'\\/;]*+)*+(?=[{{;])"""
+)
 
 
 # One rule as text: (keyword, prelude, block); at-rules have a keyword, ``block`` is None for
@@ -116,7 +122,7 @@ def _is_url(text: str, paren: int, boundary: int, escaped: int) -> bool:
     ident, ``escaped`` where the last escape before ``paren`` ended (-1 if none)."""
     if escaped > boundary and (escaped == paren or _name_char(text[paren - 1])):
         return _tokenized_url(text, boundary, paren)  # an ident with escapes: rare
-    if paren - 3 < boundary or text[paren - 3:paren].lower() != "url":
+    if paren - 3 < boundary or text[paren - 3 : paren].lower() != "url":
         return False
     before = paren - 4
     if before >= boundary:
@@ -124,7 +130,7 @@ def _is_url(text: str, paren: int, boundary: int, escaped: int) -> bool:
         if _name_char(char):
             if before - 3 >= boundary and text.startswith("<!--", before - 3):
                 pass  # "<!--" (CDO), then "url("
-            elif "+" in text[max(boundary, before - 14):before]:
+            elif "+" in text[max(boundary, before - 14) : before]:
                 return _tokenized_url(text, boundary, paren)  # after a unicode-range token?
             else:
                 return False  # the end of a longer ident, dimension, hash or at-keyword
@@ -230,7 +236,7 @@ def _rstrip(prelude: str) -> str:
     stripped = prelude.rstrip(_WHITESPACE)
     if len(stripped) < len(prelude) and ('"' in stripped or "'" in stripped or "\\" in stripped):
         tail = _TO_NEWLINE.match(prelude, len(stripped))
-        return prelude[:tail.end() if tail is not None else len(stripped) + 1]
+        return prelude[: tail.end() if tail is not None else len(stripped) + 1]
     return stripped
 
 
@@ -262,12 +268,12 @@ def strip_comments(text: str) -> str:
             return "".join(out)
         token = match.group()
         if token == "/*":
-            out.append(text[pos:match.start()])
+            out.append(text[pos : match.start()])
             close = text.find("*/", match.end())
             pos = len(text) if close < 0 else close + 2
             out.append(" ")
         elif token == "\\":
-            out.append(text[pos:match.end() + 1])
+            out.append(text[pos : match.end() + 1])
             pos = match.end() + 1
         else:
             end = _skip_string(text, match.start(), token)
@@ -298,21 +304,21 @@ def split_rules(text: str, top_level: bool = True) -> list[RawRule]:
             if brace >= length:
                 break  # no block: not a rule
             end, after = _block_end(text, brace + 1)
-            rules.append((None, _rstrip(text[pos:brace]), text[brace + 1:end]))
+            rules.append((None, _rstrip(text[pos:brace]), text[brace + 1 : end]))
             pos = after
             continue
         keyword = _keyword(at.group(1))
         simple = _FLAT_AT_PRELUDE.match(text, at.end())
         stop = simple.end() if simple is not None else _scan(text, at.end(), [], "{;")
         if stop >= length:  # the text ends the at-rule
-            rules.append((keyword, text[at.end():], None))
+            rules.append((keyword, text[at.end() :], None))
             break
         if text[stop] == ";":
-            rules.append((keyword, text[at.end():stop], None))
+            rules.append((keyword, text[at.end() : stop], None))
             pos = stop + 1
         else:
             end, after = _block_end(text, stop + 1)
-            rules.append((keyword, text[at.end():stop], text[stop + 1:end]))
+            rules.append((keyword, text[at.end() : stop], text[stop + 1 : end]))
             pos = after
     return rules
 
@@ -325,8 +331,15 @@ def relevant(block: str) -> bool:
     if not block.isascii() or "\\" in block:  # escapes: c\olor is color
         return "\\" in block or _RELEVANT.search(block) is not None
     low = block.lower()
-    return "font" in low or "color" in low or "display" in low or "visib" in low \
-        or "float" in low or "position" in low or "--" in low
+    return (
+        "font" in low
+        or "color" in low
+        or "display" in low
+        or "visib" in low
+        or "float" in low
+        or "position" in low
+        or "--" in low
+    )
 
 
 def count_declarations(block: str) -> int:
@@ -381,9 +394,17 @@ _KEY_OR_COMMA = re.compile(rf"[.#]{_NAME_CHARS}+|,")
 def selector_key_tuples(prelude: str) -> tuple[tuple[str, ...], ...] | None:
     """selector_keys with a tuple per selector (a key may repeat): tuples of strings are not
     tracked by the garbage collector once it has seen them, frozensets always are."""
-    if not ('"' in prelude or "'" in prelude or "(" in prelude or ")" in prelude
-            or "[" in prelude or "]" in prelude or "\\" in prelude or "\x00" in prelude
-            or "/*" in prelude):  # by str searches: half the time of one regex scan
+    if not (
+        '"' in prelude
+        or "'" in prelude
+        or "(" in prelude
+        or ")" in prelude
+        or "[" in prelude
+        or "]" in prelude
+        or "\\" in prelude
+        or "\x00" in prelude
+        or "/*" in prelude
+    ):  # by str searches: half the time of one regex scan
         selectors: list[tuple[str, ...]] = []
         keys: list[str] = []
         for token in _KEY_OR_COMMA.findall(prelude):

@@ -53,9 +53,16 @@ class Node(ElementWrapper):
     """An ElementWrapper created on demand for any lxml element, without recursion; with a
     registry, its parent's wrapper is made only when a selector looks up the tree."""
 
-    def __init__(self, etree_element: Any, parent: Node | None = _UNKNOWN,
-                 index: int | None = None, previous: Any = False, in_html_document: bool = True,
-                 content_language: str | None = None, registry: NodeRegistry | None = None):
+    def __init__(
+        self,
+        etree_element: Any,
+        parent: Node | None = _UNKNOWN,
+        index: int | None = None,
+        previous: Any = False,
+        in_html_document: bool = True,
+        content_language: str | None = None,
+        registry: NodeRegistry | None = None,
+    ):
         self.etree_element = etree_element
         self._parent = parent
         self._index = index
@@ -72,8 +79,9 @@ class Node(ElementWrapper):
         tag = etree_element.tag
         self.namespace_url: str
         self.local_name: str
-        self.namespace_url, self.local_name = ("", tag) if "}" not in tag else (
-            tag[1:tag.index("}")], tag[tag.index("}") + 1:])
+        self.namespace_url, self.local_name = (
+            ("", tag) if "}" not in tag else (tag[1 : tag.index("}")], tag[tag.index("}") + 1 :])
+        )
         self.id = etree_element.get("id")
         self.classes = set(split_whitespace(etree_element.get("class", "")))
 
@@ -83,8 +91,7 @@ class Node(ElementWrapper):
         if parent is _UNKNOWN:
             up = self.etree_element.getparent()
             registry = self._registry() if self._registry is not None else None
-            parent = self._parent = None if up is None or registry is None \
-                else registry.node(up)
+            parent = self._parent = None if up is None or registry is None else registry.node(up)
         return parent
 
     @property
@@ -136,7 +143,7 @@ class Node(ElementWrapper):
                     node = node.previous
                 siblings.reverse()
             else:
-                siblings = [registry.node(e) for e in self.etree_siblings[:self.index]]
+                siblings = [registry.node(e) for e in self.etree_siblings[: self.index]]
             self._previous_siblings = tuple(siblings)
         return self._previous_siblings
 
@@ -171,16 +178,36 @@ class Selector:
     ("id", v), ("class", v), ("tag", v) or ("*", None).
     """
 
-    __slots__ = ("parts", "specificity", "key", "own", "parent_own", "required", "implied",
-                 "plain", "presence", "keys", "synthetic", "residual")
+    __slots__ = (
+        "parts",
+        "specificity",
+        "key",
+        "own",
+        "parent_own",
+        "required",
+        "implied",
+        "plain",
+        "presence",
+        "keys",
+        "synthetic",
+        "residual",
+    )
 
-    def __init__(self, parts: tuple, specificity: tuple[int, int, int], key: tuple,
-                 own: frozenset[str] = frozenset(), required: frozenset[str] = frozenset(),
-                 implied: bool = False, parent_own: frozenset[str] = frozenset(),
-                 plain: bool = False, presence: frozenset[str] = frozenset(),
-                 keys: tuple[frozenset[str], ...] = (),
-                 synthetic: tuple[tuple[str, KeyTest], ...] = (),
-                 residual: Callable[[Any], bool] | None = None) -> None:
+    def __init__(
+        self,
+        parts: tuple,
+        specificity: tuple[int, int, int],
+        key: tuple,
+        own: frozenset[str] = frozenset(),
+        required: frozenset[str] = frozenset(),
+        implied: bool = False,
+        parent_own: frozenset[str] = frozenset(),
+        plain: bool = False,
+        presence: frozenset[str] = frozenset(),
+        keys: tuple[frozenset[str], ...] = (),
+        synthetic: tuple[tuple[str, KeyTest], ...] = (),
+        residual: Callable[[Any], bool] | None = None,
+    ) -> None:
         self.parts = parts
         self.specificity = specificity
         self.key = key
@@ -289,14 +316,14 @@ def _compound_key(compound: Any) -> tuple:
             key = ("attr", simple.lower_name)
         elif isinstance(simple, css_parser.PseudoClassSelector) and simple.name == "root":
             key = ("tag", "html")
-        elif isinstance(simple, (css_parser.MatchesAnySelector,
-                                 css_parser.SpecificityAdjustmentSelector)) \
-                and len(simple.selector_list) == 1:
+        elif (
+            isinstance(simple, (css_parser.MatchesAnySelector, css_parser.SpecificityAdjustmentSelector))
+            and len(simple.selector_list) == 1
+        ):
             tree = simple.selector_list[0].parsed_tree
             if isinstance(tree, css_parser.CombinedSelector):
                 tree = tree.right
-            key = _compound_key(tree) if isinstance(tree, css_parser.CompoundSelector) \
-                else ("*", None)
+            key = _compound_key(tree) if isinstance(tree, css_parser.CompoundSelector) else ("*", None)
         else:
             continue
         if _KEY_RANK[key[0]] < _KEY_RANK[best[0]]:
@@ -305,7 +332,7 @@ def _compound_key(compound: Any) -> tuple:
 
 
 def compound_keys(compound: Any) -> set[str]:
-    """"#id", ".class", "tag" and synthetic keys an element must all have to match
+    """ "#id", ".class", "tag" and synthetic keys an element must all have to match
     ``compound``."""
     return _compound_facts(compound)[0]
 
@@ -331,18 +358,23 @@ def synthetic_key(simple: Any) -> str | None:
     if isinstance(simple, css_parser.AttributeSelector):
         if not _keyable_attribute(simple):
             return None
-    elif isinstance(simple, (css_parser.NegationSelector, css_parser.MatchesAnySelector,
-                             css_parser.SpecificityAdjustmentSelector)):
+    elif isinstance(
+        simple, (css_parser.NegationSelector, css_parser.MatchesAnySelector, css_parser.SpecificityAdjustmentSelector)
+    ):
         if not simple.selector_list:
             return None
         for inner in simple.selector_list:  # one level: compounds of keys and attributes
             tree = inner.parsed_tree
-            if inner.pseudo_element is not None \
-                    or not isinstance(tree, css_parser.CompoundSelector) \
-                    or not tree.simple_selectors \
-                    or not all(isinstance(s, _KEY_SIMPLES) or (
-                        isinstance(s, css_parser.AttributeSelector) and _keyable_attribute(s))
-                        for s in tree.simple_selectors):
+            if (
+                inner.pseudo_element is not None
+                or not isinstance(tree, css_parser.CompoundSelector)
+                or not tree.simple_selectors
+                or not all(
+                    isinstance(s, _KEY_SIMPLES)
+                    or (isinstance(s, css_parser.AttributeSelector) and _keyable_attribute(s))
+                    for s in tree.simple_selectors
+                )
+            ):
                 return None
     else:
         return None
@@ -351,8 +383,7 @@ def synthetic_key(simple: Any) -> str | None:
 
 def _keyable_attribute(simple: Any) -> bool:
     """``[class op value]`` / ``[id op value]``: decided by the attribute's text alone."""
-    return simple.namespace == "" and simple.lower_name in ("class", "id") \
-        and simple.operator in _SYNTHETIC_OPERATORS
+    return simple.namespace == "" and simple.lower_name in ("class", "id") and simple.operator in _SYNTHETIC_OPERATORS
 
 
 def _synthetic_tests(compounds: list[Any]) -> tuple[tuple[str, KeyTest], ...]:
@@ -370,9 +401,12 @@ def _key_test(simple: Any) -> KeyTest:
     """The test of a synthetic key on (keys, id, class): cssselect2's semantics (compiler.py)
     for these selectors, without wrapping the element (tests/css compare the two)."""
     if isinstance(simple, css_parser.AttributeSelector):
-        return _attribute_test(simple.lower_name == "id", simple.operator,
-                               simple.value.lower() if simple.case_sensitive is False
-                               else simple.value, simple.case_sensitive is False)
+        return _attribute_test(
+            simple.lower_name == "id",
+            simple.operator,
+            simple.value.lower() if simple.case_sensitive is False else simple.value,
+            simple.case_sensitive is False,
+        )
     compounds = tuple(_compound_test(inner.parsed_tree) for inner in simple.selector_list)
     if isinstance(simple, css_parser.NegationSelector):
         return partial(_none_match, compounds)
@@ -388,10 +422,8 @@ def split_key_tests(tests: tuple[tuple[str, KeyTest], ...]) -> tuple[tuple, tupl
     present: list[tuple[str, frozenset[str]]] = []
     other: list[tuple[str, KeyTest]] = []
     for name, test in tests:
-        compounds = test.args[0] if isinstance(test, partial) \
-            and test.func in (_none_match, _any_match) else ()
-        if compounds and all(len(needed) == 1 and not attributes
-                             for needed, attributes in compounds):
+        compounds = test.args[0] if isinstance(test, partial) and test.func in (_none_match, _any_match) else ()
+        if compounds and all(len(needed) == 1 and not attributes for needed, attributes in compounds):
             keys = frozenset().union(*(needed for needed, _attributes in compounds))
             (absent if getattr(test, "func", None) is _none_match else present).append((name, keys))
         else:
@@ -401,32 +433,34 @@ def split_key_tests(tests: tuple[tuple[str, KeyTest], ...]) -> tuple[tuple, tupl
 
 def _compound_test(compound: Any) -> tuple[frozenset[str], tuple[KeyTest, ...]]:
     simples = compound.simple_selectors
-    keys = frozenset(compound_keys(css_parser.CompoundSelector(  # ids, classes, tag it needs
-        [s for s in simples if isinstance(s, _KEY_SIMPLES)])))
-    attributes = tuple(_key_test(s) for s in simples
-                       if isinstance(s, css_parser.AttributeSelector))
+    keys = frozenset(
+        compound_keys(
+            css_parser.CompoundSelector(  # ids, classes, tag it needs
+                [s for s in simples if isinstance(s, _KEY_SIMPLES)]
+            )
+        )
+    )
+    attributes = tuple(_key_test(s) for s in simples if isinstance(s, css_parser.AttributeSelector))
     return keys, attributes
 
 
-def _compound_matches(compound: tuple, keys: Any, id_text: str | None,
-                      class_text: str | None) -> bool:
+def _compound_matches(compound: tuple, keys: Any, id_text: str | None, class_text: str | None) -> bool:
     needed, attributes = compound
     return needed <= keys and all(test(keys, id_text, class_text) for test in attributes)
 
 
-def _any_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None
-               ) -> bool:
+def _any_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None) -> bool:
     return any(_compound_matches(c, keys, id_text, class_text) for c in compounds)
 
 
-def _none_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None
-                ) -> bool:
+def _none_match(compounds: tuple, keys: Any, id_text: str | None, class_text: str | None) -> bool:
     return not _any_match(compounds, keys, id_text, class_text)
 
 
 def _attribute_test(is_id: bool, operator: str, value: str, fold: bool) -> KeyTest:
     """cssselect2's attribute operators on the id or class text; an absent attribute matches
     no operator (cssselect2 reads "" for ^= $= *= ~=, where an empty value never matches)."""
+
     def text_of(id_text: str | None, class_text: str | None) -> str | None:
         text = id_text if is_id else class_text
         return text.lower() if fold and text is not None else text
@@ -439,19 +473,27 @@ def _attribute_test(is_id: bool, operator: str, value: str, fold: bool) -> KeyTe
         return lambda _keys, i, c: value in split_whitespace(text_of(i, c) or "")
     if operator == "|=":
         dashed = value + "-"
-        return lambda _keys, i, c: (text := text_of(i, c)) is not None and (
-            text == value or text.startswith(dashed))
+        return lambda _keys, i, c: (text := text_of(i, c)) is not None and (text == value or text.startswith(dashed))
     if not value:
         return _never
     if not fold:  # the common case, one comparison
         if operator == "^=":
-            return (lambda _keys, i, c: i is not None and i.startswith(value)) if is_id else \
-                (lambda _keys, i, c: c is not None and c.startswith(value))
+            return (
+                (lambda _keys, i, c: i is not None and i.startswith(value))
+                if is_id
+                else (lambda _keys, i, c: c is not None and c.startswith(value))
+            )
         if operator == "$=":
-            return (lambda _keys, i, c: i is not None and i.endswith(value)) if is_id else \
-                (lambda _keys, i, c: c is not None and c.endswith(value))
-        return (lambda _keys, i, c: i is not None and value in i) if is_id else \
-            (lambda _keys, i, c: c is not None and value in c)
+            return (
+                (lambda _keys, i, c: i is not None and i.endswith(value))
+                if is_id
+                else (lambda _keys, i, c: c is not None and c.endswith(value))
+            )
+        return (
+            (lambda _keys, i, c: i is not None and value in i)
+            if is_id
+            else (lambda _keys, i, c: c is not None and value in c)
+        )
     if operator == "^=":
         return lambda _keys, i, c: (text_of(i, c) or "").startswith(value)
     if operator == "$=":
@@ -513,14 +555,12 @@ def _compile_compound(compound: Any) -> Test | None:
     if factory is None:
         if len(_SHAPES) >= COMPOUNDS:
             _SHAPES.clear()
-        factory = _SHAPES[shape] = eval(f"lambda {_LITERALS}: lambda el: {shape}",
-                                        dict(_EVAL_GLOBALS), {})
+        factory = _SHAPES[shape] = eval(f"lambda {_LITERALS}: lambda el: {shape}", dict(_EVAL_GLOBALS), {})
     return factory(tuple(literals))
 
 
 # The names cssselect2's compiled sources use (cssselect2.compiler.CompiledSelector).
-_EVAL_GLOBALS = {"split_whitespace": split_whitespace, "ascii_lower": ascii_lower,
-                 "urlparse": urlparse}
+_EVAL_GLOBALS = {"split_whitespace": split_whitespace, "ascii_lower": ascii_lower, "urlparse": urlparse}
 # A str literal as repr() writes it when it holds no backslash: its value is the text between
 # the quotes (repr picks the quote the text lacks, or escapes it with a backslash).
 _LITERAL = re.compile(r"""'[^'\\\n]*'|"[^"\\\n]*\"""")
@@ -554,8 +594,7 @@ def compile_selector_text(prelude: str) -> tuple[tuple[Selector, ...], int] | No
     if parts is not None and len(parts) <= MAX_SELECTORS_PER_RULE:
         return _compile_parts(parts)
     try:
-        selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude,
-                                                                                   True))
+        selectors, dropped = compile_selector_list(tinycss2.parse_component_value_list(prelude, True))
     except ValueError:
         return None
     return tuple(selectors), dropped
@@ -580,8 +619,14 @@ def compile_selector_list(prelude: list[Any]) -> tuple[list[Selector], int]:
             continue
         try:
             parsed = list(css_parser.parse(part))
-        except (css_parser.SelectorError, RecursionError, NotImplementedError, TypeError,
-                IndexError, AttributeError) as exc:
+        except (
+            css_parser.SelectorError,
+            RecursionError,
+            NotImplementedError,
+            TypeError,
+            IndexError,
+            AttributeError,
+        ) as exc:
             raise ValueError(f"invalid selector: {exc}") from None
         for selector in parsed:
             compiled = _compile(selector)
@@ -608,8 +653,16 @@ def _compile(selector: Any) -> Selector | None:
         return None
     try:
         tests = [_compile_compound_cached(c) for c in compounds]
-    except (css_parser.SelectorError, RecursionError, SyntaxError, MemoryError,
-            NotImplementedError, TypeError, ValueError, AttributeError):
+    except (
+        css_parser.SelectorError,
+        RecursionError,
+        SyntaxError,
+        MemoryError,
+        NotImplementedError,
+        TypeError,
+        ValueError,
+        AttributeError,
+    ):
         return None
     if any(t is None for t in tests):
         return None
@@ -621,19 +674,33 @@ def _compile(selector: Any) -> Selector | None:
     own = facts[0][0]
     parent_own = facts[1][0] if combinators[0] == ">" else _NO_KEYS
     implied = (facts[0][1] or _is_universal(compounds[0])) and (
-        len(compounds) == 1 or (len(compounds) == 2 and facts[1][1] and (
-            combinators[0] == ">" or (combinators[0] == " " and len(facts[1][0]) == 1))))
+        len(compounds) == 1
+        or (
+            len(compounds) == 2
+            and facts[1][1]
+            and (combinators[0] == ">" or (combinators[0] == " " and len(facts[1][0]) == 1))
+        )
+    )
     presence = _presence(compounds[0])
-    chained = all(keys_only or _is_universal(c) for (_keys, keys_only), c
-                  in zip(facts[1:], compounds[1:])) \
-        and all(c in (" ", ">", None) for c in combinators)
+    chained = all(keys_only or _is_universal(c) for (_keys, keys_only), c in zip(facts[1:], compounds[1:])) and all(
+        c in (" ", ">", None) for c in combinators
+    )
     plain = presence is not None and chained
     residual = _is_empty if chained and _keys_and_empty(compounds[0]) else None
-    return Selector(tuple(zip(tests, combinators)), tuple(selector.specificity),
-                    _compound_key(compounds[0]), _keyset(own), _keyset(required), implied,
-                    _keyset(parent_own), plain, presence if plain and presence else _NO_KEYS,
-                    tuple(_keyset(keys) for keys, _keys_only in facts)
-                    if plain or residual else (), _synthetic_tests(compounds), residual)
+    return Selector(
+        tuple(zip(tests, combinators)),
+        tuple(selector.specificity),
+        _compound_key(compounds[0]),
+        _keyset(own),
+        _keyset(required),
+        implied,
+        _keyset(parent_own),
+        plain,
+        presence if plain and presence else _NO_KEYS,
+        tuple(_keyset(keys) for keys, _keys_only in facts) if plain or residual else (),
+        _synthetic_tests(compounds),
+        residual,
+    )
 
 
 def _compound_facts(compound: Any) -> tuple[set[str], bool]:
@@ -663,11 +730,10 @@ def _compound_facts(compound: Any) -> tuple[set[str], bool]:
 def _keys_and_empty(compound: Any) -> bool:
     """Keys (tag, ids, classes, :root, synthetic) and ``:empty``, nothing else."""
     simples = compound.simple_selectors
-    empty = [s for s in simples if isinstance(s, css_parser.PseudoClassSelector)
-             and s.name == "empty"]
+    empty = [s for s in simples if isinstance(s, css_parser.PseudoClassSelector) and s.name == "empty"]
     return bool(empty) and all(
-        isinstance(s, _KEY_SIMPLES) or _is_root(s) or synthetic_key(s) is not None
-        for s in simples if s not in empty)
+        isinstance(s, _KEY_SIMPLES) or _is_root(s) or synthetic_key(s) is not None for s in simples if s not in empty
+    )
 
 
 def _is_empty(element: Any) -> bool:
@@ -681,14 +747,11 @@ def _presence(compound: Any) -> frozenset[str] | None:
     names: set[str] = set()
     has_tag = any(isinstance(s, css_parser.LocalNameSelector) for s in compound.simple_selectors)
     for simple in compound.simple_selectors:
-        if isinstance(simple, _KEY_SIMPLES) or _is_root(simple) \
-                or synthetic_key(simple) is not None:
+        if isinstance(simple, _KEY_SIMPLES) or _is_root(simple) or synthetic_key(simple) is not None:
             continue
-        if isinstance(simple, css_parser.AttributeSelector) and simple.operator is None \
-                and simple.namespace == "":
+        if isinstance(simple, css_parser.AttributeSelector) and simple.operator is None and simple.namespace == "":
             names.add(simple.lower_name)
-        elif isinstance(simple, css_parser.PseudoClassSelector) and has_tag \
-                and simple.name in ("link", "any-link"):
+        elif isinstance(simple, css_parser.PseudoClassSelector) and has_tag and simple.name in ("link", "any-link"):
             names.add("href")  # a/area/link with an href; the tag is among the keys
         else:
             return None
@@ -715,26 +778,53 @@ _IDENT = r"-?[A-Za-z_][A-Za-z0-9_-]*"
 # escapes, spaces, commas, colons, quotes, brackets or combinator characters). [class...] and
 # [id...] are synthetic keys: they take the full path.
 _ATTRIBUTE_VALUE = r"""[A-Za-z0-9_.#%/=-]*"""
-_ATTRIBUTE = (rf"\[-?[a-z_][a-z0-9_-]*(?:=(?:{_IDENT}|\"{_ATTRIBUTE_VALUE}\""
-              rf"|'{_ATTRIBUTE_VALUE}'))?\]")
+_ATTRIBUTE = (
+    rf"\[-?[a-z_][a-z0-9_-]*(?:=(?:{_IDENT}|\"{_ATTRIBUTE_VALUE}\""
+    rf"|'{_ATTRIBUTE_VALUE}'))?\]"
+)
 # Compounds are never empty and hold no whitespace, so a combinator can be read only one way
 # (an empty compound would let runs of spaces split in exponentially many ways on failure).
-_COMPOUND = (rf"(?:(?:\*|[a-z][a-z0-9_-]*)(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})*"
-             rf"|(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})+)")
+_COMPOUND = (
+    rf"(?:(?:\*|[a-z][a-z0-9_-]*)(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})*"
+    rf"|(?:[.#]{_IDENT}|:{_IDENT}|{_ATTRIBUTE})+)"
+)
 _SIMPLE_SELECTOR = re.compile(rf"{_COMPOUND}(?:(?:{_WS}*[>+~]{_WS}*|{_WS}+){_COMPOUND})*")
 _PIECES = re.compile(rf"({_WS}*[>+~]{_WS}*|{_WS}+)|([^ \t\n\r\f>+~]+)")
 # A compound's simple selectors: an attribute (name, ident value, string value), or a prefix
 # and a name.
-_SIMPLES = re.compile(rf"""\[([^=\]]+)(?:(=)(?:({_IDENT})|"([^"]*)"|'([^']*)'))?\]"""
-                      rf"|([.#]?)({_IDENT}|\*)")
+_SIMPLES = re.compile(
+    rf"""\[([^=\]]+)(?:(=)(?:({_IDENT})|"([^"]*)"|'([^']*)'))?\]"""
+    rf"|([.#]?)({_IDENT}|\*)"
+)
 _PSEUDO_CLASS = re.compile(rf":({_IDENT})")
 _TRAILING_PSEUDO = re.compile(rf"(::?)({_IDENT})$")
 _LEGACY_PSEUDO_ELEMENTS = frozenset({"before", "after", "first-line", "first-letter"})
 # cssselect2 compiles these to "never matches" (compiler.py), so the selector is dropped.
-_DYNAMIC_PSEUDO_CLASSES = frozenset({
-    "visited", "hover", "active", "focus", "focus-within", "focus-visible", "target",
-    "target-within", "current", "past", "future", "playing", "paused", "seeking", "buffering",
-    "stalled", "muted", "volume-locked", "user-valid", "user-invalid", "host"})
+_DYNAMIC_PSEUDO_CLASSES = frozenset(
+    {
+        "visited",
+        "hover",
+        "active",
+        "focus",
+        "focus-within",
+        "focus-visible",
+        "target",
+        "target-within",
+        "current",
+        "past",
+        "future",
+        "playing",
+        "paused",
+        "seeking",
+        "buffering",
+        "stalled",
+        "muted",
+        "volume-locked",
+        "user-valid",
+        "user-invalid",
+        "host",
+    }
+)
 _SIMPLE_CACHE: dict[str, tuple] = {}
 _PART_CACHE: dict[str, Any] = {}
 _FULL_PATH: Any = object()  # a sentinel: the selector needs the full path
@@ -774,8 +864,7 @@ def _cached_part(part: str) -> Any:
 
 # Strings, comments, and the characters that open or close blocks, cut selectors, or stop the
 # text from being cut here (an open string or comment, escapes, braces).
-_PRELUDE_TOKENS = re.compile(r""""[^"\\\n\r\f]*"|'[^'\\\n\r\f]*'|/\*.*?\*/|/\*|[()\[\],"'\\{}]""",
-                             re.S)
+_PRELUDE_TOKENS = re.compile(r""""[^"\\\n\r\f]*"|'[^'\\\n\r\f]*'|/\*.*?\*/|/\*|[()\[\],"'\\{}]""", re.S)
 _CLOSING = {"(": ")", "[": "]"}
 
 
@@ -790,7 +879,7 @@ def _top_level_parts(prelude: str) -> list[str] | None:
         token = match.group()
         if token == ",":
             if not closers:
-                parts.append(prelude[start:match.start()])
+                parts.append(prelude[start : match.start()])
                 start = match.end()
         elif token == "(" or token == "[":
             closers.append(_CLOSING[token])
@@ -819,8 +908,7 @@ def _compile_parts(parts: list[str]) -> tuple[tuple[Selector, ...], int] | None:
             found = _cached_part(_after_comments(text))
         if found is _FULL_PATH:
             try:  # the part's own text: the tokens the whole prelude's has between its commas
-                compiled, lost = compile_selector_list(
-                    tinycss2.parse_component_value_list(part, True))
+                compiled, lost = compile_selector_list(tinycss2.parse_component_value_list(part, True))
             except ValueError:
                 return None
             selectors += compiled
@@ -839,7 +927,7 @@ def _after_comments(text: str) -> str:
         close = rest.find("*/", 2)
         if close < 0:
             return text
-        rest = rest[close + 2:].lstrip(" \t\n\r\f")
+        rest = rest[close + 2 :].lstrip(" \t\n\r\f")
     return rest
 
 
@@ -858,7 +946,7 @@ def _simple_part(part: str) -> Selector | None | object:
             return _FULL_PATH  # an invalid rule: the full path says so
         if colons == "::" or name in _LEGACY_PSEUDO_ELEMENTS:
             pseudo_element = True
-            part = part[:trailing.start()].rstrip(" \t\n\r\f")
+            part = part[: trailing.start()].rstrip(" \t\n\r\f")
     if not part:
         return None if pseudo_element else _FULL_PATH  # "::before" alone is dropped
     if _SIMPLE_SELECTOR.fullmatch(part) is None:
@@ -909,24 +997,45 @@ def _simple_compound(text: str) -> tuple | None:
                 classes.append(simple)
             elif simple != "*":
                 tag = simple
-        key: tuple = ("id", ids[0]) if ids else ("class", classes[0]) if classes else \
-            ("tag", tag) if tag else ("attr", attributes[0][0]) if attributes else ("*", None)
-        keys = _keyset([*("#" + i for i in ids), *("." + c for c in classes),
-                        *((tag,) if tag else ())])
+        key: tuple = (
+            ("id", ids[0])
+            if ids
+            else ("class", classes[0])
+            if classes
+            else ("tag", tag)
+            if tag
+            else ("attr", attributes[0][0])
+            if attributes
+            else ("*", None)
+        )
+        keys = _keyset([*("#" + i for i in ids), *("." + c for c in classes), *((tag,) if tag else ())])
         specificity = (len(ids), len(classes) + len(attributes), 1 if tag else 0)
         test = _plain_test(tag, tuple(ids), tuple(classes), tuple(attributes))
-        presence = frozenset([name for name, _value in attributes]) \
-            if all(value is None for _name, value in attributes) else None
-        found = (test, key, keys, specificity, not keys and not attributes, ((test, None),),
-                 (keys,), bool(keys) and not attributes, presence)
+        presence = (
+            frozenset([name for name, _value in attributes])
+            if all(value is None for _name, value in attributes)
+            else None
+        )
+        found = (
+            test,
+            key,
+            keys,
+            specificity,
+            not keys and not attributes,
+            ((test, None),),
+            (keys,),
+            bool(keys) and not attributes,
+            presence,
+        )
         if len(_SIMPLE_CACHE) >= COMPOUNDS:
             _SIMPLE_CACHE.clear()
         _SIMPLE_CACHE[text] = found
     return found
 
 
-def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
-                attributes: tuple[tuple[str, str | None], ...] = ()) -> Test:
+def _plain_test(
+    tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...], attributes: tuple[tuple[str, str | None], ...] = ()
+) -> Test:
     """cssselect2's predicate for a plain compound (el.local_name / el.id / el.classes, and
     ``name in attrib`` / ``attrib.get(name, "") == value``). A partial, not a closure: one
     object for the garbage collector instead of a function, its cells and their tuple (its
@@ -936,8 +1045,7 @@ def _plain_test(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
     return partial(_plain_match, tag, ids, classes)
 
 
-def _plain_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
-                 el: Any) -> bool:
+def _plain_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...], el: Any) -> bool:
     if tag is not None and el.local_name != tag:
         return False
     if ids and any(el.id != i for i in ids):
@@ -948,8 +1056,13 @@ def _plain_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...]
     return True
 
 
-def _attribute_match(tag: str | None, ids: tuple[str, ...], classes: tuple[str, ...],
-                     attributes: tuple[tuple[str, str | None], ...], el: Any) -> bool:
+def _attribute_match(
+    tag: str | None,
+    ids: tuple[str, ...],
+    classes: tuple[str, ...],
+    attributes: tuple[tuple[str, str | None], ...],
+    el: Any,
+) -> bool:
     if not _plain_match(tag, ids, classes, el):
         return False
     attrib = el.etree_element.attrib
@@ -965,19 +1078,31 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
     # index 4: universal, 7: keys only, 8: presence (see _simple_compound)
     if len(compounds) == 1:  # most selectors: parts and keys shared through the compound cache
         if first[7] or first[4]:
-            return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, True, _NO_KEYS,
-                            True, _NO_KEYS, first[6])
+            return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, True, _NO_KEYS, True, _NO_KEYS, first[6])
         plain = first[8] is not None  # [name] attributes only: decided by their presence
-        return Selector(first[5], first[3], first[1], first[2], _NO_KEYS, False, _NO_KEYS,
-                        plain, first[8] or _NO_KEYS if plain else _NO_KEYS,
-                        first[6] if plain else ())
+        return Selector(
+            first[5],
+            first[3],
+            first[1],
+            first[2],
+            _NO_KEYS,
+            False,
+            _NO_KEYS,
+            plain,
+            first[8] or _NO_KEYS if plain else _NO_KEYS,
+            first[6] if plain else (),
+        )
     required: set[str] = set()
     for k in range(1, len(compounds)):
         if combinators[k - 1] in (" ", ">"):
             required.update(compounds[k][2])
     parent_own = compounds[1][2] if combinators[0] == ">" else _NO_KEYS
-    implied = (first[7] or first[4]) and len(compounds) == 2 and compounds[1][7] and (
-        combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1))
+    implied = (
+        (first[7] or first[4])
+        and len(compounds) == 2
+        and compounds[1][7]
+        and (combinators[0] == ">" or (combinators[0] == " " and len(compounds[1][2]) == 1))
+    )
     ids = classes = tags = 0
     for compound in compounds:
         compound_ids, compound_classes, compound_tags = compound[3]
@@ -985,12 +1110,22 @@ def _simple_selector(compounds: list[tuple], combinators: list[str | None]) -> S
         classes += compound_classes
         tags += compound_tags
     specificity = (ids, classes, tags)
-    plain = first[8] is not None and all(c[7] or c[4] for c in compounds[1:]) \
+    plain = (
+        first[8] is not None
+        and all(c[7] or c[4] for c in compounds[1:])
         and all(c in (" ", ">", None) for c in combinators)
+    )
     # "A B" / "A > B": the ancestor's keys are its compound's (one shared set)
-    required_keys = compounds[1][2] if len(compounds) == 2 and combinators[0] in (" ", ">") \
-        else _keyset(required)
-    return Selector(tuple(zip((c[0] for c in compounds), combinators)), specificity, first[1],
-                    first[2], required_keys, implied, parent_own, plain,
-                    first[8] or _NO_KEYS if plain else _NO_KEYS,
-                    tuple(c[2] for c in compounds) if plain else ())
+    required_keys = compounds[1][2] if len(compounds) == 2 and combinators[0] in (" ", ">") else _keyset(required)
+    return Selector(
+        tuple(zip((c[0] for c in compounds), combinators)),
+        specificity,
+        first[1],
+        first[2],
+        required_keys,
+        implied,
+        parent_own,
+        plain,
+        first[8] or _NO_KEYS if plain else _NO_KEYS,
+        tuple(c[2] for c in compounds) if plain else (),
+    )

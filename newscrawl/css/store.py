@@ -79,8 +79,14 @@ class StylesheetStore:
         return self.hits / asked if asked else 0.0
 
     def stats(self) -> dict[str, float]:
-        return {"stylesheets": len(self._sheets), "bytes": self.total_bytes, "hits": self.hits,
-                "misses": self.misses, "hit_rate": self.hit_rate, "evictions": self.evictions}
+        return {
+            "stylesheets": len(self._sheets),
+            "bytes": self.total_bytes,
+            "hits": self.hits,
+            "misses": self.misses,
+            "hit_rate": self.hit_rate,
+            "evictions": self.evictions,
+        }
 
 
 _STORES: WeakKeyDictionary[Any, StylesheetStore] = WeakKeyDictionary()
@@ -91,8 +97,11 @@ def stylesheet_store(crawler: Any) -> StylesheetStore:
     store = _STORES.get(crawler)
     if store is None:
         settings = getattr(crawler, "settings", None)
-        max_bytes = settings.getint("NEWSCRAWL_CSS_CACHE_BYTES", DEFAULT_MAX_BYTES) \
-            if settings is not None else DEFAULT_MAX_BYTES
+        max_bytes = (
+            settings.getint("NEWSCRAWL_CSS_CACHE_BYTES", DEFAULT_MAX_BYTES)
+            if settings is not None
+            else DEFAULT_MAX_BYTES
+        )
         store = StylesheetStore(max_bytes)
         _STORES[crawler] = store
     return store

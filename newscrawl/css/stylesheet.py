@@ -43,8 +43,7 @@ CACHED_TEXT_CHARS = 128 * 1024
 CACHED_TEXTS = 32  # parsed texts held by parse_stylesheet (<style> blocks: cascade.BlockCache)
 # At-rules whose blocks hold style rules that apply unconditionally for our screen (@supports is
 # evaluated; container queries, layers and scopes are assumed to apply).
-_GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document",
-                                "-moz-document"})
+_GROUPING_AT_RULES = frozenset({"supports", "layer", "container", "scope", "document", "-moz-document"})
 
 _WHITESPACE = " \t\n\r\f"  # CSS whitespace: str.strip() would also take U+00A0, a name character
 _COMPLETE: frozenset[str] = frozenset()  # Stylesheet.absent of complete sheets
@@ -97,8 +96,13 @@ def _decode(css: str | bytes, max_bytes: int, stats: dict[str, int]) -> str:
     return css
 
 
-_STAT_NAMES = ("declarations_total", "declarations_kept", "declarations_invalid",
-               "custom_properties", "nested_rules_ignored")
+_STAT_NAMES = (
+    "declarations_total",
+    "declarations_kept",
+    "declarations_invalid",
+    "custom_properties",
+    "nested_rules_ignored",
+)
 
 
 def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
@@ -109,8 +113,7 @@ def _declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Decla
         return _tinycss2_declarations(content, stats)
     kept: list[Declaration] = []
     for name, text in pieces:
-        if name is not None and name != "font" and name not in PROPERTIES \
-                and not name.startswith("--"):
+        if name is not None and name != "font" and name not in PROPERTIES and not name.startswith("--"):
             stats["declarations_total"] += 1  # ``ident :`` without braces: a declaration
             continue
         if name is not None and name.startswith("--"):
@@ -149,8 +152,12 @@ def _plain_custom(text: str) -> Declaration | None:
     if match is None:
         return None
     value = match.group(2).strip()
-    if "/*" in value or len(value) > MAX_CUSTOM_VALUE or not _balanced(value) \
-            or ("+" in value and _UNICODE_RANGE.search(value) is not None):
+    if (
+        "/*" in value
+        or len(value) > MAX_CUSTOM_VALUE
+        or not _balanced(value)
+        or ("+" in value and _UNICODE_RANGE.search(value) is not None)
+    ):
         return None
     return (match.group(1), None, False, value)
 
@@ -176,8 +183,7 @@ def _parsed_piece(text: str) -> tuple[tuple[Declaration, ...], tuple[tuple[str, 
     its non-zero statistics (most pieces count two: one declaration, kept)."""
     hex_color = _HEX_COLOR.fullmatch(text)
     if hex_color is not None:
-        return ((("color", _hex_color(hex_color.group(1)), hex_color.group(2) is not None,
-                  None),), _ONE_KEPT)
+        return ((("color", _hex_color(hex_color.group(1)), hex_color.group(2) is not None, None),), _ONE_KEPT)
     stats = dict.fromkeys(_STAT_NAMES, 0)
     kept = _tinycss2_declarations(text, stats)
     return tuple(kept), tuple([(name, stats[name]) for name in _STAT_NAMES if stats[name]])
@@ -187,9 +193,11 @@ def _parsed_piece(text: str) -> tuple[tuple[Declaration, ...], tuple[tuple[str, 
 # parsed on first visits, ~30 us each), read here: the declaration and counts tinycss2 and
 # values.parse_color give (3, 4, 6 or 8 hex digits, then optional !important; any other text
 # goes to tinycss2; tests/css/test_declarations.py compares both).
-_HEX_COLOR = re.compile(r"color[ \t\n\r\f]*:[ \t\n\r\f]*#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})"
-                        r"[ \t\n\r\f]*(![ \t\n\r\f]*important[ \t\n\r\f]*)?",
-                        re.ASCII | re.IGNORECASE)  # ASCII: "\u0130mportant" is not important
+_HEX_COLOR = re.compile(
+    r"color[ \t\n\r\f]*:[ \t\n\r\f]*#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})"
+    r"[ \t\n\r\f]*(![ \t\n\r\f]*important[ \t\n\r\f]*)?",
+    re.ASCII | re.IGNORECASE,
+)  # ASCII: "\u0130mportant" is not important
 _ONE_KEPT = (("declarations_total", 1), ("declarations_kept", 1))
 
 
@@ -202,11 +210,9 @@ def _hex_color(digits: str) -> str:
     return "#" + (digits[:6] if digits[6:] == "ff" else digits)
 
 
-def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]
-                           ) -> list[Declaration]:
+def _tinycss2_declarations(content: list[Any] | str, stats: dict[str, int]) -> list[Declaration]:
     kept: list[Declaration] = []
-    for item in tinycss2.parse_blocks_contents(content, skip_comments=True,
-                                               skip_whitespace=True):
+    for item in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
         if item.type != "declaration":
             if item.type in ("qualified-rule", "at-rule"):
                 stats["nested_rules_ignored"] += 1
@@ -262,9 +268,13 @@ def _serialized(tokens: list[Any]) -> str | None:
 
 def parse_declarations(text: str) -> tuple[Declaration, ...]:
     """Kept declarations of a ``style`` attribute (same filtering as in stylesheets)."""
-    stats: dict[str, int] = {"declarations_total": 0, "declarations_kept": 0,
-                             "declarations_invalid": 0, "custom_properties": 0,
-                             "nested_rules_ignored": 0}
+    stats: dict[str, int] = {
+        "declarations_total": 0,
+        "declarations_kept": 0,
+        "declarations_invalid": 0,
+        "custom_properties": 0,
+        "nested_rules_ignored": 0,
+    }
     return tuple(_declarations(text, stats))
 
 
@@ -282,7 +292,7 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
         href = args[0].value
     else:
         return None
-    rest = prelude[prelude.index(first) + 1:]
+    rest = prelude[prelude.index(first) + 1 :]
     media = _serialized(rest) or None  # too deeply nested to serialize: imported unconditionally
     if media and (media.lower().startswith("layer") or media.lower().startswith("supports")):
         media = None  # layer(...)/supports(...) before the media list: treated as unconditional
@@ -292,9 +302,16 @@ def _import(prelude: list[Any], base: str | None) -> Import | None:
     return Import(url.split("#", 1)[0], media)
 
 
-def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | None = None,
-                     max_bytes: int = DEFAULT_MAX_BYTES, max_rules: int = DEFAULT_MAX_RULES,
-                     cached: bool = True, present: frozenset[str] | None = None) -> Stylesheet:
+def parse_stylesheet(
+    css: str | bytes,
+    *,
+    url: str | None = None,
+    media: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_rules: int = DEFAULT_MAX_RULES,
+    cached: bool = True,
+    present: frozenset[str] | None = None,
+) -> Stylesheet:
     """Parse ``css`` into a shareable :class:`Stylesheet`.
 
     ``url`` is the sheet's own address (base of its @import URLs, key for matching it to a
@@ -313,8 +330,13 @@ def parse_stylesheet(css: str | bytes, *, url: str | None = None, media: str | N
     """
     if present is not None:
         return _parse(css, url, media, max_bytes, max_rules, present)
-    if cached and isinstance(css, str) and len(css) <= CACHED_TEXT_CHARS \
-            and max_bytes == DEFAULT_MAX_BYTES and max_rules == DEFAULT_MAX_RULES:
+    if (
+        cached
+        and isinstance(css, str)
+        and len(css) <= CACHED_TEXT_CHARS
+        and max_bytes == DEFAULT_MAX_BYTES
+        and max_rules == DEFAULT_MAX_RULES
+    ):
         return _parse_cached(css, url, media)
     return _parse(css, url, media, max_bytes, max_rules)
 
@@ -324,22 +346,39 @@ def _parse_cached(css: str, url: str | None, media: str | None) -> Stylesheet:
     return _parse(css, url, media, DEFAULT_MAX_BYTES, DEFAULT_MAX_RULES)
 
 
-_STATS = ("bytes", "truncated", "rules_total", "rules_kept", "declarations_total",
-          "declarations_kept", "declarations_invalid", "custom_properties", "selectors_dropped",
-          "rules_invalid_selector", "rules_over_limit", "at_rules_ignored", "nested_rules_ignored",
-          "rules_skipped")
+_STATS = (
+    "bytes",
+    "truncated",
+    "rules_total",
+    "rules_kept",
+    "declarations_total",
+    "declarations_kept",
+    "declarations_invalid",
+    "custom_properties",
+    "selectors_dropped",
+    "rules_invalid_selector",
+    "rules_over_limit",
+    "at_rules_ignored",
+    "nested_rules_ignored",
+    "rules_skipped",
+)
 
 
-def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
-           max_rules: int, present: frozenset[str] | None = None) -> Stylesheet:
+def _parse(
+    css: str | bytes,
+    url: str | None,
+    media: str | None,
+    max_bytes: int,
+    max_rules: int,
+    present: frozenset[str] | None = None,
+) -> Stylesheet:
     stats: dict[str, int] = dict.fromkeys(_STATS, 0)
     stats["bytes"] = len(css)
     rules: list[Rule] = []
     imports: list[Import] = []
     absent: set[str] = set()  # per skipped selector, one key the document lacks
     skipped: list[int] = []
-    for ordinal, prelude, block, media_stack in _style_rules(_decode(css, max_bytes, stats), url,
-                                                             stats, imports):
+    for ordinal, prelude, block, media_stack in _style_rules(_decode(css, max_bytes, stats), url, stats, imports):
         if len(rules) >= max_rules:
             stats["rules_over_limit"] += 1
             continue
@@ -359,9 +398,16 @@ def _parse(css: str | bytes, url: str | None, media: str | None, max_bytes: int,
     if absent and stats["rules_total"] > max_rules:
         # the limit counts kept rules: skipping some would keep others a complete parse drops
         return _parse(css, url, media, max_bytes, max_rules)
-    return Stylesheet(url=url, media=media, rules=tuple(rules), imports=tuple(imports),
-                      stats=MappingProxyType(stats), size=stats["bytes"],
-                      absent=frozenset(absent) if absent else _COMPLETE, skipped=tuple(skipped))
+    return Stylesheet(
+        url=url,
+        media=media,
+        rules=tuple(rules),
+        imports=tuple(imports),
+        stats=MappingProxyType(stats),
+        size=stats["bytes"],
+        absent=frozenset(absent) if absent else _COMPLETE,
+        skipped=tuple(skipped),
+    )
 
 
 def complete_stylesheet(sheet: Stylesheet, css: str | bytes) -> Stylesheet:
@@ -376,22 +422,30 @@ def complete_stylesheet(sheet: Stylesheet, css: str | bytes) -> Stylesheet:
     todo = set(sheet.skipped)
     added = []
     for ordinal, prelude, block, media_stack in _style_rules(
-            _decode(css, DEFAULT_MAX_BYTES, scratch), sheet.url, scratch, []):
+        _decode(css, DEFAULT_MAX_BYTES, scratch), sheet.url, scratch, []
+    ):
         if ordinal in todo:
             rule = _rule(prelude, block, ordinal, media_stack, stats)
             if rule is not None:
                 added.append(rule)
     rules = sorted([*sheet.rules, *added], key=_order_of) if added else sheet.rules
-    return Stylesheet(url=sheet.url, media=sheet.media, rules=tuple(rules),
-                      imports=sheet.imports, stats=MappingProxyType(stats), size=sheet.size)
+    return Stylesheet(
+        url=sheet.url,
+        media=sheet.media,
+        rules=tuple(rules),
+        imports=sheet.imports,
+        stats=MappingProxyType(stats),
+        size=sheet.size,
+    )
 
 
 def _order_of(rule: Rule) -> int:
     return rule.order
 
 
-def _style_rules(text: str, url: str | None, stats: dict[str, int], imports: list[Import]
-                 ) -> Iterator[tuple[int, str, str, tuple[str, ...]]]:
+def _style_rules(
+    text: str, url: str | None, stats: dict[str, int], imports: list[Import]
+) -> Iterator[tuple[int, str, str, tuple[str, ...]]]:
     """(ordinal, prelude, block, enclosing @media conditions) of each style rule in source order,
     through the @media/@supports/... blocks that apply; collects @imports and counts at-rules
     and rules in ``stats``. The ordinal is a rule's ``order``: the same in partial and
@@ -423,12 +477,10 @@ def _style_rules(text: str, url: str | None, stats: dict[str, int], imports: lis
                 continue
             if keyword == "media":
                 condition = strip_comments(prelude).strip(_WHITESPACE)
-                stack.append((iter(split_rules(block, False)), media_stack + (condition,),
-                              depth + 1))
+                stack.append((iter(split_rules(block, False)), media_stack + (condition,), depth + 1))
                 break
             if keyword in _GROUPING_AT_RULES:
-                if keyword == "supports" and not supports_matches(
-                        tinycss2.parse_component_value_list(prelude, True)):
+                if keyword == "supports" and not supports_matches(tinycss2.parse_component_value_list(prelude, True)):
                     stats["at_rules_ignored"] += 1
                     continue
                 stack.append((iter(split_rules(block, False)), media_stack, depth + 1))
@@ -438,8 +490,7 @@ def _style_rules(text: str, url: str | None, stats: dict[str, int], imports: lis
             stack.pop()
 
 
-def _rule(prelude: str, block: str, ordinal: int, media_stack: tuple[str, ...],
-          stats: dict[str, int]) -> Rule | None:
+def _rule(prelude: str, block: str, ordinal: int, media_stack: tuple[str, ...], stats: dict[str, int]) -> Rule | None:
     """The Rule of a relevant style rule, or None when nothing of it is kept."""
     declarations = _declarations(block, stats)
     if not declarations:
@@ -489,4 +540,3 @@ def _missing_keys(prelude: str, present: frozenset[str]) -> list[str] | None:
 
 
 _UNREAD: Any = object()
-

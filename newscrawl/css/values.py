@@ -17,84 +17,254 @@ from newscrawl.textcache import text_cache
 
 # Properties the cascade computes. ``float`` and ``position`` are kept only because they
 # blockify ``display`` (a floated <span> computes to display:block).
-PROPERTIES = frozenset({
-    "font-size", "font-weight", "font-style", "color", "font-family", "display", "visibility",
-    "float", "position",
-})
-INHERITED = frozenset({"font-size", "font-weight", "font-style", "color", "font-family",
-                       "visibility"})
+PROPERTIES = frozenset(
+    {
+        "font-size",
+        "font-weight",
+        "font-style",
+        "color",
+        "font-family",
+        "display",
+        "visibility",
+        "float",
+        "position",
+    }
+)
+INHERITED = frozenset({"font-size", "font-weight", "font-style", "color", "font-family", "visibility"})
 WIDE_KEYWORDS = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
 
 # font-size keywords in px for a 16px "medium" (Chrome's table).
 FONT_SIZE_KEYWORDS = {
-    "xx-small": 9.0, "x-small": 10.0, "small": 13.0, "medium": 16.0, "large": 18.0,
-    "x-large": 24.0, "xx-large": 32.0, "xxx-large": 48.0,
+    "xx-small": 9.0,
+    "x-small": 10.0,
+    "small": 13.0,
+    "medium": 16.0,
+    "large": 18.0,
+    "x-large": 24.0,
+    "xx-large": 32.0,
+    "xxx-large": 48.0,
 }
 ABSOLUTE_UNITS = {
-    "px": 1.0, "pt": 4.0 / 3.0, "pc": 16.0, "in": 96.0, "cm": 96.0 / 2.54, "mm": 96.0 / 25.4,
+    "px": 1.0,
+    "pt": 4.0 / 3.0,
+    "pc": 16.0,
+    "in": 96.0,
+    "cm": 96.0 / 2.54,
+    "mm": 96.0 / 25.4,
     "q": 96.0 / 101.6,
 }
 # Linear combination slots of a length: px + em*parent + rem*root + pct*parent/100 + vw + vh.
 _PX, _EM, _REM, _VW, _VH = range(5)
 _RELATIVE_UNITS = {
-    "em": (_EM, 1.0), "rem": (_REM, 1.0), "ex": (_EM, 0.5), "ch": (_EM, 0.5), "cap": (_EM, 0.7),
-    "ic": (_EM, 1.0), "rex": (_REM, 0.5), "rch": (_REM, 0.5), "lh": (_EM, 1.2),
-    "rlh": (_REM, 1.2), "vw": (_VW, 0.01), "vh": (_VH, 0.01), "svw": (_VW, 0.01),
-    "lvw": (_VW, 0.01), "dvw": (_VW, 0.01), "svh": (_VH, 0.01), "lvh": (_VH, 0.01),
-    "dvh": (_VH, 0.01), "vi": (_VW, 0.01), "vb": (_VH, 0.01),
+    "em": (_EM, 1.0),
+    "rem": (_REM, 1.0),
+    "ex": (_EM, 0.5),
+    "ch": (_EM, 0.5),
+    "cap": (_EM, 0.7),
+    "ic": (_EM, 1.0),
+    "rex": (_REM, 0.5),
+    "rch": (_REM, 0.5),
+    "lh": (_EM, 1.2),
+    "rlh": (_REM, 1.2),
+    "vw": (_VW, 0.01),
+    "vh": (_VH, 0.01),
+    "svw": (_VW, 0.01),
+    "lvw": (_VW, 0.01),
+    "dvw": (_VW, 0.01),
+    "svh": (_VH, 0.01),
+    "lvh": (_VH, 0.01),
+    "dvh": (_VH, 0.01),
+    "vi": (_VW, 0.01),
+    "vb": (_VH, 0.01),
 }
 
 GENERIC_FAMILIES = {
-    "serif": "serif", "sans-serif": "sans-serif", "monospace": "monospace",
-    "system-ui": "sans-serif", "ui-sans-serif": "sans-serif", "ui-serif": "serif",
-    "ui-monospace": "monospace", "ui-rounded": "sans-serif", "-apple-system": "sans-serif",
-    "blinkmacsystemfont": "sans-serif", "cursive": "other", "fantasy": "other", "emoji": "other",
-    "math": "other", "fangsong": "serif",
+    "serif": "serif",
+    "sans-serif": "sans-serif",
+    "monospace": "monospace",
+    "system-ui": "sans-serif",
+    "ui-sans-serif": "sans-serif",
+    "ui-serif": "serif",
+    "ui-monospace": "monospace",
+    "ui-rounded": "sans-serif",
+    "-apple-system": "sans-serif",
+    "blinkmacsystemfont": "sans-serif",
+    "cursive": "other",
+    "fantasy": "other",
+    "emoji": "other",
+    "math": "other",
+    "fangsong": "serif",
 }
 _KNOWN_FAMILIES = {
-    "serif": ("times", "times new roman", "georgia", "garamond", "palatino", "palatino linotype",
-              "book antiqua", "cambria", "baskerville", "merriweather", "lora", "playfair display",
-              "noto serif", "pt serif", "libre baskerville", "source serif pro", "roboto slab",
-              "crimson text", "droid serif", "bitter", "dejavu serif", "liberation serif",
-              "charter", "bodoni", "didot", "minion pro", "tiempos", "nyt cheltenham",
-              "publico", "spectral", "domine", "zilla slab", "arvo", "rockwell"),
-    "sans-serif": ("arial", "helvetica", "helvetica neue", "verdana", "tahoma", "trebuchet ms",
-                   "segoe ui", "roboto", "open sans", "lato", "montserrat", "source sans pro",
-                   "noto sans", "ubuntu", "oxygen", "cantarell", "fira sans", "droid sans",
-                   "inter", "poppins", "raleway", "nunito", "work sans", "pt sans", "lucida grande",
-                   "lucida sans", "geneva", "calibri", "franklin gothic", "gill sans", "futura",
-                   "avenir", "avenir next", "dejavu sans", "liberation sans", "arimo",
-                   "ibm plex sans", "libre franklin", "barlow", "karla", "rubik", "mulish",
-                   "oswald", "archivo", "manrope", "dm sans", "public sans", "sf pro text",
-                   "sf pro display", "san francisco", "proxima nova", "gotham"),
-    "monospace": ("courier", "courier new", "consolas", "monaco", "menlo", "lucida console",
-                  "andale mono", "dejavu sans mono", "liberation mono", "source code pro",
-                  "fira code", "fira mono", "roboto mono", "ibm plex mono", "jetbrains mono",
-                  "sf mono", "ubuntu mono", "inconsolata", "cascadia code", "noto sans mono"),
+    "serif": (
+        "times",
+        "times new roman",
+        "georgia",
+        "garamond",
+        "palatino",
+        "palatino linotype",
+        "book antiqua",
+        "cambria",
+        "baskerville",
+        "merriweather",
+        "lora",
+        "playfair display",
+        "noto serif",
+        "pt serif",
+        "libre baskerville",
+        "source serif pro",
+        "roboto slab",
+        "crimson text",
+        "droid serif",
+        "bitter",
+        "dejavu serif",
+        "liberation serif",
+        "charter",
+        "bodoni",
+        "didot",
+        "minion pro",
+        "tiempos",
+        "nyt cheltenham",
+        "publico",
+        "spectral",
+        "domine",
+        "zilla slab",
+        "arvo",
+        "rockwell",
+    ),
+    "sans-serif": (
+        "arial",
+        "helvetica",
+        "helvetica neue",
+        "verdana",
+        "tahoma",
+        "trebuchet ms",
+        "segoe ui",
+        "roboto",
+        "open sans",
+        "lato",
+        "montserrat",
+        "source sans pro",
+        "noto sans",
+        "ubuntu",
+        "oxygen",
+        "cantarell",
+        "fira sans",
+        "droid sans",
+        "inter",
+        "poppins",
+        "raleway",
+        "nunito",
+        "work sans",
+        "pt sans",
+        "lucida grande",
+        "lucida sans",
+        "geneva",
+        "calibri",
+        "franklin gothic",
+        "gill sans",
+        "futura",
+        "avenir",
+        "avenir next",
+        "dejavu sans",
+        "liberation sans",
+        "arimo",
+        "ibm plex sans",
+        "libre franklin",
+        "barlow",
+        "karla",
+        "rubik",
+        "mulish",
+        "oswald",
+        "archivo",
+        "manrope",
+        "dm sans",
+        "public sans",
+        "sf pro text",
+        "sf pro display",
+        "san francisco",
+        "proxima nova",
+        "gotham",
+    ),
+    "monospace": (
+        "courier",
+        "courier new",
+        "consolas",
+        "monaco",
+        "menlo",
+        "lucida console",
+        "andale mono",
+        "dejavu sans mono",
+        "liberation mono",
+        "source code pro",
+        "fira code",
+        "fira mono",
+        "roboto mono",
+        "ibm plex mono",
+        "jetbrains mono",
+        "sf mono",
+        "ubuntu mono",
+        "inconsolata",
+        "cascadia code",
+        "noto sans mono",
+    ),
 }
 FAMILY_CATEGORY = {name: cat for cat, names in _KNOWN_FAMILIES.items() for name in names}
 
-DISPLAY_KEYWORDS = frozenset({
-    "none", "block", "inline", "inline-block", "flex", "inline-flex", "grid", "inline-grid",
-    "table", "inline-table", "table-row", "table-cell", "table-row-group", "table-header-group",
-    "table-footer-group", "table-column", "table-column-group", "table-caption", "list-item",
-    "contents", "flow-root", "run-in", "ruby", "ruby-text", "ruby-base", "ruby-text-container",
-    "ruby-base-container", "math", "inline-list-item",
-})
+DISPLAY_KEYWORDS = frozenset(
+    {
+        "none",
+        "block",
+        "inline",
+        "inline-block",
+        "flex",
+        "inline-flex",
+        "grid",
+        "inline-grid",
+        "table",
+        "inline-table",
+        "table-row",
+        "table-cell",
+        "table-row-group",
+        "table-header-group",
+        "table-footer-group",
+        "table-column",
+        "table-column-group",
+        "table-caption",
+        "list-item",
+        "contents",
+        "flow-root",
+        "run-in",
+        "ruby",
+        "ruby-text",
+        "ruby-base",
+        "ruby-text-container",
+        "ruby-base-container",
+        "math",
+        "inline-list-item",
+    }
+)
 _DISPLAY_PAIRS = {
-    ("block", "flow"): "block", ("inline", "flow"): "inline", ("inline", "flow-root"):
-    "inline-block", ("block", "flex"): "flex", ("inline", "flex"): "inline-flex",
-    ("block", "grid"): "grid", ("inline", "grid"): "inline-grid", ("block", "table"): "table",
-    ("inline", "table"): "inline-table", ("block", "flow-root"): "flow-root",
-    ("list-item", "block"): "list-item", ("block", "list-item"): "list-item",
-    ("list-item", "flow"): "list-item", ("flow", "list-item"): "list-item",
+    ("block", "flow"): "block",
+    ("inline", "flow"): "inline",
+    ("inline", "flow-root"): "inline-block",
+    ("block", "flex"): "flex",
+    ("inline", "flex"): "inline-flex",
+    ("block", "grid"): "grid",
+    ("inline", "grid"): "inline-grid",
+    ("block", "table"): "table",
+    ("inline", "table"): "inline-table",
+    ("block", "flow-root"): "flow-root",
+    ("list-item", "block"): "list-item",
+    ("block", "list-item"): "list-item",
+    ("list-item", "flow"): "list-item",
+    ("flow", "list-item"): "list-item",
 }
 _FONT_STYLE = {"normal": False, "italic": True, "oblique": True}
 _VISIBILITY = frozenset({"visible", "hidden", "collapse"})
 _FLOAT = frozenset({"none", "left", "right", "inline-start", "inline-end"})
 _POSITION = frozenset({"static", "relative", "absolute", "fixed", "sticky"})
-_SYSTEM_FONTS = frozenset({"caption", "icon", "menu", "message-box", "small-caption",
-                           "status-bar"})
+_SYSTEM_FONTS = frozenset({"caption", "icon", "menu", "message-box", "small-caption", "status-bar"})
 MAX_CALC_NODES = 64
 
 
@@ -314,8 +484,7 @@ def _font_weight(toks: list[Any]) -> Any:
         return None
     token = toks[0]
     if token.type == "ident":
-        return {"normal": 400, "bold": 700, "bolder": "bolder", "lighter": "lighter"}.get(
-            token.lower_value)
+        return {"normal": 400, "bold": 700, "bolder": "bolder", "lighter": "lighter"}.get(token.lower_value)
     if token.type == "number" and 1 <= token.value <= 1000:
         return float(token.value)
     return None
@@ -413,13 +582,19 @@ def _keyword(allowed: frozenset) -> Any:
         if len(toks) == 1 and toks[0].type == "ident" and toks[0].lower_value in allowed:
             return toks[0].lower_value
         return None
+
     return parse
 
 
 _PARSERS = {
-    "font-size": _font_size, "font-weight": _font_weight, "font-style": _font_style,
-    "color": _color, "font-family": _font_family, "display": _display,
-    "visibility": _keyword(_VISIBILITY), "float": _keyword(_FLOAT),
+    "font-size": _font_size,
+    "font-weight": _font_weight,
+    "font-style": _font_style,
+    "color": _color,
+    "font-family": _font_family,
+    "display": _display,
+    "visibility": _keyword(_VISIBILITY),
+    "float": _keyword(_FLOAT),
     "position": _keyword(_POSITION),
 }
 
@@ -439,8 +614,12 @@ def expand_font(tokens: list[Any]) -> list[tuple[str, Any]] | None:
             wide = ("wide", word)
             return [(p, wide) for p in ("font-style", "font-weight", "font-size", "font-family")]
         if word in _SYSTEM_FONTS:
-            return [("font-style", False), ("font-weight", 400.0), ("font-size", ("kw", "small")),
-                    ("font-family", ("system-ui",))]
+            return [
+                ("font-style", False),
+                ("font-weight", 400.0),
+                ("font-size", ("kw", "small")),
+                ("font-family", ("system-ui",)),
+            ]
         return None
     style: Any = False
     weight: Any = 400.0
@@ -455,13 +634,13 @@ def expand_font(tokens: list[Any]) -> list[tuple[str, Any]] | None:
                 style = True
             elif word in ("bold", "bolder", "lighter"):
                 weight = _font_weight([token])
-            elif word in ("normal", "small-caps") or word.endswith("condensed") \
-                    or word.endswith("expanded"):
+            elif word in ("normal", "small-caps") or word.endswith("condensed") or word.endswith("expanded"):
                 pass
             else:
                 break
-        elif token.type == "number" and 1 <= token.value <= 1000 and i + 1 < len(toks) \
-                and toks[i + 1].type != "literal":
+        elif (
+            token.type == "number" and 1 <= token.value <= 1000 and i + 1 < len(toks) and toks[i + 1].type != "literal"
+        ):
             weight = float(token.value)
         else:
             break
@@ -477,8 +656,7 @@ def expand_font(tokens: list[Any]) -> list[tuple[str, Any]] | None:
     family = _font_family(toks[i:]) if i < len(toks) else None
     if family is None:
         return None
-    return [("font-style", style), ("font-weight", weight), ("font-size", size),
-            ("font-family", family)]
+    return [("font-style", style), ("font-weight", weight), ("font-size", size), ("font-family", family)]
 
 
 @text_cache(4096, arg=1)

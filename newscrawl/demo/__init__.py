@@ -14,8 +14,16 @@ from newscrawl.demo.model import ArticleTruth, PageTruth
 from newscrawl.demo.site import DemoSite, build_demo_site, build_large_site
 
 _SERVER_NAMES = ("Served", "serve_directory", "serve_site")
-__all__ = ["DEFAULT_BASE", "ArticleTruth", "DemoSite", "PageTruth", "Site", "build_demo_site",
-           "build_large_site", *_SERVER_NAMES]
+__all__ = [
+    "DEFAULT_BASE",
+    "ArticleTruth",
+    "DemoSite",
+    "PageTruth",
+    "Site",
+    "build_demo_site",
+    "build_large_site",
+    *_SERVER_NAMES,
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -25,8 +25,7 @@ def robots(base: str, sitemap: bool = True) -> str:
 
 def sitemap_index(base: str, children: Iterable[str]) -> str:
     items = "".join(f"<sitemap><loc>{base}{path}</loc></sitemap>\n" for path in children)
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n'
-            f"{items}</sitemapindex>\n")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n{items}</sitemapindex>\n'
 
 
 def urlset(base: str, articles: Iterable[Article]) -> str:
@@ -45,8 +44,10 @@ def news_sitemap(base: str, articles: Iterable[Article], site_name: str) -> str:
         f"</news:publication_date><news:title>{escape(a.title)}</news:title></news:news></url>\n"
         for a in articles
     )
-    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_NS}" '
-            f'xmlns:news="{NEWS_NS}">\n{items}</urlset>\n')
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_NS}" '
+        f'xmlns:news="{NEWS_NS}">\n{items}</urlset>\n'
+    )
 
 
 def rss(base: str, articles: Sequence[Article], site_name: str) -> str:

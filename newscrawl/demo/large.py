@@ -68,8 +68,10 @@ class LargeSite(Site):
         self.static = list(STATIC)[:3] + (["/newsletter/"] if _count(lo) < n_pages else [])
         self.section_pages = [max(1, -(-k // PER_PAGE)) for k in _section_sizes(lo)]
         rng = random.Random(seed)
-        self.authors = [Author(text.slugify(n), n, f"{n.split()[0]} reports for the Ledger.")
-                        for n in dict.fromkeys(text.person(rng) for _ in range(12))]
+        self.authors = [
+            Author(text.slugify(n), n, f"{n.split()[0]} reports for the Ledger.")
+            for n in dict.fromkeys(text.person(rng) for _ in range(12))
+        ]
         self.truth = LargeTruth(self)
         self._article = lru_cache(maxsize=256)(self._build_article)
         self._summary = lru_cache(maxsize=4096)(self._build_summary)
@@ -102,8 +104,11 @@ class LargeSite(Site):
         if i % 25 == 7:
             return f"/story/{100000 + i}/{slug}/"
         pub = self.published(i)
-        same = [j for j in self._day_range(pub.date()) if j < i and j % len(SLUGS) == i % len(SLUGS)
-                and j % 25 != 7 and self._base_slug(j) == slug]
+        same = [
+            j
+            for j in self._day_range(pub.date())
+            if j < i and j % len(SLUGS) == i % len(SLUGS) and j % 25 != 7 and self._base_slug(j) == slug
+        ]
         if same:
             slug = f"{slug}-{len(same) + 1}"
         return f"/{SLUGS[i % len(SLUGS)]}/{pub:%Y/%m/%d}/{slug}/"
@@ -114,12 +119,20 @@ class LargeSite(Site):
         section = SLUGS[i % len(SLUGS)]
         published = self.published(i)
         return Article(
-            idx=i, path=self.path(i), title=self._title(i), standfirst=text.sentence(rng, section),
-            section=section, published=published,
+            idx=i,
+            path=self.path(i),
+            title=self._title(i),
+            standfirst=text.sentence(rng, section),
+            section=section,
+            published=published,
             modified=published + timedelta(hours=rng.randrange(2, 30)) if i % 3 == 0 else None,
-            authors=tuple(rng.sample(self.authors, 2 if i % 6 == 0 else 1)), tags=(),
-            paragraphs=(), caption=f"A view of {rng.choice(text.PLACES)}.", date_style=i % 5,
-            meta=(("jsonld",), ("meta",), ("time",), ())[i % 4] + (("time",) if i % 8 == 0 else ()))
+            authors=tuple(rng.sample(self.authors, 2 if i % 6 == 0 else 1)),
+            tags=(),
+            paragraphs=(),
+            caption=f"A view of {rng.choice(text.PLACES)}.",
+            date_style=i % 5,
+            meta=(("jsonld",), ("meta",), ("time",), ())[i % 4] + (("time",) if i % 8 == 0 else ()),
+        )
 
     def _build_article(self, i: int) -> Article:
         summary = self._summary(i)
@@ -127,13 +140,21 @@ class LargeSite(Site):
         paragraphs = tuple(text.paragraphs(rng, summary.section, rng.randrange(4, 9)))
         comments: tuple[Comment, ...] = ()
         if i % 4 == 1:
-            comments = tuple(sorted((
-                Comment(rng.choice(text.HANDLES), summary.published + timedelta(minutes=rng.randrange(30, 3000)),
-                        text.comment_text(rng)) for _ in range(rng.randrange(3, 7))),
-                key=lambda c: c.posted))
+            comments = tuple(
+                sorted(
+                    (
+                        Comment(
+                            rng.choice(text.HANDLES),
+                            summary.published + timedelta(minutes=rng.randrange(30, 3000)),
+                            text.comment_text(rng),
+                        )
+                        for _ in range(rng.randrange(3, 7))
+                    ),
+                    key=lambda c: c.posted,
+                )
+            )
         near = [i + d for d in (-10, -5, 5, 10) if 0 <= i + d < self.n_articles]
-        return replace(summary, paragraphs=paragraphs, comments=comments,
-                       related=tuple(self._summary(j) for j in near))
+        return replace(summary, paragraphs=paragraphs, comments=comments, related=tuple(self._summary(j) for j in near))
 
     def article_at(self, i: int) -> Article:
         """Article ``i`` with body, comments and related stories."""
@@ -209,8 +230,10 @@ class LargeSite(Site):
             return None
         ctx = self.ctx(base)
         if kind == "home":
-            blocks = [(slug, [self._summary(i) for i in range(s or len(SLUGS), self.n_articles, len(SLUGS))[:4]])
-                      for s, slug in enumerate(SLUGS)]
+            blocks = [
+                (slug, [self._summary(i) for i in range(s or len(SLUGS), self.n_articles, len(SLUGS))[:4]])
+                for s, slug in enumerate(SLUGS)
+            ]
             return render.home_page(ctx, self._summary(0), blocks)
         if kind == "static":
             title, paras = STATIC[path]
@@ -223,10 +246,17 @@ class LargeSite(Site):
             ids = range(s + (n - 1) * PER_PAGE * len(SLUGS), self.n_articles, len(SLUGS))[:PER_PAGE]
             name = dict(SECTIONS)[slug]
             return render.listing_page(
-                ctx, path=path, title=name, kind="section", section=slug, page=n,
-                pages=self.section_pages[s], page_base=f"/{slug}/",
+                ctx,
+                path=path,
+                title=name,
+                kind="section",
+                section=slug,
+                page=n,
+                pages=self.section_pages[s],
+                page_base=f"/{slug}/",
                 articles=[self._summary(i) for i in ids],
-                intro=f"Every {name.lower()} story from the Ledger's archive.")
+                intro=f"Every {name.lower()} story from the Ledger's archive.",
+            )
         i = self.index_of(path)
         assert i is not None
         return render.article_page(ctx, self._article(i))

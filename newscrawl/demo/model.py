@@ -63,10 +63,17 @@ class Article:
 
     def truth(self) -> ArticleTruth:
         return ArticleTruth(
-            path=self.path, title=self.title, published=self.published.date().isoformat(),
-            published_at=self.published.isoformat(), authors=[a.name for a in self.authors],
-            section=self.section, paragraphs=list(self.paragraphs), has_comments=bool(self.comments),
-            only_in=self.only_in, date_metadata=list(self.meta), tags=list(self.tags),
+            path=self.path,
+            title=self.title,
+            published=self.published.date().isoformat(),
+            published_at=self.published.isoformat(),
+            authors=[a.name for a in self.authors],
+            section=self.section,
+            paragraphs=list(self.paragraphs),
+            has_comments=bool(self.comments),
+            only_in=self.only_in,
+            date_metadata=list(self.meta),
+            tags=list(self.tags),
             modified_at=self.modified.isoformat() if self.modified else None,
         )
 

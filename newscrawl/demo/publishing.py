@@ -27,8 +27,15 @@ from newscrawl.demo.site import DemoSite
 
 
 class PublishingSite(Site):
-    def __init__(self, seed: int = 7, *, hold: int = 12, every: float | None = None, changes: int = 3,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        seed: int = 7,
+        *,
+        hold: int = 12,
+        every: float | None = None,
+        changes: int = 3,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         full = DemoSite(seed)
         self.seed = seed
         linked = sorted((a for a in full.articles if a.only_in is None), key=lambda a: a.published)

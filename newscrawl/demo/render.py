@@ -21,8 +21,20 @@ from newscrawl.demo.model import SECTION_NAMES, SECTIONS, Article, Author
 
 SITE_NAME = "The Prairie Ledger"
 TODAY = "Saturday, March 29, 2025"
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 @dataclass(frozen=True)
@@ -71,17 +83,17 @@ def author_links(ctx: Ctx, authors: Sequence[Author]) -> str:
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def card(ctx: Ctx, art: Article, *, lead: bool = False, href: str | None = None,
-         kicker: bool = False) -> str:
+def card(ctx: Ctx, art: Article, *, lead: bool = False, href: str | None = None, kicker: bool = False) -> str:
     link = href or art.path
     klass = "card-title lead" if lead else "card-title"
-    kick = (f'<p class="kicker"><a href="/{art.section}/">{SECTION_NAMES[art.section]}</a></p>'
-            if kicker else "")
+    kick = f'<p class="kicker"><a href="/{art.section}/">{SECTION_NAMES[art.section]}</a></p>' if kicker else ""
     names = ", ".join(a.name for a in art.authors)
-    return (f'<article class="story-card">{kick}<h3 class="{klass}"><a href="{e(link)}">'
-            f'{e(art.title)}</a></h3><p class="teaser">{e(art.standfirst)}</p>'
-            f'<p class="card-meta"><span class="card-author">By {e(names)}</span> &middot; '
-            f'<span class="card-date">{short_date(art.published)}</span></p></article>')
+    return (
+        f'<article class="story-card">{kick}<h3 class="{klass}"><a href="{e(link)}">'
+        f'{e(art.title)}</a></h3><p class="teaser">{e(art.standfirst)}</p>'
+        f'<p class="card-meta"><span class="card-author">By {e(names)}</span> &middot; '
+        f'<span class="card-date">{short_date(art.published)}</span></p></article>'
+    )
 
 
 def _menu(current: str | None, full: bool) -> str:
@@ -97,20 +109,20 @@ def _menu(current: str | None, full: bool) -> str:
 
 
 def _sidebar(ctx: Ctx, extra: str = "") -> str:
-    most = "".join(
-        f'<li><a href="{a.path}index.html">{e(a.title)}</a></li>' for a in ctx.most_read
-    )
+    most = "".join(f'<li><a href="{a.path}index.html">{e(a.title)}</a></li>' for a in ctx.most_read)
     partners = ""
     if ctx.offsite_base:
-        partners = (f'<div class="widget partners"><h2 class="widget-title">From our partners</h2>'
-                    f'<ul><li><a href="{ctx.offsite_base}/news/plains-radio-spring-drive/">'
-                    f'Plains Public Radio: spring pledge drive</a></li>'
-                    f'<li><a href="{ctx.offsite_base}/">High Country Weekly</a></li></ul></div>')
+        partners = (
+            f'<div class="widget partners"><h2 class="widget-title">From our partners</h2>'
+            f'<ul><li><a href="{ctx.offsite_base}/news/plains-radio-spring-drive/">'
+            f"Plains Public Radio: spring pledge drive</a></li>"
+            f'<li><a href="{ctx.offsite_base}/">High Country Weekly</a></li></ul></div>'
+        )
     return (
         f'<aside class="sidebar">{extra}'
         f'<div class="widget most-read"><h2 class="widget-title">Most read</h2><ol>{most}</ol></div>'
         '<div class="newsletter-box"><p class="box-title">The Morning Ledger</p>'
-        '<p>Get the day\'s top stories from the high plains in your inbox every morning.</p>'
+        "<p>Get the day's top stories from the high plains in your inbox every morning.</p>"
         '<form action="/newsletter/" method="get"><input type="email" name="email" '
         'placeholder="Your email address"><button type="submit">Sign up</button></form></div>'
         f'<div class="ad-slot">Advertisement</div>{partners}</aside>'
@@ -126,34 +138,45 @@ def _footer(ctx: Ctx) -> str:
     tools = ""
     if ctx.trap_links:
         items = "".join(f'<li><a href="{e(href)}">{e(text)}</a></li>' for href, text in ctx.trap_links)
-        tools = (f'<div class="footer-col archive-tools"><p class="footer-title">Archive tools</p>'
-                 f'<ul>{items}</ul></div>')
+        tools = f'<div class="footer-col archive-tools"><p class="footer-title">Archive tools</p><ul>{items}</ul></div>'
     partners = ""
     if ctx.offsite_base:
-        partners = (f'<div class="footer-col"><p class="footer-title">Network</p><ul>'
-                    f'<li><a href="{ctx.offsite_base}/about/">High Country Weekly</a></li>'
-                    f'<li><a href="{ctx.offsite_base}/2025/03/14/regional-water-talks/">'
-                    f'Regional water talks</a></li></ul></div>')
+        partners = (
+            f'<div class="footer-col"><p class="footer-title">Network</p><ul>'
+            f'<li><a href="{ctx.offsite_base}/about/">High Country Weekly</a></li>'
+            f'<li><a href="{ctx.offsite_base}/2025/03/14/regional-water-talks/">'
+            f"Regional water talks</a></li></ul></div>"
+        )
     return (
         '<footer class="site-footer">'
         f'<div class="footer-col"><p class="footer-title">{SITE_NAME}</p><ul>{own}</ul></div>'
         f'<div class="footer-col"><p class="footer-title">Sections</p><ul>{sections}</ul></div>'
-        f'{tools}{partners}'
+        f"{tools}{partners}"
         f'<p class="copyright">&copy; 2025 {SITE_NAME}. All rights reserved.</p>'
         f'<p class="print-only">Printed from {SITE_NAME}</p></footer>'
     )
 
 
-def layout(ctx: Ctx, *, path: str, title: str, kind: str, main: str,
-           crumbs: Iterable[tuple[str, str]] = (), head: str = "", sidebar_extra: str = "",
-           section: str | None = None, article_css: bool = False) -> str:
+def layout(
+    ctx: Ctx,
+    *,
+    path: str,
+    title: str,
+    kind: str,
+    main: str,
+    crumbs: Iterable[tuple[str, str]] = (),
+    head: str = "",
+    sidebar_extra: str = "",
+    section: str | None = None,
+    article_css: bool = False,
+) -> str:
     """The shared page shell around ``main``."""
     base = ctx.base
     trail = [f'<a href="{base}/">Home</a>']
-    trail += [f'<a href="{base}{href}">{e(text)}</a>' if href else f"<span>{e(text)}</span>"
-              for href, text in crumbs]
-    crumbs_html = (f'<nav class="breadcrumbs" aria-label="Breadcrumb">{" &rsaquo; ".join(trail)}</nav>'
-                   if kind != "home" else "")
+    trail += [f'<a href="{base}{href}">{e(text)}</a>' if href else f"<span>{e(text)}</span>" for href, text in crumbs]
+    crumbs_html = (
+        f'<nav class="breadcrumbs" aria-label="Breadcrumb">{" &rsaquo; ".join(trail)}</nav>' if kind != "home" else ""
+    )
     article_link = '<link rel="stylesheet" href="/static/css/article.css">\n' if article_css else ""
     full_title = title if kind == "home" else f"{title} | {SITE_NAME}"
     newsletter = '<a href="/newsletter/">Newsletters</a>' if ctx.full else ""
@@ -179,13 +202,13 @@ def layout(ctx: Ctx, *, path: str, title: str, kind: str, main: str,
         '<header class="site-header">'
         f'<div class="top-bar"><span class="masthead-date">{TODAY}</span> '
         '<span class="breaking" style="margin-left:12px">Road closures: check conditions</span> '
-        f'{newsletter}</div>'
+        f"{newsletter}</div>"
         f'<div class="brand"><a class="logo" href="{base}/"><img src="/static/img/logo.svg" '
         f'alt="{SITE_NAME}"></a><p class="tagline">Independent news for the high plains since 1911</p></div>'
         f'<nav class="main-menu" aria-label="Sections">{_menu(section, ctx.full)}</nav>'
         '<form class="search" action="/search/" method="get" role="search">'
         '<input type="search" name="q" placeholder="Search"><button>Search</button></form>'
-        '</header>\n'
+        "</header>\n"
         f'<nav class="mobile-menu" aria-label="Mobile">{_menu(section, ctx.full)}</nav>\n'
         f'{crumbs_html}\n<div class="container">\n<main id="main" class="content">\n{main}\n</main>\n'
         f"{_sidebar(ctx, sidebar_extra)}\n</div>\n{_footer(ctx)}\n</body>\n</html>\n"
@@ -209,9 +232,11 @@ def _jsonld(ctx: Ctx, art: Article) -> str:
 
 
 def article_page(ctx: Ctx, art: Article) -> str:
-    head = (f'<meta name="description" content="{e(art.standfirst)}">\n'
-            f'<meta property="og:type" content="article">\n'
-            f'<meta property="og:title" content="{e(art.title)}">\n')
+    head = (
+        f'<meta name="description" content="{e(art.standfirst)}">\n'
+        f'<meta property="og:type" content="article">\n'
+        f'<meta property="og:title" content="{e(art.title)}">\n'
+    )
     if "meta" in art.meta:
         head += f'<meta property="article:published_time" content="{art.published.isoformat()}">\n'
         if art.modified:
@@ -226,21 +251,29 @@ def article_page(ctx: Ctx, art: Article) -> str:
     updated = ""
     if art.modified:
         hours = max(1, int((art.modified - art.published).total_seconds() // 3600))
-        when = (f"{hours} hours ago", f"{hours} hours after publication",
-                f"{short_date(art.modified)}, {art.modified:%H:%M}")[art.idx // 3 % 3]
+        when = (
+            f"{hours} hours ago",
+            f"{hours} hours after publication",
+            f"{short_date(art.modified)}, {art.modified:%H:%M}",
+        )[art.idx // 3 % 3]
         updated = f'<div class="updated">Updated {when}</div>'
     body = list(f"<p>{e(p)}</p>" for p in art.paragraphs)
     if art.related:
         rel = art.related[0]
-        body.insert(min(2, len(body)), f'<aside class="inline-related"><span class="label">Read also'
-                    f'</span> <a href="{rel.path}">{e(rel.title)}</a></aside>')
+        body.insert(
+            min(2, len(body)),
+            f'<aside class="inline-related"><span class="label">Read also'
+            f'</span> <a href="{rel.path}">{e(rel.title)}</a></aside>',
+        )
     kick_style = ' style="color:#8a1c1c"' if art.idx % 3 == 0 else ""
     tags = ""
     if ctx.full and art.tags:
-        tags = ('<div class="tag-list"><span>Tags:</span> ' + " ".join(
-            f'<a href="/tag/{t}/" rel="tag">{e(t.replace("-", " ").title())}</a>' for t in art.tags)
-            + "</div>")
-    bios = "".join(f'<p><strong>{e(a.name)}</strong> {e(a.bio)}</p>' for a in art.authors)
+        tags = (
+            '<div class="tag-list"><span>Tags:</span> '
+            + " ".join(f'<a href="/tag/{t}/" rel="tag">{e(t.replace("-", " ").title())}</a>' for t in art.tags)
+            + "</div>"
+        )
+    bios = "".join(f"<p><strong>{e(a.name)}</strong> {e(a.bio)}</p>" for a in art.authors)
     slug = art.path.rstrip("/").rsplit("/", 1)[-1]
     main = (
         '<article class="story">'
@@ -252,20 +285,28 @@ def article_page(ctx: Ctx, art: Article) -> str:
         '<div class="share-tools"><button type="button">Share</button>'
         '<button type="button">Email</button><button type="button">Print</button></div>'
         f'<figure><img src="/static/img/{slug}.png" alt="{e(art.caption)}">'
-        f'<figcaption>{e(art.caption)} Photo: {e(art.authors[0].name)}/{SITE_NAME}</figcaption></figure>'
+        f"<figcaption>{e(art.caption)} Photo: {e(art.authors[0].name)}/{SITE_NAME}</figcaption></figure>"
         f'<div class="article-body">{"".join(body)}</div>'
         '<div class="ad-slot">Advertisement</div>'
         f'{tags}<div class="author-bio">{bios}</div></article>'
         f"{comments_block(art)}"
     )
     related = "".join(
-        f'<li><a href="{r.path}">{e(r.title)}</a> <small>{short_date(r.published)}</small></li>'
-        for r in art.related
+        f'<li><a href="{r.path}">{e(r.title)}</a> <small>{short_date(r.published)}</small></li>' for r in art.related
     )
     extra = f'<div class="widget related"><h2 class="widget-title">Related stories</h2><ul>{related}</ul></div>'
-    return layout(ctx, path=art.path, title=art.title, kind="article", main=main, head=head,
-                  crumbs=[(f"/{art.section}/", SECTION_NAMES[art.section]), ("", art.title)],
-                  sidebar_extra=extra, section=art.section, article_css=True)
+    return layout(
+        ctx,
+        path=art.path,
+        title=art.title,
+        kind="article",
+        main=main,
+        head=head,
+        crumbs=[(f"/{art.section}/", SECTION_NAMES[art.section]), ("", art.title)],
+        sidebar_extra=extra,
+        section=art.section,
+        article_css=True,
+    )
 
 
 def comments_block(art: Article) -> str:
@@ -277,14 +318,26 @@ def comments_block(art: Article) -> str:
         f'at {c.posted:%I:%M %p}</div><p class="comment-text">{e(c.text)}</p></li>'
         for c in art.comments
     )
-    return (f'<section class="comments" id="comments"><h2 class="comments-title">'
-            f'{len(art.comments)} comments</h2><ol class="comment-list">{items}</ol></section>')
+    return (
+        f'<section class="comments" id="comments"><h2 class="comments-title">'
+        f'{len(art.comments)} comments</h2><ol class="comment-list">{items}</ol></section>'
+    )
 
 
-def listing_page(ctx: Ctx, *, path: str, title: str, kind: str, intro: str,
-                 articles: Sequence[Article], page: int = 1, pages: int = 1,
-                 page_base: str = "", section: str | None = None,
-                 crumbs: Sequence[tuple[str, str]] = ()) -> str:
+def listing_page(
+    ctx: Ctx,
+    *,
+    path: str,
+    title: str,
+    kind: str,
+    intro: str,
+    articles: Sequence[Article],
+    page: int = 1,
+    pages: int = 1,
+    page_base: str = "",
+    section: str | None = None,
+    crumbs: Sequence[tuple[str, str]] = (),
+) -> str:
     """Section, tag and author pages: title as a styled ``div``, cards and pagination."""
     cards = "".join(card(ctx, a) for a in articles)
     nav = ""
@@ -303,34 +356,59 @@ def listing_page(ctx: Ctx, *, path: str, title: str, kind: str, intro: str,
             parts.append(f'<a class="next" href="{page_base}page/{page + 1}/">Older stories &rsaquo;</a>')
         nav = f'<nav class="pagination">{" ".join(parts)}</nav>'
     heading = title if page == 1 else f"{title} &ndash; page {page}"
-    main = (f'<div class="section-title">{heading}</div><p class="section-intro">{e(intro)}</p>'
-            f'<div class="story-list">{cards}</div>{nav}')
+    main = (
+        f'<div class="section-title">{heading}</div><p class="section-intro">{e(intro)}</p>'
+        f'<div class="story-list">{cards}</div>{nav}'
+    )
     head = ""
     if kind == "section" and section and ctx.full:
-        head = (f'<link rel="alternate" type="application/atom+xml" title="{title} &raquo; Atom" '
-                f'href="{ctx.base}/{section}/feed/atom/">\n')
-    return layout(ctx, path=path, title=title if page == 1 else f"{title} - Page {page}",
-                  kind=kind, main=main, crumbs=crumbs, section=section, head=head)
+        head = (
+            f'<link rel="alternate" type="application/atom+xml" title="{title} &raquo; Atom" '
+            f'href="{ctx.base}/{section}/feed/atom/">\n'
+        )
+    return layout(
+        ctx,
+        path=path,
+        title=title if page == 1 else f"{title} - Page {page}",
+        kind=kind,
+        main=main,
+        crumbs=crumbs,
+        section=section,
+        head=head,
+    )
 
 
-def home_page(ctx: Ctx, lead: Article, blocks: Sequence[tuple[str, Sequence[Article]]],
-              media: str = "") -> str:
-    top = card(ctx, lead, lead=True, kicker=True,
-               href=f"{lead.path}?utm_source=homepage&utm_medium=promo")
+def home_page(ctx: Ctx, lead: Article, blocks: Sequence[tuple[str, Sequence[Article]]], media: str = "") -> str:
+    top = card(ctx, lead, lead=True, kicker=True, href=f"{lead.path}?utm_source=homepage&utm_medium=promo")
     parts = [f'<section class="top-story">{top}</section>']
     for slug, arts in blocks:
         cards = "".join(card(ctx, a) for a in arts)
-        parts.append(f'<section class="section-block"><div class="section-title">'
-                     f'<a href="/{slug}/">{SECTION_NAMES[slug]}</a></div>{cards}</section>')
+        parts.append(
+            f'<section class="section-block"><div class="section-title">'
+            f'<a href="/{slug}/">{SECTION_NAMES[slug]}</a></div>{cards}</section>'
+        )
     head = f'<meta name="description" content="{SITE_NAME}: news, politics and life on the high plains.">\n'
-    return layout(ctx, path="/", title=f"{SITE_NAME} | News from the high plains", kind="home",
-                  main="".join(parts) + media, head=head)
+    return layout(
+        ctx,
+        path="/",
+        title=f"{SITE_NAME} | News from the high plains",
+        kind="home",
+        main="".join(parts) + media,
+        head=head,
+    )
 
 
-def simple_page(ctx: Ctx, *, path: str, title: str, kind: str, paragraphs: Sequence[str],
-                crumbs: Sequence[tuple[str, str]] = (), extra: str = "") -> str:
+def simple_page(
+    ctx: Ctx,
+    *,
+    path: str,
+    title: str,
+    kind: str,
+    paragraphs: Sequence[str],
+    crumbs: Sequence[tuple[str, str]] = (),
+    extra: str = "",
+) -> str:
     """About/contact/privacy-like pages; ``extra`` is raw HTML appended after the text."""
     body = "".join(f"<p>{e(p)}</p>" for p in paragraphs)
     main = f'<div class="page"><h1 class="page-title">{e(title)}</h1>{body}{extra}</div>'
-    return layout(ctx, path=path, title=title, kind=kind, main=main,
-                  crumbs=list(crumbs) or [("", title)])
+    return layout(ctx, path=path, title=title, kind=kind, main=main, crumbs=list(crumbs) or [("", title)])

@@ -57,11 +57,12 @@ def ok(body: str | bytes, content_type: str = HTML) -> Response:
 
 
 def redirect(location: str, status: int = 301) -> Response:
-    return Response(status, {"Location": location, "Content-Type": HTML},
-                    f'<a href="{location}">moved</a>'.encode())
+    return Response(status, {"Location": location, "Content-Type": HTML}, f'<a href="{location}">moved</a>'.encode())
 
 
 def not_found() -> Response:
-    return Response(404, {"Content-Type": HTML},
-                    b"<!DOCTYPE html><html><head><title>Not found</title></head>"
-                    b"<body><h1>Page not found</h1></body></html>")
+    return Response(
+        404,
+        {"Content-Type": HTML},
+        b"<!DOCTYPE html><html><head><title>Not found</title></head><body><h1>Page not found</h1></body></html>",
+    )

@@ -51,8 +51,16 @@ from newscrawl.demo.site import build_demo_site, build_large_site
 
 FE56 = "\ufe56"
 SAVED_SUFFIXES = ("", ".html", ".xml", ".json", ".css", ".rss", ".txt")
-CONTENT_TYPES = {".html": HTML, ".htm": HTML, ".css": CSS, ".rss": RSS, ".xml": XML, ".txt": TEXT,
-                 ".json": "application/json", ".js": "text/javascript"}
+CONTENT_TYPES = {
+    ".html": HTML,
+    ".htm": HTML,
+    ".css": CSS,
+    ".rss": RSS,
+    ".xml": XML,
+    ".txt": TEXT,
+    ".json": "application/json",
+    ".js": "text/javascript",
+}
 
 
 @dataclass(frozen=True)
@@ -114,7 +122,7 @@ class _Handler(BaseHTTPRequestHandler):
         except Exception:  # a broken page must not kill the test server
             resp = Response(500, {"Content-Type": HTML}, b"<h1>500</h1>")
         if self.server.conditional and resp.status == 200 and resp.stream is None:
-            etag = '"%s"' % hashlib.sha1(resp.body).hexdigest()[:20]
+            etag = f'"{hashlib.sha1(resp.body).hexdigest()[:20]}"'
             resp.headers = {**resp.headers, "ETag": etag}
             if self.headers.get("If-None-Match") == etag:
                 resp = Response(304, {"ETag": etag})
@@ -159,11 +167,13 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def serve_site(site: Site, host: str = "127.0.0.1", port: int = 0, *,
-               log: bool = True, conditional: bool = False) -> Iterator[Served]:
+def serve_site(
+    site: Site, host: str = "127.0.0.1", port: int = 0, *, log: bool = True, conditional: bool = False
+) -> Iterator[Served]:
     httpd = _Server((host, port), site, log, conditional)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                              daemon=True, name="newscrawl-demo-server")
+    thread = threading.Thread(
+        target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True, name="newscrawl-demo-server"
+    )
     thread.start()
     try:
         yield httpd.served
@@ -218,8 +228,9 @@ class DirectorySite(Site):
 
 
 @contextmanager
-def serve_directory(path: str | Path, host: str = "127.0.0.1", port: int = 0, *,
-                    log: bool = True, conditional: bool = False) -> Iterator[Served]:
+def serve_directory(
+    path: str | Path, host: str = "127.0.0.1", port: int = 0, *, log: bool = True, conditional: bool = False
+) -> Iterator[Served]:
     with serve_site(DirectorySite(path), host, port, log=log, conditional=conditional) as served:
         yield served
 
@@ -229,14 +240,19 @@ def main(argv: list[str] | None = None) -> int:
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--dir", help="serve a saved site folder instead of the demo site")
     what.add_argument("--large", type=int, metavar="N", help="serve a lazily generated site of N pages")
-    what.add_argument("--publish", type=float, metavar="SECONDS",
-                      help="demo site that publishes a held-back article every SECONDS (and corrects some)")
+    what.add_argument(
+        "--publish",
+        type=float,
+        metavar="SECONDS",
+        help="demo site that publishes a held-back article every SECONDS (and corrects some)",
+    )
     parser.add_argument("--traps", action="store_true", help="add the crawler traps to the demo site")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--truth", type=Path, metavar="FILE",
-                        help="also write the site's truth as JSON Lines (one page a line)")
+    parser.add_argument(
+        "--truth", type=Path, metavar="FILE", help="also write the site's truth as JSON Lines (one page a line)"
+    )
     args = parser.parse_args(argv)
     if args.dir:
         site: Site = DirectorySite(args.dir)

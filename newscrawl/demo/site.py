@@ -85,30 +85,52 @@ META_BY_IDX = (("jsonld",), ("meta",), ("time",), ())
 REPORT_PATH = "/static/docs/annual-report-2024.pdf"
 REPORT_LINK = f'<p class="download"><a href="{REPORT_PATH}">Annual report 2024 (PDF)</a></p>'
 STATIC_PAGES = {
-    "/about/": ("About us", [
-        "The Prairie Ledger is an independent newsroom covering the towns, farms and public lands "
-        "of the high plains. We are funded by readers and publish every weekday.",
-        "Our reporters live in the communities they cover, from Harlan Falls to Eagle Butte "
-        "Crossing, and we correct our mistakes in public."]),
-    "/contact/": ("Contact", [
-        "Send news tips to the newsroom at 114 Main Street, Harlan Falls, or call the desk "
-        "between 8 a.m. and 6 p.m. on weekdays.",
-        "For corrections, write to the standards editor and include a link to the story."]),
-    "/privacy/": ("Privacy policy", [
-        "We collect the minimum information needed to deliver newsletters and understand which "
-        "stories readers find useful. We never sell personal data.",
-        "Cookies are used for anonymous statistics. You can refuse them in the banner on any page."]),
-    "/newsletter/": ("Newsletters", [
-        "The Morning Ledger arrives before seven with the stories that matter on the plains.",
-        "The Friday Roundup collects the week's best features, photos and letters."]),
+    "/about/": (
+        "About us",
+        [
+            "The Prairie Ledger is an independent newsroom covering the towns, farms and public lands "
+            "of the high plains. We are funded by readers and publish every weekday.",
+            "Our reporters live in the communities they cover, from Harlan Falls to Eagle Butte "
+            "Crossing, and we correct our mistakes in public.",
+        ],
+    ),
+    "/contact/": (
+        "Contact",
+        [
+            "Send news tips to the newsroom at 114 Main Street, Harlan Falls, or call the desk "
+            "between 8 a.m. and 6 p.m. on weekdays.",
+            "For corrections, write to the standards editor and include a link to the story.",
+        ],
+    ),
+    "/privacy/": (
+        "Privacy policy",
+        [
+            "We collect the minimum information needed to deliver newsletters and understand which "
+            "stories readers find useful. We never sell personal data.",
+            "Cookies are used for anonymous statistics. You can refuse them in the banner on any page.",
+        ],
+    ),
+    "/newsletter/": (
+        "Newsletters",
+        [
+            "The Morning Ledger arrives before seven with the stories that matter on the plains.",
+            "The Friday Roundup collects the week's best features, photos and letters.",
+        ],
+    ),
 }
 
 
 class DemoSite(Site):
     """The eager site: content generated once (fast), HTML rendered per request."""
 
-    def __init__(self, seed: int = 7, *, traps: Traps | None = None,
-                 offsite_base: str | None = None, hidden: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        seed: int = 7,
+        *,
+        traps: Traps | None = None,
+        offsite_base: str | None = None,
+        hidden: frozenset[int] = frozenset(),
+    ) -> None:
         """``hidden``: indexes of articles left out (not yet published: ``newscrawl.demo.publishing``)."""
         self.seed = seed
         self.traps = traps
@@ -139,23 +161,54 @@ class DemoSite(Site):
             pages = -(-len(arts) // PER_PAGE)
             for n in range(1, pages + 1):
                 path = f"/{slug}/" if n == 1 else f"/{slug}/page/{n}/"
-                add(path, "section", partial(render.listing_page,
-                    path=path, title=name, kind="section", section=slug, page=n, pages=pages,
-                    page_base=f"/{slug}/", articles=arts[(n - 1) * PER_PAGE: n * PER_PAGE],
-                    intro=f"The latest {name.lower()} news from across the high plains."))
+                add(
+                    path,
+                    "section",
+                    partial(
+                        render.listing_page,
+                        path=path,
+                        title=name,
+                        kind="section",
+                        section=slug,
+                        page=n,
+                        pages=pages,
+                        page_base=f"/{slug}/",
+                        articles=arts[(n - 1) * PER_PAGE : n * PER_PAGE],
+                        intro=f"The latest {name.lower()} news from across the high plains.",
+                    ),
+                )
         for art in self.articles:
             add(art.path, "article", partial(render.article_page, art=art), art)
         for tag in sorted({t for a in self.articles for t in a.tags}):
             arts = [a for a in by_date if tag in a.tags]
-            add(f"/tag/{tag}/", "tag", partial(render.listing_page,
-                path=f"/tag/{tag}/", title=f"Tag: {tag.replace('-', ' ').title()}", kind="tag",
-                articles=arts, intro="Stories filed under this topic.",
-                crumbs=[("", tag.replace("-", " ").title())]))
+            add(
+                f"/tag/{tag}/",
+                "tag",
+                partial(
+                    render.listing_page,
+                    path=f"/tag/{tag}/",
+                    title=f"Tag: {tag.replace('-', ' ').title()}",
+                    kind="tag",
+                    articles=arts,
+                    intro="Stories filed under this topic.",
+                    crumbs=[("", tag.replace("-", " ").title())],
+                ),
+            )
         for author in self.authors:
             arts = [a for a in by_date if author in a.authors]
-            add(author.path, "author", partial(render.listing_page,
-                path=author.path, title=author.name, kind="author", articles=arts,
-                intro=author.bio, crumbs=[("", author.name)]))
+            add(
+                author.path,
+                "author",
+                partial(
+                    render.listing_page,
+                    path=author.path,
+                    title=author.name,
+                    kind="author",
+                    articles=arts,
+                    intro=author.bio,
+                    crumbs=[("", author.name)],
+                ),
+            )
         for kind, items in (("gallery", self.galleries), ("video", self.videos)):
             label = "Galleries" if kind == "gallery" else "Video"
             add(f"/{kind}/", "section", _bind_media_index(kind, label, items))
@@ -163,11 +216,22 @@ class DemoSite(Site):
                 add(item["path"], kind, _bind_media(kind, label, item))
         for path, (title, paras) in STATIC_PAGES.items():
             extra = REPORT_LINK if path == "/about/" else ""
-            add(path, "static", partial(render.simple_page, path=path, title=title, kind="static",
-                                        paragraphs=paras, extra=extra))
-        add("/private/staff/", "private", partial(
-            render.simple_page, path="/private/staff/", title="Staff login", kind="private",
-            paragraphs=["Newsroom staff sign in here to reach the publishing system."]))
+            add(
+                path,
+                "static",
+                partial(render.simple_page, path=path, title=title, kind="static", paragraphs=paras, extra=extra),
+            )
+        add(
+            "/private/staff/",
+            "private",
+            partial(
+                render.simple_page,
+                path="/private/staff/",
+                title="Staff login",
+                kind="private",
+                paragraphs=["Newsroom staff sign in here to reach the publishing system."],
+            ),
+        )
         self.truth = truth
 
     def linked_paths(self) -> list[str]:
@@ -176,8 +240,12 @@ class DemoSite(Site):
         return [p for p in self.truth if p not in hidden]
 
     def ctx(self, base: str) -> Ctx:
-        return Ctx(base=base, most_read=self.most_read, offsite_base=self.offsite_base,
-                   trap_links=self.traps.links() if self.traps else ())
+        return Ctx(
+            base=base,
+            most_read=self.most_read,
+            offsite_base=self.offsite_base,
+            trap_links=self.traps.links() if self.traps else (),
+        )
 
     def resolve(self, path_and_query: str, base_url: str = DEFAULT_BASE) -> Response:
         base = base_url.rstrip("/")
@@ -197,8 +265,9 @@ class DemoSite(Site):
         if path == "/sitemaps/articles.xml":
             return ok(feeds.urlset(base, [a for a in self.articles if a.only_in != "feed"]), XML)
         if path == "/sitemaps/news.xml":
-            recent = sorted((a for a in self.articles if a.only_in != "feed"),
-                            key=lambda a: a.published, reverse=True)[:10]
+            recent = sorted((a for a in self.articles if a.only_in != "feed"), key=lambda a: a.published, reverse=True)[
+                :10
+            ]
             return ok(feeds.news_sitemap(base, recent, render.SITE_NAME), XML)
         if path == "/feed/":
             items = self.newest[:15] + [a for a in self.articles if a.only_in == "feed"]
@@ -224,8 +293,7 @@ class DemoSite(Site):
         media = "".join(
             f'<section class="section-block media-strip"><div class="section-title">'
             f'<a href="/{kind}/">{label}</a></div>'
-            + "".join(f'<div class="media-card"><a href="{m["path"]}">{render.e(m["title"])}</a></div>'
-                      for m in items)
+            + "".join(f'<div class="media-card"><a href="{m["path"]}">{render.e(m["title"])}</a></div>' for m in items)
             + "</section>"
             for kind, label, items in (("video", "Video", self.videos), ("gallery", "Galleries", self.galleries))
         )
@@ -233,28 +301,48 @@ class DemoSite(Site):
 
 
 def _bind_media_index(kind: str, label: str, items: list[dict]) -> Callable[[Ctx], str]:
-    links = "".join(f'<li><a href="{m["path"]}">{render.e(m["title"])}</a> '
-                    f'<small>{render.short_date(m["date"])}</small></li>' for m in items)
+    links = "".join(
+        f'<li><a href="{m["path"]}">{render.e(m["title"])}</a> <small>{render.short_date(m["date"])}</small></li>'
+        for m in items
+    )
     return lambda ctx: render.layout(
-        ctx, path=f"/{kind}/", title=label, kind="section", section=kind, crumbs=[("", label)],
-        main=f'<div class="section-title">{label}</div><ul class="media-list">{links}</ul>')
+        ctx,
+        path=f"/{kind}/",
+        title=label,
+        kind="section",
+        section=kind,
+        crumbs=[("", label)],
+        main=f'<div class="section-title">{label}</div><ul class="media-list">{links}</ul>',
+    )
 
 
 def _bind_media(kind: str, label: str, item: dict) -> Callable[[Ctx], str]:
     slug = item["path"].rstrip("/").rsplit("/", 1)[-1]
     if kind == "gallery":
-        media = "".join(f'<figure class="gallery-item"><img src="/static/img/{slug}-{i}.png" alt="">'
-                        f"<figcaption>{render.e(c)}</figcaption></figure>"
-                        for i, c in enumerate(item["captions"], 1))
+        media = "".join(
+            f'<figure class="gallery-item"><img src="/static/img/{slug}-{i}.png" alt="">'
+            f"<figcaption>{render.e(c)}</figcaption></figure>"
+            for i, c in enumerate(item["captions"], 1)
+        )
     else:
-        media = (f'<video controls src="/static/video/{slug}.mp4"></video>'
-                 f'<p class="duration">Duration: {item["minutes"]}:{item["seconds"]:02d}</p>')
-    main = (f'<div class="{kind}"><h1 class="headline">{render.e(item["title"])}</h1>'
-            f'<p class="dateline">{render.short_date(item["date"])}</p>'
-            f'<p class="media-intro">{render.e(item["intro"])}</p>{media}</div>')
+        media = (
+            f'<video controls src="/static/video/{slug}.mp4"></video>'
+            f'<p class="duration">Duration: {item["minutes"]}:{item["seconds"]:02d}</p>'
+        )
+    main = (
+        f'<div class="{kind}"><h1 class="headline">{render.e(item["title"])}</h1>'
+        f'<p class="dateline">{render.short_date(item["date"])}</p>'
+        f'<p class="media-intro">{render.e(item["intro"])}</p>{media}</div>'
+    )
     return lambda ctx: render.layout(
-        ctx, path=item["path"], title=item["title"], kind=kind, section=kind, main=main,
-        crumbs=[(f"/{kind}/", label), ("", item["title"])])
+        ctx,
+        path=item["path"],
+        title=item["title"],
+        kind=kind,
+        section=kind,
+        main=main,
+        crumbs=[(f"/{kind}/", label), ("", item["title"])],
+    )
 
 
 def _authors(rng: random.Random) -> list[Author]:
@@ -263,12 +351,17 @@ def _authors(rng: random.Random) -> list[Author]:
         name = text.person(rng)
         if name not in names:
             names.append(name)
-    beats = ("covers the statehouse", "writes about agriculture and rural business",
-             "reports on water, wildlife and public lands", "covers high school and college sports",
-             "writes about arts, history and community life", "is the Ledger's data reporter",
-             "edits the weekend features", "reports from the northern counties")
-    return [Author(text.slugify(n), n, f"{n.split()[0]} {beats[i]} for the Ledger.")
-            for i, n in enumerate(names)]
+    beats = (
+        "covers the statehouse",
+        "writes about agriculture and rural business",
+        "reports on water, wildlife and public lands",
+        "covers high school and college sports",
+        "writes about arts, history and community life",
+        "is the Ledger's data reporter",
+        "edits the weekend features",
+        "reports from the northern counties",
+    )
+    return [Author(text.slugify(n), n, f"{n.split()[0]} {beats[i]} for the Ledger.") for i, n in enumerate(names)]
 
 
 def _articles(rng: random.Random, authors: list[Author]) -> list[Article]:
@@ -295,19 +388,39 @@ def _articles(rng: random.Random, authors: list[Author]) -> list[Article]:
         modified = published + timedelta(hours=rng.randrange(2, 30)) if idx % 3 == 0 else None
         comments: tuple[Comment, ...] = ()
         if idx % 4 == 1:
-            comments = tuple(sorted((
-                Comment(rng.choice(text.HANDLES),
-                        published + timedelta(minutes=rng.randrange(30, 3000)),
-                        text.comment_text(rng))
-                for _ in range(rng.randrange(3, 7))), key=lambda c: c.posted))
+            comments = tuple(
+                sorted(
+                    (
+                        Comment(
+                            rng.choice(text.HANDLES),
+                            published + timedelta(minutes=rng.randrange(30, 3000)),
+                            text.comment_text(rng),
+                        )
+                        for _ in range(rng.randrange(3, 7))
+                    ),
+                    key=lambda c: c.posted,
+                )
+            )
         only_in = "sitemap" if idx in SITEMAP_ONLY else "feed" if idx in FEED_ONLY else None
-        out.append(Article(
-            idx=idx, path=path, title=title, standfirst=text.sentence(rng, section),
-            section=section, published=published, modified=modified,
-            authors=tuple(rng.sample(authors, n_auth)), tags=tuple(rng.sample(tags, rng.randrange(1, 4))),
-            paragraphs=tuple(text.paragraphs(rng, section, rng.randrange(5, 10))),
-            caption=f"A view of {rng.choice(text.PLACES)} in {published:%B}.", date_style=idx % 5,
-            meta=meta, comments=comments, only_in=only_in))
+        out.append(
+            Article(
+                idx=idx,
+                path=path,
+                title=title,
+                standfirst=text.sentence(rng, section),
+                section=section,
+                published=published,
+                modified=modified,
+                authors=tuple(rng.sample(authors, n_auth)),
+                tags=tuple(rng.sample(tags, rng.randrange(1, 4))),
+                paragraphs=tuple(text.paragraphs(rng, section, rng.randrange(5, 10))),
+                caption=f"A view of {rng.choice(text.PLACES)} in {published:%B}.",
+                date_style=idx % 5,
+                meta=meta,
+                comments=comments,
+                only_in=only_in,
+            )
+        )
     return out
 
 
@@ -315,21 +428,39 @@ def _media(rng: random.Random, kind: str, count: int) -> list[dict]:
     out = []
     for i in range(count):
         place = text.PLACES[(i * 5 + (kind == "video") * 3) % len(text.PLACES)]
-        topic = rng.choice(("spring branding", "the county fair", "a blizzard", "calving season",
-                            "the high school rodeo", "the river ice breaking up"))
+        topic = rng.choice(
+            (
+                "spring branding",
+                "the county fair",
+                "a blizzard",
+                "calving season",
+                "the high school rodeo",
+                "the river ice breaking up",
+            )
+        )
         title = f"{'Photos' if kind == 'gallery' else 'Watch'}: {topic} in {place}"
-        out.append({
-            "path": f"/{kind}/{text.slugify(title)}/", "title": title,
-            "date": datetime(2025, 3, 1 + i * 6, 12, 0, tzinfo=TZ),
-            "intro": f"Scenes from {topic} in {place}, by the Ledger's photo desk.",
-            "captions": [f"{place}: {topic}, frame {n}." for n in range(1, 7)],
-            "minutes": rng.randrange(1, 9), "seconds": rng.randrange(60),
-        })
+        out.append(
+            {
+                "path": f"/{kind}/{text.slugify(title)}/",
+                "title": title,
+                "date": datetime(2025, 3, 1 + i * 6, 12, 0, tzinfo=TZ),
+                "intro": f"Scenes from {topic} in {place}, by the Ledger's photo desk.",
+                "captions": [f"{place}: {topic}, frame {n}." for n in range(1, 7)],
+                "minutes": rng.randrange(1, 9),
+                "seconds": rng.randrange(60),
+            }
+        )
     return out
 
 
-def build_demo_site(seed: int = 7, *, traps: bool = False, offsite_base: str | None = None,
-                    oversize_bytes: int = 20 * 1024 * 1024, slow_seconds: float = 3.0) -> DemoSite:
+def build_demo_site(
+    seed: int = 7,
+    *,
+    traps: bool = False,
+    offsite_base: str | None = None,
+    oversize_bytes: int = 20 * 1024 * 1024,
+    slow_seconds: float = 3.0,
+) -> DemoSite:
     """The embedded default site (see the module docstring)."""
     trap_set = Traps(oversize_bytes=oversize_bytes, slow_seconds=slow_seconds) if traps else None
     return DemoSite(seed, traps=trap_set, offsite_base=offsite_base)
@@ -340,5 +471,13 @@ def build_large_site(n_pages: int = 2000, seed: int = 7) -> Site:
     return LargeSite(n_pages, seed)
 
 
-__all__ = ["BODY_SELECTOR", "DEFAULT_BASE", "HEADLINE_SELECTOR", "DemoSite", "Site", "SECTION_NAMES",
-           "build_demo_site", "build_large_site"]
+__all__ = [
+    "BODY_SELECTOR",
+    "DEFAULT_BASE",
+    "HEADLINE_SELECTOR",
+    "DemoSite",
+    "Site",
+    "SECTION_NAMES",
+    "build_demo_site",
+    "build_large_site",
+]

@@ -37,10 +37,12 @@ _RELATIVE = re.compile(r"^/a/b/(?:a/b/)*$")
 
 
 def _page(title: str, body: str) -> str:
-    return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{title}</title>"
-            f'<link rel="stylesheet" href="/static/css/main.css"></head><body>'
-            f'<header><a href="/">The Prairie Ledger</a></header><main><h1>{title}</h1>{body}</main>'
-            "</body></html>")
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
+        f'<link rel="stylesheet" href="/static/css/main.css"></head><body>'
+        f'<header><a href="/">The Prairie Ledger</a></header><main><h1>{title}</h1>{body}</main>'
+        "</body></html>"
+    )
 
 
 def next_sid(sid: str) -> str:
@@ -74,14 +76,25 @@ class Traps:
             return self._calendar(params.get("month", ["2025-03"])[0])
         if m := _ARCHIVE.match(path):
             n = int(m.group(1))
-            return ok(_page(f"Archive page {n}", f'<p>Stories from the archive, part {n}.</p>'
-                            f'<a class="next" href="/archive/page/{n + 1}/">Next page</a>'))
+            return ok(
+                _page(
+                    f"Archive page {n}",
+                    f"<p>Stories from the archive, part {n}.</p>"
+                    f'<a class="next" href="/archive/page/{n + 1}/">Next page</a>',
+                )
+            )
         if path == "/session/":
             sid = next_sid(params.get("sid", [SID0])[0])
-            return ok(_page("Your reading list", (
-                f'<a href="/session/?sid={sid}">Refresh list</a> '
-                f'<a href="/politics/?sid={sid}">Politics</a> '
-                f'<a href="/session/?sid={next_sid(sid)}&amp;view=compact">Compact view</a>')))
+            return ok(
+                _page(
+                    "Your reading list",
+                    (
+                        f'<a href="/session/?sid={sid}">Refresh list</a> '
+                        f'<a href="/politics/?sid={sid}">Politics</a> '
+                        f'<a href="/session/?sid={next_sid(sid)}&amp;view=compact">Compact view</a>'
+                    ),
+                )
+            )
         if path == "/loop/a":
             return redirect("/loop/b", 302)
         if path == "/loop/b":
@@ -96,8 +109,7 @@ class Traps:
             return Response(414, {"Content-Type": HTML}, b"<h1>414 Request-URI Too Long</h1>")
         if _RELATIVE.match(path):
             depth = path.count("/a/b/")
-            return ok(_page(f"Reader map, level {depth}",
-                            '<p>Pick a region.</p><a href="a/b/">Look closer</a>'))
+            return ok(_page(f"Reader map, level {depth}", '<p>Pick a region.</p><a href="a/b/">Look closer</a>'))
         return None
 
     def _calendar(self, month: str) -> Response:
@@ -107,10 +119,16 @@ class Traps:
         year, mon = int(m.group(1)), int(m.group(2))
         prev = f"{year - 1}-12" if mon == 1 else f"{year}-{mon - 1:02d}"
         nxt = f"{year + 1}-01" if mon == 12 else f"{year}-{mon + 1:02d}"
-        return ok(_page(f"Events in {year}-{mon:02d}", (
-            "<table class=\"calendar\"><tr><td>No events</td></tr></table>"
-            f'<a class="prev" href="/calendar/?month={prev}">&lsaquo; {prev}</a> '
-            f'<a class="next" href="/calendar/?month={nxt}">{nxt} &rsaquo;</a>')))
+        return ok(
+            _page(
+                f"Events in {year}-{mon:02d}",
+                (
+                    '<table class="calendar"><tr><td>No events</td></tr></table>'
+                    f'<a class="prev" href="/calendar/?month={prev}">&lsaquo; {prev}</a> '
+                    f'<a class="next" href="/calendar/?month={nxt}">{nxt} &rsaquo;</a>'
+                ),
+            )
+        )
 
     def _oversize(self) -> Response:
         head = _page("Every story", "<div>").encode()[: -len("</main></body></html>")]
@@ -133,6 +151,11 @@ class Traps:
         body = _page("Live election ticker", "<p>Results are coming in.</p>" * 20).encode()
         n = max(1, self.slow_chunks)
         size = -(-len(body) // n)
-        pieces = [body[i:i + size] for i in range(0, len(body), size)]
-        return Response(200, {"Content-Type": HTML}, stream=lambda: iter(pieces),
-                        length=len(body), chunk_delay=self.slow_seconds / len(pieces))
+        pieces = [body[i : i + size] for i in range(0, len(body), size)]
+        return Response(
+            200,
+            {"Content-Type": HTML},
+            stream=lambda: iter(pieces),
+            length=len(body),
+            chunk_delay=self.slow_seconds / len(pieces),
+        )

@@ -31,18 +31,22 @@ def bloom_size(capacity: int, error: float) -> tuple[int, int]:
 class BloomDupeFilter(RFPDupeFilter):
     """scrapy-redis dupefilter whose seen set is a Redis bitmap of fixed size."""
 
-    def __init__(self, server: Any, key: str, debug: bool = False, *, capacity: int = 10_000_000,
-                 error: float = 1e-6) -> None:
+    def __init__(
+        self, server: Any, key: str, debug: bool = False, *, capacity: int = 10_000_000, error: float = 1e-6
+    ) -> None:
         super().__init__(server, key, debug)
         self.bits, self.hashes = bloom_size(capacity, error)
 
     @classmethod
     def from_spider(cls, spider: Any) -> BloomDupeFilter:
         settings = spider.settings
-        return cls(get_redis_from_settings(settings), f"{key_prefix(settings, spider.name)}:bloom",
-                   settings.getbool("DUPEFILTER_DEBUG"),
-                   capacity=settings.getint("NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY") or 10_000_000,
-                   error=settings.getfloat("NEWSCRAWL_DUPEFILTER_BLOOM_ERROR") or 1e-6)
+        return cls(
+            get_redis_from_settings(settings),
+            f"{key_prefix(settings, spider.name)}:bloom",
+            settings.getbool("DUPEFILTER_DEBUG"),
+            capacity=settings.getint("NEWSCRAWL_DUPEFILTER_BLOOM_CAPACITY") or 10_000_000,
+            error=settings.getfloat("NEWSCRAWL_DUPEFILTER_BLOOM_ERROR") or 1e-6,
+        )
 
     def offsets(self, fingerprint: str) -> list[int]:
         """Bit positions by double hashing (Kirsch-Mitzenmacher) of one digest."""

@@ -51,17 +51,19 @@ TAKING = "taking"  # the in-flight field of the request popped and not yet filed
 # PriorityQueue: a sorted set, lowest score first; FifoQueue: RPOP; LifoQueue: LPOP)
 TAKE_SCRIPTS = {
     "zset": "local r = redis.call('ZRANGE', KEYS[1], 0, 0)[1] "
-            "if r then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0) redis.call('HSET', KEYS[2], ARGV[1], r) end "
-            "return r",
+    "if r then redis.call('ZREMRANGEBYRANK', KEYS[1], 0, 0) redis.call('HSET', KEYS[2], ARGV[1], r) end "
+    "return r",
     "rpop": "local r = redis.call('RPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
     "lpop": "local r = redis.call('LPOP', KEYS[1]) if r then redis.call('HSET', KEYS[2], ARGV[1], r) end return r",
 }
 START = "start:"  # in-flight field prefix of a start URL taken from the start list (the value: the URL)
 # take up to ARGV[1] start URLs from the list's head and note each in flight, in one step
-TAKE_STARTS = ("local urls = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1) "
-               "if #urls > 0 then redis.call('LTRIM', KEYS[1], #urls, -1) end "
-               "for _, url in ipairs(urls) do redis.call('HSET', KEYS[2], ARGV[2] .. url, url) end "
-               "return urls")
+TAKE_STARTS = (
+    "local urls = redis.call('LRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1) "
+    "if #urls > 0 then redis.call('LTRIM', KEYS[1], #urls, -1) end "
+    "for _, url in ipairs(urls) do redis.call('HSET', KEYS[2], ARGV[2] .. url, url) end "
+    "return urls"
+)
 
 
 def worker_id() -> str:
@@ -133,7 +135,7 @@ class InflightLedger(PageLedger):
         head = f"{self.prefix}:inflight:"
         for raw_key in self.client.scan_iter(match=f"{head}*", count=500):
             key = raw_key.decode() if isinstance(raw_key, bytes) else raw_key
-            other = key[len(head):]
+            other = key[len(head) :]
             if other != self.worker and ":" not in other:  # not "<id>:recovering:<id>"
                 yield key, other
 
@@ -169,6 +171,11 @@ class InflightLedger(PageLedger):
                 self.client.srem(handed_key, *claims)
             self.client.delete(taken, f"{self.prefix}:claims:{other}")
             pushed += len(given)
-            logger.warning("Worker %s stopped without closing: %d requests and start URLs it had taken go "
-                           "back, %d hand-off claims released", other, len(given), len(claims))
+            logger.warning(
+                "Worker %s stopped without closing: %d requests and start URLs it had taken go "
+                "back, %d hand-off claims released",
+                other,
+                len(given),
+                len(claims),
+            )
         return pushed

@@ -39,8 +39,8 @@ logger = logging.getLogger(__name__)
 SEEN_SCRIPTS = {
     RFPDupeFilter.request_seen: "if redis.call('SADD', KEYS[1], ARGV[3]) == 0 then return 0 end ",
     BloomDupeFilter.request_seen: "local new = 0 for i = 3, #ARGV do "
-                                  "if redis.call('SETBIT', KEYS[1], ARGV[i], 1) == 0 then new = 1 end end "
-                                  "if new == 0 then return 0 end ",
+    "if redis.call('SETBIT', KEYS[1], ARGV[i], 1) == 0 then new = 1 end end "
+    "if new == 0 then return 0 end ",
 }
 # ...and its push, by queue (KEYS[2] the frontier, ARGV[1] the score, ARGV[2] the encoded request)
 PUSH_SCRIPTS = {
@@ -68,9 +68,9 @@ class Scheduler(RedisScheduler):
     def open(self, spider: Any) -> None:
         # upstream's open(), logging through this module instead of the deprecated Spider.log()
         self.spider = spider
-        self.queue = load_object(self.queue_cls)(server=self.server, spider=spider,
-                                                 key=self.queue_key % {"spider": spider.name},
-                                                 serializer=self.serializer)
+        self.queue = load_object(self.queue_cls)(
+            server=self.server, spider=spider, key=self.queue_key % {"spider": spider.name}, serializer=self.serializer
+        )
         if not self.df:
             self.df = load_object(self.dupefilter_cls).from_spider(spider)
         seen = SEEN_SCRIPTS.get(getattr(type(self.df), "request_seen", None))
@@ -78,8 +78,12 @@ class Scheduler(RedisScheduler):
         if seen and push:
             self.push_script = self.server.register_script(seen + push)
         else:
-            logger.warning("Dupefilter %s with queue %s: a request is marked seen, then pushed; a worker "
-                           "killed between the two loses it", type(self.df).__name__, type(self.queue).__name__)
+            logger.warning(
+                "Dupefilter %s with queue %s: a request is marked seen, then pushed; a worker "
+                "killed between the two loses it",
+                type(self.df).__name__,
+                type(self.queue).__name__,
+            )
         if self.flush_on_start:
             self.flush()
         settings = self.crawler.settings if self.crawler is not None else None
@@ -90,17 +94,21 @@ class Scheduler(RedisScheduler):
 
     def _open_ledger(self, settings: Any, spider: Any) -> None:
         prefix = key_prefix(settings, spider.name)
-        self.ledger = InflightLedger(self.server, prefix, worker_id(),
-                                     timeout=settings.getfloat("NEWSCRAWL_WORKER_TIMEOUT", 60.0))
+        self.ledger = InflightLedger(
+            self.server, prefix, worker_id(), timeout=settings.getfloat("NEWSCRAWL_WORKER_TIMEOUT", 60.0)
+        )
         self.handed_key = f"{prefix}:handed"
         register_ledger(self.crawler, self.ledger)
         kind = {PriorityQueue: "zset", FifoQueue: "rpop", LifoQueue: "lpop"}.get(type(self.queue))
         if kind == "zset" or (kind and not self.idle_before_close):  # a Lua script cannot block
             self.pop_kind = kind
         else:
-            logger.warning("Queue %s%s: requests are popped, then noted in flight; a worker killed "
-                           "between the two loses that request", type(self.queue).__name__,
-                           " with SCHEDULER_IDLE_BEFORE_CLOSE" if kind else "")
+            logger.warning(
+                "Queue %s%s: requests are popped, then noted in flight; a worker killed "
+                "between the two loses that request",
+                type(self.queue).__name__,
+                " with SCHEDULER_IDLE_BEFORE_CLOSE" if kind else "",
+            )
         connect = self.crawler.signals.connect  # after the feed exporter's: it writes first
         connect(self._item_settled, signal=signals.item_scraped)
         connect(self._item_settled, signal=signals.item_dropped)
@@ -198,8 +206,12 @@ class Scheduler(RedisScheduler):
             self.server.ltrim(key, 0, UNREADABLE_KEPT - 1)
         if self.stats:
             self.stats.inc_value("newscrawl/distributed/unreadable_requests")
-        logger.error("Unreadable request in the shared frontier (%s: %s)%s", exc.__class__.__name__,
-                     str(exc)[:200], f"; set aside in {key}" if payload is not None else "")
+        logger.error(
+            "Unreadable request in the shared frontier (%s: %s)%s",
+            exc.__class__.__name__,
+            str(exc)[:200],
+            f"; set aside in {key}" if payload is not None else "",
+        )
 
     def _item_settled(self, item: Any, response: Any = None, *args: Any, **kwargs: Any) -> None:
         """An item is through the pipelines (exported, dropped or failed): its hand-off claim no

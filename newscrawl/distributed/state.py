@@ -56,10 +56,12 @@ class SharedScope:
 # SADD the key; if it is new, note it in the claiming worker's claims hash (KEYS[2], when given)
 # and refresh the set's expiry (ARGV[2] seconds, 0 = none) -- in one Redis step: a worker killed
 # between a plain SADD and the HSET kept its claim forever, and that page was exported by no one
-CLAIM_SCRIPT = ("if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end "
-                "if KEYS[2] then redis.call('HSET', KEYS[2], ARGV[1], '1') end "
-                "if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end "
-                "return 1")
+CLAIM_SCRIPT = (
+    "if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end "
+    "if KEYS[2] then redis.call('HSET', KEYS[2], ARGV[1], '1') end "
+    "if tonumber(ARGV[2]) > 0 then redis.call('EXPIRE', KEYS[1], ARGV[2]) end "
+    "return 1"
+)
 
 
 class ClaimSet:
@@ -89,8 +91,9 @@ class ClaimSet:
 class RedisTemplateCache(TemplateCache):
     """:class:`TemplateCache` whose second tier is Redis (shared, with expiry) instead of a directory."""
 
-    def __init__(self, client: Any, prefix: str = "newscrawl", *, max_entries: int = 512,
-                 expiry: float | None = 7 * 24 * 3600) -> None:
+    def __init__(
+        self, client: Any, prefix: str = "newscrawl", *, max_entries: int = 512, expiry: float | None = 7 * 24 * 3600
+    ) -> None:
         super().__init__(max_entries=max_entries, directory=None, expiry=expiry)
         self.client, self.prefix = client, prefix
 
@@ -126,8 +129,15 @@ class RedisStylesheetCache:
     are not shared.
     """
 
-    def __init__(self, client: Any, prefix: str = "newscrawl", *, ttl: int = 24 * 3600,
-                 max_bytes: int = 2 * 1024 * 1024, local_entries: int = 256) -> None:
+    def __init__(
+        self,
+        client: Any,
+        prefix: str = "newscrawl",
+        *,
+        ttl: int = 24 * 3600,
+        max_bytes: int = 2 * 1024 * 1024,
+        local_entries: int = 256,
+    ) -> None:
         self.client, self.prefix, self.ttl, self.max_bytes = client, prefix, ttl, max_bytes
         self.local_entries = local_entries
         self._local: OrderedDict[str, bytes] = OrderedDict()
@@ -165,16 +175,21 @@ def redis_stylesheet_cache(settings: Any) -> RedisStylesheetCache:
     ``NEWSCRAWL_CSS_MAX_BYTES``; Redis from ``REDIS_URL``)."""
     from scrapy_redis.connection import get_redis_from_settings
 
-    return RedisStylesheetCache(get_redis_from_settings(settings),
-                                settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
-                                ttl=int(settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", 24 * 3600)) or 24 * 3600,
-                                max_bytes=settings.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024))
+    return RedisStylesheetCache(
+        get_redis_from_settings(settings),
+        settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
+        ttl=int(settings.getfloat("NEWSCRAWL_CSS_SOURCE_EXPIRY", 24 * 3600)) or 24 * 3600,
+        max_bytes=settings.getint("NEWSCRAWL_CSS_MAX_BYTES", 2 * 1024 * 1024),
+    )
 
 
 def redis_template_cache(settings: Any) -> RedisTemplateCache:
     """The template cache of a distributed crawl (``NEWSCRAWL_TEMPLATE_*`` sizes, Redis from ``REDIS_URL``)."""
     from scrapy_redis.connection import get_redis_from_settings
 
-    return RedisTemplateCache(get_redis_from_settings(settings), settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
-                              max_entries=settings.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512),
-                              expiry=settings.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or 7 * 24 * 3600)
+    return RedisTemplateCache(
+        get_redis_from_settings(settings),
+        settings.get("NEWSCRAWL_REDIS_PREFIX") or "newscrawl",
+        max_entries=settings.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512),
+        expiry=settings.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or 7 * 24 * 3600,
+    )

@@ -88,8 +88,11 @@ class DistributedWorker:
         # requests come back once its heartbeat expires (bounded: two idle workers never wait for
         # each other forever)
         ledger = journal_for(self.crawler)
-        if isinstance(ledger, InflightLedger) and now - self.idle_since < self.idle_seconds + ledger.timeout \
-                and ledger.others_hold_requests():
+        if (
+            isinstance(ledger, InflightLedger)
+            and now - self.idle_since < self.idle_seconds + ledger.timeout
+            and ledger.others_hold_requests()
+        ):
             raise DontCloseSpider
         logger.info("No work for %.0f s (shared frontier empty): closing this worker", now - self.idle_since)
         raise CloseSpider("idle")
@@ -120,8 +123,9 @@ class DistributedWorker:
             ledger.started(raw)  # blank or malformed entries: nothing to schedule
         return urls
 
-    async def _schedule_starts(self, spider: Spider, urls: list[str], taken: list[Any],
-                               ledger: InflightLedger | None) -> None:
+    async def _schedule_starts(
+        self, spider: Spider, urls: list[str], taken: list[Any], ledger: InflightLedger | None
+    ) -> None:
         """Build the spider's own start requests for ``urls`` (robots.txt, sitemaps included) and
         queue them; then the ``taken`` start-list entries are no longer in flight."""
         saved = list(spider.start_urls)

@@ -39,8 +39,16 @@ def beside_article(page: Page, separator: Any) -> bool:
     return False
 
 
-def under_headline(page: Page, kept: list[int], headline: int | None, separator: Any, params: NCEParams,
-                   shown: set[int], skip: set[int], min_chars: int) -> tuple[list[int], Any] | None:
+def under_headline(
+    page: Page,
+    kept: list[int],
+    headline: int | None,
+    separator: Any,
+    params: NCEParams,
+    shown: set[int],
+    skip: set[int],
+    min_chars: int,
+) -> tuple[list[int], Any] | None:
     """The text nodes of the block under the headline and that block, when NCE's choice (``kept``
     under ``separator``) shares no word with the headline and sits beside the article; else None.
 
@@ -82,8 +90,9 @@ CARDS_MIN = 3  # ... in a run of at least this many alike siblings
 _CARD_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 
 
-def without_teaser_cards(page: Page, kept: list[int], container: Any, headline: int | None,
-                         params: NCEParams) -> list[int]:
+def without_teaser_cards(
+    page: Page, kept: list[int], container: Any, headline: int | None, params: NCEParams
+) -> list[int]:
     """``kept`` minus the teaser cards that end it: runs of CARDS_MIN+ sibling blocks of one tag and
     first class, each under CARD_MAX_CHARS and holding a heading that is mostly a link to another page
     of the site (another story's headline over its summary: "more stories", "other columns"), none

@@ -86,15 +86,33 @@ AUTHOR_NAMES = re.compile(r"(?:^|[\s_-])(?:author|authors|bio|byline)(?:$|[\s_-]
 AUTHOR_BOXES_MAX = 2
 _author_named = name_test(AUTHOR_NAMES)
 _CAPTION_TAGS = ("figure", "figcaption")  # a picture's caption above the text is not its lead
-_ARTICLE_TYPES = {"article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle",
-                  "opinionnewsarticle", "reviewnewsarticle", "backgroundnewsarticle", "liveblogposting",
-                  "scholarlyarticle", "techarticle", "report"}
+_ARTICLE_TYPES = {
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "reviewnewsarticle",
+    "backgroundnewsarticle",
+    "liveblogposting",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+}
 
 
-def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any] = (), *,
-            method: str = "nce", http_charset: str | None = None,
-            params: NCEParams = DEFAULT_PARAMS, page_model: str | None = None,
-            style_elements: bool | None = None) -> Article:
+def extract(
+    html: str | bytes,
+    url: str | None = None,
+    stylesheets: Iterable[Any] = (),
+    *,
+    method: str = "nce",
+    http_charset: str | None = None,
+    params: NCEParams = DEFAULT_PARAMS,
+    page_model: str | None = None,
+    style_elements: bool | None = None,
+) -> Article:
     """Extract title, publication date and body from one page (str or raw bytes).
 
     ``stylesheets`` are newscrawl.css Stylesheet objects or CSS texts, in cascade order; the
@@ -114,20 +132,29 @@ def extract(html: str | bytes, url: str | None = None, stylesheets: Iterable[Any
         return _extract(html, url, stylesheets, method, http_charset, params, page_model, style_elements)
 
 
-def _extract(html: str | bytes, url: str | None, stylesheets: Iterable[Any], method: str,
-             http_charset: str | None, params: NCEParams, page_model: str | None,
-             style_elements: bool | None) -> Article:
+def _extract(
+    html: str | bytes,
+    url: str | None,
+    stylesheets: Iterable[Any],
+    method: str,
+    http_charset: str | None,
+    params: NCEParams,
+    page_model: str | None,
+    style_elements: bool | None,
+) -> Article:
     try:
-        page = Page.from_html(html, url, stylesheets=tuple(stylesheets), http_charset=http_charset,
-                              style_elements=style_elements)
+        page = Page.from_html(
+            html, url, stylesheets=tuple(stylesheets), http_charset=http_charset, style_elements=style_elements
+        )
     except Exception as exc:  # bad bytes must not stop a crawl
         logger.debug("page could not be built", exc_info=True)
         return Article(warnings=[f"page could not be parsed: {exc.__class__.__name__}: {exc}"])
     return extract_from_page(page, method=method, params=params, page_model=page_model)
 
 
-def extract_from_page(page: Page, *, method: str = "nce", params: NCEParams = DEFAULT_PARAMS,
-                      page_model: str | None = None) -> Article:
+def extract_from_page(
+    page: Page, *, method: str = "nce", params: NCEParams = DEFAULT_PARAMS, page_model: str | None = None
+) -> Article:
     """:func:`extract` on an already built Page, so a caller (the crawl's pipelines) can keep
     using the one parse afterwards; never raises."""
     try:
@@ -245,8 +272,13 @@ def _mend_c1(art: Article) -> None:
         art.authors = [repair_c1(name) for name in art.authors]
 
 
-def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: Classifier | None = None,
-                 page_model: str | None = None) -> Article:
+def extract_page(
+    page: Page,
+    params: NCEParams = DEFAULT_PARAMS,
+    *,
+    classifier: Classifier | None = None,
+    page_model: str | None = None,
+) -> Article:
     """The NCE pipeline on an already built :class:`Page` (other extractors share the Page).
 
     ``classifier`` replaces the page classifier; training uses it to record the classifier's
@@ -282,21 +314,29 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     if published and meta is not None and meta.sources.get("published") == "time":
         # the weakest declaration, the first <time> of the page: the one nearest the headline instead
         published, published_text = _nearest_time(page, _headline_node(page, td), rel.comment_cut) or (
-            published, published_text)
+            published,
+            published_text,
+        )
     url_day = find_date_in_url(page.url)
     if published:
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
-    shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut,
-                                        dayfirst_for(meta.language if meta is not None else None)))
+    shown_line = _Lazy(
+        lambda: dateline(
+            page, _headline_node(page, td), rel.comment_cut, dayfirst_for(meta.language if meta is not None else None)
+        )
+    )
     if published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
         full_url_day = padded_url_date(page.url)
-        if full_url_day and _days_apart(art.published, full_url_day) > URL_CONFLICT_DAYS \
-                and _days_apart(td.published or shown_line.get(), art.published) > URL_CONFLICT_DAYS:
+        if (
+            full_url_day
+            and _days_apart(art.published, full_url_day) > URL_CONFLICT_DAYS
+            and _days_apart(td.published or shown_line.get(), art.published) > URL_CONFLICT_DAYS
+        ):
             art.published = full_url_day
             art.provenance["published"] = {"method": "url-over-metadata", "score": 0.5}
     elif td.published:
@@ -320,8 +360,11 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
     region = rel.separator  # where the body's text is: NCE's separator, or the block under the headline
     if marked is not None and page.has(marked) and page.text_len(marked) >= MIN_BODY_CHARS:
         method, found = "itemprop-articleBody", True
-        kept = [k for k in pruned(page, marked, marked, params)
-                if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)]
+        kept = [
+            k
+            for k in pruned(page, marked, marked, params)
+            if k not in skip and (k in shown or page.style(page.text_nodes[k].container).visible)
+        ]
     elif rel.separator is None:
         # NCE returns the whole page when it finds no separator (§3.4.1); that is the content
         # only on tiny pages, elsewhere it is navigation and footers (seed 004: body None)
@@ -335,16 +378,16 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
             before, total = page.split_chars(nodes, td.title_node)
             if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
                 start = td.title_node
-        kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator,
-                                 td.title_node)
+        kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator, td.title_node)
         # a short post: NCE's choice in a sidebar or comments, sharing no word with the headline
         under = under_headline(page, kept, td.title_node, rel.separator, params, shown, skip, MIN_BODY_CHARS)
         if under is not None:
             (kept, region), method = under, "nce-under-headline"
     container = marked if method == "itemprop-articleBody" else region  # None: the whole page
     if container is not None and kept:
-        kept = without_teaser_cards(page, _without_author_boxes(page, kept, container), container, td.title_node,
-                                    params)
+        kept = without_teaser_cards(
+            page, _without_author_boxes(page, kept, container), container, td.title_node, params
+        )
     if container is not None and kept:
         head = td.title_node if td.title_node is not None else _last_h1(page, kept[0], shown)
         if head is not None and head < kept[0]:  # standfirsts sit outside the content
@@ -360,8 +403,9 @@ def extract_page(page: Page, params: NCEParams = DEFAULT_PARAMS, *, classifier: 
         art.warnings.append("no convincing content" if not found else "too little relevant text")
     art.warnings.extend(rel.notes)
 
-    evidence = Evidence(tuple(rel.nodes), rel.comment_cut, td.title_node, td.title_score,
-                        tuple(td.date_nodes), td.published)
+    evidence = Evidence(
+        tuple(rel.nodes), rel.comment_cut, td.title_node, td.title_score, tuple(td.date_nodes), td.published
+    )
     if classifier is None:
         art.is_article, art.probability = _classify(page, art, meta, evidence, page_model)
     else:
@@ -417,9 +461,13 @@ def _within_landmarks(page: Page, kept: list[int], separator: Any, headline: int
     first = page.index(separator)
     last = first + page.descendants(separator)
     tagged = [el for el in separator.iter("main", "article") if el is not separator and page.has(el)]
-    mains = sorted({*(el for el in tagged if el.tag == "main"),
-                    *(el for el in page.with_role("main") if first < page.index(el) <= last and el.tag != "article")},
-                   key=page.index)
+    mains = sorted(
+        {
+            *(el for el in tagged if el.tag == "main"),
+            *(el for el in page.with_role("main") if first < page.index(el) <= last and el.tag != "article"),
+        },
+        key=page.index,
+    )
     text = page.text_nodes
     for landmarks in (mains, [el for el in tagged if el.tag == "article"]):
         outer = _outermost(page, landmarks)
@@ -483,8 +531,7 @@ def _fallback_body(page: Page, art: Article) -> None:
         art.warnings.append("NCE found no content: CoreEx's main content node used")
 
 
-def _listing_body(page: Page, art: Article, separator: Any, params: NCEParams, shown: set[int],
-                  skip: set[int]) -> None:
+def _listing_body(page: Page, art: Article, separator: Any, params: NCEParams, shown: set[int], skip: set[int]) -> None:
     """A page that is no article, whose separator held too little text once its link lists were
     pruned, gets the separator's text with the link lists kept (boilerplate-named blocks still
     go): on a listing, collection or index page the links are the content (wcxb-dev body F1
@@ -527,10 +574,13 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float)
         block = block_of(tns[k].container)
         ok = verdict.get(block)
         if ok is None:
-            ok = verdict[block] = (page.has(block) and page.text_len(block) >= LEAD_MIN_CHARS
-                                   and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
-                                   and block.tag not in _CAPTION_TAGS
-                                   and next(block.iterancestors(*_CAPTION_TAGS), None) is None)
+            ok = verdict[block] = (
+                page.has(block)
+                and page.text_len(block) >= LEAD_MIN_CHARS
+                and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
+                and block.tag not in _CAPTION_TAGS
+                and next(block.iterancestors(*_CAPTION_TAGS), None) is None
+            )
         if ok:
             out.append(k)
     return out
@@ -565,8 +615,11 @@ def _without_author_boxes(page: Page, kept: list[int], container: Any) -> list[i
     AUTHOR_NAMES that hold some of ``kept``), unless there are more than AUTHOR_BOXES_MAX of them (one
     per listed item)."""
     held = sorted(page.elements_above(kept, page.index(container)))  # in document order
-    named = [el for el in map(page.elements.__getitem__, held)
-             if (el.get("class") or el.get("id")) and _author_named(page.names(el))]
+    named = [
+        el
+        for el in map(page.elements.__getitem__, held)
+        if (el.get("class") or el.get("id")) and _author_named(page.names(el))
+    ]
     if not named:
         return kept
     inside = set(named)
@@ -613,9 +666,11 @@ def _declared(params: NCEParams, meta: Any | None) -> NCEParams:
     (its replies kept), a thread or Q&A page (the chrome around its posts dropped)."""
     if meta is None:
         return params
-    flags = {"declared_article": params.declared_article or _declares_article(meta),
-             "discussion": params.discussion or bool(meta.schema_types & DISCUSSION_TYPES),
-             "post_chrome": params.post_chrome or bool(meta.schema_types & THREAD_TYPES)}
+    flags = {
+        "declared_article": params.declared_article or _declares_article(meta),
+        "discussion": params.discussion or bool(meta.schema_types & DISCUSSION_TYPES),
+        "post_chrome": params.post_chrome or bool(meta.schema_types & THREAD_TYPES),
+    }
     if all(getattr(params, name) == value for name, value in flags.items()):
         return params
     return replace(params, **flags)
@@ -626,8 +681,9 @@ def _declares_article(meta: Any | None) -> bool:
     return meta is not None and ("article" in (meta.og_type or "") or bool(meta.schema_types & ARTICLE_TYPES))
 
 
-def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,
-              page_model: str | None = None) -> tuple[bool, float]:
+def _classify(
+    page: Page, art: Article, meta: Any | None, evidence: Evidence, page_model: str | None = None
+) -> tuple[bool, float]:
     """The page classifier (newscrawl.classify.page) when present, else a documented rule:
     an article type in metadata, or a title and a body of ARTICLE_BODY_CHARS+ characters."""
     try:
@@ -636,9 +692,14 @@ def _classify(page: Page, art: Article, meta: Any | None, evidence: Evidence,
         classify = None  # type: ignore[assignment]
     if classify is not None:
         try:
-            verdict, probability = classify(page, art, metadata=meta, evidence=evidence,
-                                            model_path=page_model_file(page_model, page),
-                                            first_pass=first_pass_file(page_model, page))
+            verdict, probability = classify(
+                page,
+                art,
+                metadata=meta,
+                evidence=evidence,
+                model_path=page_model_file(page_model, page),
+                first_pass=first_pass_file(page_model, page),
+            )
         except Exception as exc:  # e.g. its model missing: fall back to the rule below
             art.warnings.append(f"page classifier unavailable: {exc.__class__.__name__}: {exc}")
         else:

@@ -29,42 +29,51 @@ import unicodedata
 from datetime import UTC, date, datetime, timedelta
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["MIN_DATE", "cued_date", "find_date_in_url", "is_copyright", "is_publish_label", "other_reading",
-           "padded_url_date", "parse_date", "parse_machine_date"]
+__all__ = [
+    "MIN_DATE",
+    "cued_date",
+    "find_date_in_url",
+    "is_copyright",
+    "is_publish_label",
+    "other_reading",
+    "padded_url_date",
+    "parse_date",
+    "parse_machine_date",
+]
 
 MIN_DATE = date(1990, 1, 1)
 _MAX_SCAN = 400  # characters of a text node examined; date nodes are short
 
 _MONTHS_RAW: dict[int, str] = {
     1: "january jan janv janvier januar jänner jaenner enero ene gennaio gen janeiro januari "
-       "stycznia styczen sty ledna leden januára január tammikuuta tammikuu ianuarie ian ocak "
-       "января январь янв січня січень jän",
+    "stycznia styczen sty ledna leden januára január tammikuuta tammikuu ianuarie ian ocak "
+    "января январь янв січня січень jän",
     2: "february feb febr februar feber février fevrier fév fev févr fevr febrero febbraio fevereiro "
-       "februari lutego luty lut února unor únor februára február helmikuuta helmikuu februarie "
-       "şubat subat февраля февраль фев лютого лютий",
+    "februari lutego luty lut února unor únor februára február helmikuuta helmikuu februarie "
+    "şubat subat февраля февраль фев лютого лютий",
     3: "march mar märz maerz marz mrz mars marzo março marco maart mrt marca marzec března brezna "
-       "březen marca marec március maaliskuuta maaliskuu martie mart марта март березня березень",
+    "březen marca marec március maaliskuuta maaliskuu martie mart марта март березня березень",
     4: "april apr avril avr abril abr aprile aprilie kwietnia kwiecien kwi dubna duben apríla "
-       "április huhtikuuta huhtikuu nisan апреля апрель апр квітня квітень",
+    "április huhtikuuta huhtikuu nisan апреля апрель апр квітня квітень",
     5: "may mai mayo maggio mag maio mei maja maj května kveten květen mája máj május toukokuuta "
-       "toukokuu mayıs mayis мая май травня травень",
+    "toukokuu mayıs mayis мая май травня травень",
     6: "june jun juin juni junio giugno giu junho czerwca czerwiec cze června cerven červen júna jún "
-       "június kesäkuuta kesäkuu iunie iun haziran июня июнь червня червень",
+    "június kesäkuuta kesäkuu iunie iun haziran июня июнь червня червень",
     7: "july jul juil juillet juli julio luglio lug julho lipca lipiec lip července cervenec "
-       "červenec júla júl július heinäkuuta heinäkuu iulie iul temmuz июля июль липня липень",
+    "červenec júla júl július heinäkuuta heinäkuu iulie iul temmuz июля июль липня липень",
     8: "august aug août aout agosto ago augustus augusti sierpnia sierpien sie srpna srpen "
-       "augusta augusztus elokuuta elokuu ağustos agustos августа август авг серпня серпень",
+    "augusta augusztus elokuuta elokuu ağustos agustos августа август авг серпня серпень",
     9: "september sep sept septembre septiembre setiembre settembre set setembro września wrzesien "
-       "wrz září zari septembra szeptember syyskuuta syyskuu septembrie eylül eylul сентября "
-       "сентябрь сен вересня вересень",
+    "wrz září zari septembra szeptember syyskuuta syyskuu septembrie eylül eylul сентября "
+    "сентябрь сен вересня вересень",
     10: "october oct octobre octubre ottobre ott outubro out oktober okt października pazdziernik "
-        "paź paz října rijna říjen rijen októbra október lokakuuta lokakuu octombrie ekim "
-        "октября октябрь окт жовтня жовтень",
+    "paź paz října rijna říjen rijen októbra október lokakuuta lokakuu octombrie ekim "
+    "октября октябрь окт жовтня жовтень",
     11: "november nov novembre noviembre novembro listopada listopad lis listopadu novembra "
-        "marraskuuta marraskuu noiembrie kasım kasim ноября ноябрь ноя листопада листопад",
+    "marraskuuta marraskuu noiembrie kasım kasim ноября ноябрь ноя листопада листопад",
     12: "december dec décembre decembre diciembre dic dicembre dezember dez dezembro grudnia "
-        "grudzien gru prosince prosinec decembra december joulukuuta joulukuu decembrie aralık "
-        "aralik декабря декабрь дек грудня грудень",
+    "grudzien gru prosince prosinec decembra december joulukuuta joulukuu decembrie aralık "
+    "aralik декабря декабрь дек грудня грудень",
 }
 
 
@@ -92,20 +101,34 @@ _SUFFIX = r"(?:st|nd|rd|th|er|e|o|a|º|ª)?\.?"
 
 # Each pattern names day/mon/year groups; mon is a number or a month word.
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("ymd", re.compile(
-        r"(?<![\d.])(?P<year>(?:19|20)\d\d)(?P<sep>[-/.])(?P<mon>[01]?\d)(?P=sep)(?P<day>[0-3]?\d)(?!\d)"
-        r"(?:[t ]+(?P<hh>[012]?\d):(?P<mi>[0-5]\d)(?::(?P<ss>[0-5]\d))?(?:[.,]\d+)?"
-        r"\s*(?P<tz>z|utc|gmt|[+-][01]\d:?[0-5]\d)?)?")),
-    ("ymd", re.compile(r"(?<!\d)(?P<year>(?:19|20)\d\d)\s*[年년.]\s*(?P<mon>[01]?\d)\s*[月월.]\s*"
-                       r"(?P<day>[0-3]?\d)(?!\d)")),
+    (
+        "ymd",
+        re.compile(
+            r"(?<![\d.])(?P<year>(?:19|20)\d\d)(?P<sep>[-/.])(?P<mon>[01]?\d)(?P=sep)(?P<day>[0-3]?\d)(?!\d)"
+            r"(?:[t ]+(?P<hh>[012]?\d):(?P<mi>[0-5]\d)(?::(?P<ss>[0-5]\d))?(?:[.,]\d+)?"
+            r"\s*(?P<tz>z|utc|gmt|[+-][01]\d:?[0-5]\d)?)?"
+        ),
+    ),
+    (
+        "ymd",
+        re.compile(
+            r"(?<!\d)(?P<year>(?:19|20)\d\d)\s*[年년.]\s*(?P<mon>[01]?\d)\s*[月월.]\s*"
+            r"(?P<day>[0-3]?\d)(?!\d)"
+        ),
+    ),
     ("dmy", re.compile(r"(?<![\d.])(?P<day>[0-3]?\d)\.\s?(?P<mon>[01]?\d)\.\s?(?P<year>(?:19|20)\d\d)(?!\d)")),
     # d.mm.yy also with a one-digit day ("Kultur, 2.11.22"); the month keeps two digits and a
     # "v" before it is a version ("1.2.15", "v3.10.12" are no dates)
     ("dmy", re.compile(r"(?<![\d.v])(?P<day>[0-3]?\d)\.(?P<mon>[01]\d)\.(?P<year>\d\d)(?![\d.])")),
     ("dmy", re.compile(r"(?<![\d-])(?P<day>[0-3]?\d)-(?P<mon>[01]?\d)-(?P<year>(?:19|20)\d\d)(?!\d)")),
     ("slash", re.compile(r"(?<![\d/])(?P<a>[0-3]?\d)/(?P<b>[0-3]?\d)/(?P<year>(?:19|20)?\d\d)(?![\d/])")),
-    ("word", re.compile(rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}"
-                        rf"(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)")),
+    (
+        "word",
+        re.compile(
+            rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}"
+            rf"(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)"
+        ),
+    ),
     ("word", re.compile(rf"\b{_MONTH}\s*{_DAY}{_SUFFIX},?\s+{_YEAR}(?!\d)")),
     ("word", re.compile(rf"(?<!\d){_YEAR}\.?\s+{_MONTH}\s*{_DAY}\b")),
 ]
@@ -151,8 +174,9 @@ def _build(year: int, month: int, day: int, today: date) -> date | None:
     return value
 
 
-def _with_time(value: date, hh: str | None, mi: str | None, ss: str | None, ampm: str | None = None,
-               tz: str | None = None) -> str:
+def _with_time(
+    value: date, hh: str | None, mi: str | None, ss: str | None, ampm: str | None = None, tz: str | None = None
+) -> str:
     if hh is None or mi is None:
         return value.isoformat()
     hour, minute, second = int(hh), int(mi), int(ss or 0)
@@ -254,13 +278,13 @@ def parse_date(text: str, *, today: date | datetime | None = None, dayfirst: boo
         return _relative(folded, anchor) if anchor is not None else None
     chosen = None
     for start, end, value, m in found:
-        prefix = folded[max(0, start - 40):start]
+        prefix = folded[max(0, start - 40) : start]
         if _PUBLISH_WORDS.search(prefix):
             chosen = (end, value, m)
             break
     if chosen is None:
         for start, end, value, m in found:
-            if not _UPDATE_WORDS.search(folded[max(0, start - 40):start]):
+            if not _UPDATE_WORDS.search(folded[max(0, start - 40) : start]):
                 chosen = (end, value, m)
                 break
     if chosen is None:
@@ -286,7 +310,7 @@ def cued_date(text: str, *, dayfirst: bool | None = None) -> str | None:
     folded = _fold(head)
     today = date.today()
     for start, end, value, m in sorted(_candidates(folded, today, dayfirst), key=lambda c: (c[0], -c[1])):
-        prefix = folded[max(0, start - 60):start]
+        prefix = folded[max(0, start - 60) : start]
         if _PUBLISH_WORDS.search(prefix[-40:]) or _BYLINE_WORDS.search(prefix):
             return _render(folded, end, value, m)
     return None
@@ -353,8 +377,9 @@ def parse_machine_date(value: str | int | float | None, *, today: date | None = 
     if value is None or isinstance(value, bool):
         return None
     limit = today or date.today()
-    if isinstance(value, (int, float)) or (isinstance(value, str) and value.strip().isdigit()
-                                            and len(value.strip()) in (10, 13)):
+    if isinstance(value, (int, float)) or (
+        isinstance(value, str) and value.strip().isdigit() and len(value.strip()) in (10, 13)
+    ):
         seconds = float(value)
         if seconds > 1e11:
             seconds /= 1000

@@ -22,7 +22,7 @@ TEASER = 2.0  # a shown text this many times the declared one, holding it, is th
 
 
 def _shingles(tokens: list[str]) -> set[tuple[str, ...]]:
-    return {tuple(tokens[i:i + SHINGLE]) for i in range(max(1, len(tokens) - SHINGLE + 1))} if tokens else set()
+    return {tuple(tokens[i : i + SHINGLE]) for i in range(max(1, len(tokens) - SHINGLE + 1))} if tokens else set()
 
 
 def _tokens(text: str) -> list[str]:
@@ -50,7 +50,7 @@ def declared_verdict(declared: str, shown: str, candidate: Callable[[], str | No
     TEASER times longer. A page whose shown text holds no article of that length has none, and gets
     the declared text (an application shell under menus, a paywall over the opening)."""
     declared_tokens = _tokens(declared)
-    opening = _shingles(declared_tokens[:OPENING_SHINGLES + SHINGLE - 1])
+    opening = _shingles(declared_tokens[: OPENING_SHINGLES + SHINGLE - 1])
     if not opening:
         return "disagrees"
     held = len(opening & _shingles(_tokens(shown))) / len(opening)
@@ -59,7 +59,8 @@ def declared_verdict(declared: str, shown: str, candidate: Callable[[], str | No
     if held < AGREES:
         return "disagrees" if len(other_tokens) >= len(declared_tokens) else "use"
     whole = _shingles(declared_tokens)
-    if (len(other_tokens) >= TEASER * len(declared_tokens)
-            and len(whole & _shingles(other_tokens)) >= AGREES * len(whole)):
+    if len(other_tokens) >= TEASER * len(declared_tokens) and len(whole & _shingles(other_tokens)) >= AGREES * len(
+        whole
+    ):
         return "teaser"
     return "use"

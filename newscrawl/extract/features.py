@@ -22,8 +22,16 @@ from rapidfuzz.distance import Levenshtein
 from newscrawl.page import Page
 
 FEATURES = (
-    "length", "digits", "digit_share", "font_size", "font_size_rel", "bold", "similar_style",
-    "title_distance", "title_edit", "meta_title_edit",
+    "length",
+    "digits",
+    "digit_share",
+    "font_size",
+    "font_size_rel",
+    "bold",
+    "similar_style",
+    "title_distance",
+    "title_edit",
+    "meta_title_edit",
 )
 # The paper's title attributes (1-7, 9); the shipped title model may add meta_title_edit, the
 # same weighted edit distance to the page's structured headline (JSON-LD/OpenGraph), when the
@@ -64,15 +72,25 @@ def _edit_distances(folded: Sequence[str], title: str, m: int) -> np.ndarray:
     cutoff = int(EDIT_CAP * m)  # farther than this is "unlike the title" (returned as cutoff + 1)
     position: dict[str, int] = {}
     rows = [position.setdefault(t, len(position)) for t in folded]
-    d = process.cdist(list(position), [title], scorer=Levenshtein.distance,
-                      scorer_kwargs={"weights": _WEIGHTS}, score_cutoff=cutoff, dtype=np.int64)[:, 0]
+    d = process.cdist(
+        list(position),
+        [title],
+        scorer=Levenshtein.distance,
+        scorer_kwargs={"weights": _WEIGHTS},
+        score_cutoff=cutoff,
+        dtype=np.int64,
+    )[:, 0]
     return np.minimum(d[rows] / m, EDIT_CAP)
 
 
 def style_key(style: object) -> tuple:
     """What makes two text styles 'similar' (seed §3.2 attribute 7)."""
-    return (round(float(getattr(style, "font_size", 16.0)), 1), getattr(style, "color", ""),
-            getattr(style, "font_family", ""), bool(getattr(style, "bold", False)))
+    return (
+        round(float(getattr(style, "font_size", 16.0)), 1),
+        getattr(style, "color", ""),
+        getattr(style, "font_family", ""),
+        bool(getattr(style, "bold", False)),
+    )
 
 
 def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = None) -> np.ndarray:
@@ -90,8 +108,11 @@ def node_features(page: Page, nodes: Sequence[int], meta_title: str | None = Non
     by_style: dict[int, tuple[float, float, tuple]] = {}
     for s in styles:
         if id(s) not in by_style:
-            by_style[id(s)] = (float(getattr(s, "font_size", 16.0) or 16.0),
-                               1.0 if getattr(s, "bold", False) else 0.0, style_key(s))
+            by_style[id(s)] = (
+                float(getattr(s, "font_size", 16.0) or 16.0),
+                1.0 if getattr(s, "bold", False) else 0.0,
+                style_key(s),
+            )
     read = [by_style[id(s)] for s in styles]
     sizes = [r[0] for r in read]
     biggest = max(sizes) or 16.0

@@ -35,36 +35,115 @@ from newscrawl.safeurl import join_url
 
 __all__ = ["Metadata", "read_metadata", "headline_segment", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
 
-ARTICLE_TYPES = frozenset({
-    "Article", "NewsArticle", "AnalysisNewsArticle", "AskPublicNewsArticle", "BackgroundNewsArticle",
-    "OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle", "SatiricalArticle",
-    "BlogPosting", "LiveBlogPosting", "SocialMediaPosting", "DiscussionForumPosting", "TechArticle",
-    "ScholarlyArticle", "Report", "AdvertiserContentArticle", "MedicalScholarlyArticle", "Review",
-})
+ARTICLE_TYPES = frozenset(
+    {
+        "Article",
+        "NewsArticle",
+        "AnalysisNewsArticle",
+        "AskPublicNewsArticle",
+        "BackgroundNewsArticle",
+        "OpinionNewsArticle",
+        "ReportageNewsArticle",
+        "ReviewNewsArticle",
+        "SatiricalArticle",
+        "BlogPosting",
+        "LiveBlogPosting",
+        "SocialMediaPosting",
+        "DiscussionForumPosting",
+        "TechArticle",
+        "ScholarlyArticle",
+        "Report",
+        "AdvertiserContentArticle",
+        "MedicalScholarlyArticle",
+        "Review",
+    }
+)
 _JSONLD_MAX_NODES = 20_000  # bound the walk over a hostile or huge JSON-LD block
 
 _PUBLISHED_META = (
-    "article:published_time", "og:published_time", "og:article:published_time", "article:published",
-    "published_time", "date", "pubdate", "publishdate", "publish-date", "publish_date", "publication_date",
-    "datepublished", "dc.date", "dc.date.issued", "dc.date.created", "dcterms.date", "dcterms.issued",
-    "dcterms.created", "dc:date", "dcterms:date", "dcterms:issued", "dcterms:created", "sailthru.date",
-    "parsely-pub-date", "article.published", "article_date_original",
-    "originalpublicationdate", "original-publish-date", "cxenseparse:recs:publishtime", "citation_publication_date",
-    "citation_date", "date.release", "release_date", "pub_date", "displaydate", "dc.date.published", "created",
+    "article:published_time",
+    "og:published_time",
+    "og:article:published_time",
+    "article:published",
+    "published_time",
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "datepublished",
+    "dc.date",
+    "dc.date.issued",
+    "dc.date.created",
+    "dcterms.date",
+    "dcterms.issued",
+    "dcterms.created",
+    "dc:date",
+    "dcterms:date",
+    "dcterms:issued",
+    "dcterms:created",
+    "sailthru.date",
+    "parsely-pub-date",
+    "article.published",
+    "article_date_original",
+    "originalpublicationdate",
+    "original-publish-date",
+    "cxenseparse:recs:publishtime",
+    "citation_publication_date",
+    "citation_date",
+    "date.release",
+    "release_date",
+    "pub_date",
+    "displaydate",
+    "dc.date.published",
+    "created",
 )
 _MODIFIED_META = (
-    "article:modified_time", "og:updated_time", "article:modified", "modified_time", "datemodified",
-    "dc.date.modified", "dcterms.modified", "dcterms:modified", "last-modified", "lastmod", "revised",
-    "dc.date.updated", "article.updated", "parsely-updated",
+    "article:modified_time",
+    "og:updated_time",
+    "article:modified",
+    "modified_time",
+    "datemodified",
+    "dc.date.modified",
+    "dcterms.modified",
+    "dcterms:modified",
+    "last-modified",
+    "lastmod",
+    "revised",
+    "dc.date.updated",
+    "article.updated",
+    "parsely-updated",
 )
 # Any other <meta> name that says "published" (alone or with date/time/at/on), after the list above.
 _PUBLISHED_NAME = re.compile(r"(?:^|[^a-z])(?:publish(?:ed)?|publication)(?:[_.-]?(?:date|time|at|on))?$")
 _NAMESPACED_DATE = re.compile(r"[a-z0-9]{2,12}[.:]date$")
 _NOT_FIRST = re.compile(r"last|modif|updat|revis|expir|next")  # "cdc:last_published" is a modification
-_TITLE_META = ("og:title", "twitter:title", "parsely-title", "sailthru.title", "dc.title", "dcterms.title", "dc:title",
-               "dcterms:title", "headline", "title")
-_AUTHOR_META = ("author", "article:author", "parsely-author", "sailthru.author", "dc.creator", "dcterms.creator",
-                "dc:creator", "dcterms:creator", "byl", "citation_author", "twitter:creator")
+_TITLE_META = (
+    "og:title",
+    "twitter:title",
+    "parsely-title",
+    "sailthru.title",
+    "dc.title",
+    "dcterms.title",
+    "dc:title",
+    "dcterms:title",
+    "headline",
+    "title",
+)
+_AUTHOR_META = (
+    "author",
+    "article:author",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+    "dcterms.creator",
+    "dc:creator",
+    "dcterms:creator",
+    "byl",
+    "citation_author",
+    "twitter:creator",
+)
 _LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language", "language", "lang")
 _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
 
@@ -141,8 +220,11 @@ def _clean(value: Any) -> str | None:
 
 
 # block-level tags some CMSs leave in a JSON-LD articleBody: each ends a paragraph
-_BLOCK_TAG = re.compile(r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^<>]*"
-                        r"|br\s*/?)>", re.I)
+_BLOCK_TAG = re.compile(
+    r"<(?:/?(?:p|div|h[1-6]|li|ul|ol|blockquote|figure|figcaption|section|pre|tr|table)\b[^<>]*"
+    r"|br\s*/?)>",
+    re.I,
+)
 _TAG = re.compile(r"<[^<>]*>")
 
 
@@ -170,7 +252,7 @@ def strip_site_name(title: str | None, site_name: str | None) -> str | None:
         if low.endswith(sep + site) and len(title) > len(sep) + len(site):
             return title[: len(title) - len(sep) - len(site)].strip() or title
         if low.startswith(site + sep) and len(title) > len(sep) + len(site):
-            return title[len(site) + len(sep):].strip() or title
+            return title[len(site) + len(sep) :].strip() or title
     return title
 
 
@@ -191,7 +273,7 @@ def strip_site_suffix(title: str, site_name: str | None, url: str | None) -> str
             break
         if keys is None:
             keys, sections = site_keys(site_name, url), section_keys(url)
-        tail = title[last.end():]
+        tail = title[last.end() :]
         if not (names_site(tail, keys) or _key(tail) in sections):
             break
         head = title[: last.start()].rstrip(SEP_CHARS)  # "site.de // » Name": no "//" left
@@ -279,7 +361,7 @@ def _load_json(text: str) -> Any:
     text = text.strip()
     for prefix, suffix in (("<![CDATA[", "]]>"), ("<!--", "-->"), ("//<![CDATA[", "//]]>")):
         if text.startswith(prefix) and text.endswith(suffix):
-            text = text[len(prefix):-len(suffix)].strip()
+            text = text[len(prefix) : -len(suffix)].strip()
     try:
         return json.loads(text, strict=False)
     except (ValueError, RecursionError):
@@ -541,7 +623,8 @@ def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
         article_body_element=body_element,
         article_body_text=values.get("article_body_text"),
         canonical_url=canonical,
-        sources=dict(got.sources) | ({"canonical_url": "link"} if canonical else {})
+        sources=dict(got.sources)
+        | ({"canonical_url": "link"} if canonical else {})
         | ({"article_body_element": "itemprop"} if body_element is not None else {}),
     )
 

@@ -19,11 +19,45 @@ from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
-INLINE = frozenset({
-    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd", "mark",
-    "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr", "br",
-    "img", "label", "strike", "tt", "big", "del", "ins", "nobr",
-})
+INLINE = frozenset(
+    {
+        "a",
+        "abbr",
+        "b",
+        "bdi",
+        "bdo",
+        "cite",
+        "code",
+        "data",
+        "dfn",
+        "em",
+        "font",
+        "i",
+        "kbd",
+        "mark",
+        "q",
+        "s",
+        "samp",
+        "small",
+        "span",
+        "strong",
+        "sub",
+        "sup",
+        "time",
+        "u",
+        "var",
+        "wbr",
+        "br",
+        "img",
+        "label",
+        "strike",
+        "tt",
+        "big",
+        "del",
+        "ins",
+        "nobr",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -189,7 +223,8 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         if not n or total < p.climb_density * n:
             break
         if total >= (1 + p.climb_gain) * current_votes or (
-                p.continuation and i == 0 and total > current_votes and _has_twin(best)):
+            p.continuation and i == 0 and total > current_votes and _has_twin(best)
+        ):
             current, current_votes = el, total
     return current
 
@@ -198,8 +233,9 @@ def _has_twin(el: Any) -> bool:
     """A sibling of the same tag and class: the article continues in a second block of the same
     template (a post cut into sections around a full-width picture)."""
     cls = el.get("class")
-    return bool(cls) and any(s.tag == el.tag and s.get("class") == cls
-                             for s in chain(el.itersiblings(preceding=True), el.itersiblings()))
+    return bool(cls) and any(
+        s.tag == el.tag and s.get("class") == cls for s in chain(el.itersiblings(preceding=True), el.itersiblings())
+    )
 
 
 def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]]:
@@ -214,11 +250,18 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
         own.difference_update(r)
         if _boilerplate(page, child, u, p):
             continue
-        if (page.link_density(child) <= p.beta4 or (p.keep_data and _data(page, child, u, u))
-                or (p.top_headings and child.tag in _HEADINGS and page.link_density(child) >= 0.999
-                    and _followed_by_prose(page, child, p))  # "MIRA: <a>..</a>" is a promo
-                or (p.link_sentences and _link_sentence(page, child, p))
-                or (p.outbound and _outbound(page, child, p))):
+        if (
+            page.link_density(child) <= p.beta4
+            or (p.keep_data and _data(page, child, u, u))
+            or (
+                p.top_headings
+                and child.tag in _HEADINGS
+                and page.link_density(child) >= 0.999
+                and _followed_by_prose(page, child, p)
+            )  # "MIRA: <a>..</a>" is a promo
+            or (p.link_sentences and _link_sentence(page, child, p))
+            or (p.outbound and _outbound(page, child, p))
+        ):
             forest.append(child)
             keep.extend(pruned(page, child, u, p))
         elif p.keep_prose:
@@ -235,8 +278,12 @@ def _followed_by_prose(page: Page, el: Any, p: NCEParams) -> bool:
     nxt = el.getnext()
     while nxt is not None and (not isinstance(nxt.tag, str) or not page.has(nxt) or not page.text_len(nxt)):
         nxt = nxt.getnext()
-    return (nxt is not None and nxt.tag not in _HEADINGS and page.text_len(nxt) >= p.beta3
-            and page.link_density(nxt) <= p.beta1)
+    return (
+        nxt is not None
+        and nxt.tag not in _HEADINGS
+        and page.text_len(nxt) >= p.beta3
+        and page.link_density(nxt) <= p.beta1
+    )
 
 
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
@@ -267,8 +314,11 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
     call-to-action box (:data:`_LAYER`, :data:`_CTA`)."""
     tag = el.tag
     names = page.names(el)
-    if tag in _BOILERPLATE_TAGS or (p.dialogs and el in page.open_dialogs) or (
-            p.chrome_roles and el in page.chrome_roles):
+    if (
+        tag in _BOILERPLATE_TAGS
+        or (p.dialogs and el in page.open_dialogs)
+        or (p.chrome_roles and el in page.chrome_roles)
+    ):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False
@@ -283,13 +333,17 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         return 2 * page.text_len(el) < page.text_len(u)  # a cookie bar's long policy text included
     if p.credits and tag not in _HEADINGS and _credit_named(cls):
         return page.text_len(el) < p.beta2  # "Photo: Jane Doe/AP", not a caption's story
-    if tag not in _HEADINGS and (_disclaimer_named(cls) or (p.declared_article and (
-            _layer_named(cls) or (_cta_named(cls) and 2 * _cta_text(page, u) < page.text_len(u))))):
+    if tag not in _HEADINGS and (
+        _disclaimer_named(cls)
+        or (
+            p.declared_article
+            and (_layer_named(cls) or (_cta_named(cls) and 2 * _cta_text(page, u) < page.text_len(u)))
+        )
+    ):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if not boilerplate_named(names):  # page.is_boilerplate(el)
         # "related" glued to what it relates (jp-relatedposts, ce_relatedArticles): a related rail
-        return (p.strong_names and _related_named(cls)
-                and 2 * page.text_len(el) < page.text_len(u))
+        return p.strong_names and _related_named(cls) and 2 * page.text_len(el) < page.text_len(u)
     if tag in _HEADINGS:  # a heading's id is an anchor made from its text ("nav_nur_die_folie")
         names = cls
     if BOILERPLATE_NAMES.search(_WIDGET.sub(" ", names)) is None:
@@ -310,8 +364,11 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer"})
 # Framework classes for text only screen readers get (Bootstrap, WordPress, Drupal, HTML5
 # Boilerplate); "hidden"/"hide" are left out: utility CSS shows them on wider screens ("hidden lg:flex")
-_HIDDEN = re.compile(r"(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
-                     r"element-invisible|offscreen)(?:$|\s)", re.I)
+_HIDDEN = re.compile(
+    r"(?:^|\s)(?:sr-only|visually-hidden|visuallyhidden|screen-reader-text|"
+    r"element-invisible|offscreen)(?:$|\s)",
+    re.I,
+)
 _hidden_named = name_test(_HIDDEN)
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
@@ -320,7 +377,9 @@ _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # still need the size test.
 _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
-    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])", re.I)
+    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])",
+    re.I,
+)
 _strong_named = name_test(_STRONG)
 
 # Layers over the page: pop-ups (a privacy-settings dialog, a "listen to the podcast" overlay) are
@@ -374,6 +433,8 @@ def _inline_credit(page: Page, el: Any, n: int, p: NCEParams) -> bool:
     as blocks, but a credit line inside a caption or after a picture is no text either."""
     cls = el.get("class")
     return bool(cls) and n < p.beta2 and _credit_named(cls)
+
+
 _GALLERY = re.compile(r"(?:^|[\s_-])(?:gallery|slideshow|carousel|slider|lightbox)(?:$|[\s_-])", re.I)
 _gallery_named = name_test(_GALLERY)
 _RELATED = re.compile(r"(?:^|[\s_-])related[a-z]", re.I)
@@ -408,7 +469,7 @@ def pruned(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     text_len, link_len, first_tn, end_tn = page.measures()
     tags, elements = page.tags(), page.elements
     stop = i + 1 + page.descendants(root)
-    for j in compress(range(i + 1, stop), text_len[i + 1:stop]):
+    for j in compress(range(i + 1, stop), text_len[i + 1 : stop]):
         tag = tags[j]
         if tag in INLINE:
             if tag in _CREDIT_INLINE and p.credits and _inline_credit(page, elements[j], text_len[j], p):
@@ -442,8 +503,13 @@ def _signup_boxes(page: Page, root: Any, u: Any, p: NCEParams) -> list[range]:
         box = form
         parent = box.getparent()
         heads = _heads(page, form)
-        while (box is not root and parent is not None and page.has(parent) and page.text_len(parent) <= limit
-               and _heads(page, parent) == heads):
+        while (
+            box is not root
+            and parent is not None
+            and page.has(parent)
+            and page.text_len(parent) <= limit
+            and _heads(page, parent) == heads
+        ):
             box, parent = parent, parent.getparent()
         if page.text_len(box) and page.text_len(box) <= limit:
             out.append(page.text_range(box))
@@ -473,16 +539,21 @@ def _pruned_as(page: Page, el: Any, tag: str, link_density: float, root: Any, u:
     list (_DENSE), or not at all (None)."""
     if _boilerplate(page, el, u, p):
         return _NAMED
-    if (p.prune_nested and link_density > p.beta4 and not (p.keep_headings and tag in _HEADINGS)
-            and not (p.keep_data and _data(page, el, root.getparent(), u))
-            and not (p.link_sentences and _link_sentence(page, el, p))
-            and not (p.outbound and _outbound(page, el, p))):
+    if (
+        p.prune_nested
+        and link_density > p.beta4
+        and not (p.keep_headings and tag in _HEADINGS)
+        and not (p.keep_data and _data(page, el, root.getparent(), u))
+        and not (p.link_sentences and _link_sentence(page, el, p))
+        and not (p.outbound and _outbound(page, el, p))
+    ):
         return _DENSE
     return None
 
 
-def _left(page: Page, r: range, drop: list[range], named: list[range], dense: list[Any], u: Any,
-          p: NCEParams) -> list[int]:
+def _left(
+    page: Page, r: range, drop: list[range], named: list[range], dense: list[Any], u: Any, p: NCEParams
+) -> list[int]:
     """The text nodes of ``r`` outside the dropped link lists (their prose paragraphs stay) and the
     named blocks (nothing inside them stays)."""
     dropped: set[int] = set()
@@ -592,7 +663,7 @@ def _lcs(masks: dict[str, int], n: int, b: str, at_least: float | None = None) -
     v = full
     step = (len(b) or 1) if at_least is None else _LCS_CHECK
     for start in range(0, len(b), step):
-        for ch in b[start:start + step]:
+        for ch in b[start : start + step]:
             m = masks.get(ch)
             if m is not None:
                 u = v & m
@@ -615,8 +686,12 @@ def _comment_candidates(page: Page, forest: list[Any], p: NCEParams) -> list[Any
         n = page.text_len(el)
         if n < p.alpha1 or (p.skip_tabular and (el.tag in _TABULAR or _caption_named(page.names(el)))):
             continue
-        if (n <= p.alpha2 and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
-                and not _has_heading(page, el) and not _repeating_content(page, el, p)):
+        if (
+            n <= p.alpha2
+            and any(isinstance(c.tag, str) and c.tag not in INLINE for c in el)
+            and not _has_heading(page, el)
+            and not _repeating_content(page, el, p)
+        ):
             out.append(el)
             continue
         stack.extend(reversed([c for c in el if isinstance(c.tag, str)]))
@@ -638,9 +713,12 @@ def _repeating_content(page: Page, el: Any, p: NCEParams) -> bool:
 
 # What forum and Q&A software puts around each post (vBulletin, XenForo, phpBB, Discourse,
 # StackExchange): signatures, user cards, vote counts, badges and reputation, post menus and footers
-_POST_CHROME = re.compile(r"(?:^|[\s_-])(?:signature|sig|user-?info|user-?card|user-?details|postprofile|"
-                          r"post-?signature|vote|votes|vote-?count|badges?|reputation|post-?meta|post-?footer|"
-                          r"post-?menu)(?:$|[\s_-])", re.I)
+_POST_CHROME = re.compile(
+    r"(?:^|[\s_-])(?:signature|sig|user-?info|user-?card|user-?details|postprofile|"
+    r"post-?signature|vote|votes|vote-?count|badges?|reputation|post-?meta|post-?footer|"
+    r"post-?menu)(?:$|[\s_-])",
+    re.I,
+)
 _post_chrome_named = name_test(_POST_CHROME)
 _COMMENTS = re.compile(r"comment|disqus|discussion|respond|replies", re.I)
 _comments_named = name_test(_COMMENTS)
@@ -714,9 +792,17 @@ def _skip_link_nodes(page: Page, u: Any) -> set[int]:
     for a in u.iter("a"):
         href = a.get("href")
         box = a.getparent()
-        if (not href or len(href) < 2 or href[0] != "#" or box is None or box is u or not page.has(a)
-                or (box.text and not box.text.isspace()) or a.getprevious() is not None
-                or page.text_len(box) <= page.text_len(a)):
+        if (
+            not href
+            or len(href) < 2
+            or href[0] != "#"
+            or box is None
+            or box is u
+            or not page.has(a)
+            or (box.text and not box.text.isspace())
+            or a.getprevious() is not None
+            or page.text_len(box) <= page.text_len(a)
+        ):
             continue
         nxt = box.getnext()
         while nxt is not None and not isinstance(nxt.tag, str):

@@ -208,7 +208,7 @@ def distinct_positive_proba(model: TreeModel, X: np.ndarray) -> np.ndarray:
     if n < 2 or not width:
         return model.positive_proba(X)
     data = np.ascontiguousarray(X).tobytes()
-    keys = [data[i:i + width] for i in range(0, n * width, width)]
+    keys = [data[i : i + width] for i in range(0, n * width, width)]
     first = dict(zip(reversed(keys), range(n - 1, -1, -1)))  # each row's bytes -> the first row holding them
     if len(first) == n:
         return model.positive_proba(X)
@@ -236,8 +236,14 @@ def pick_title(p_title: np.ndarray, rule: str = "first") -> int | None:
     return int(hits[0]) if rule == "first" else int(hits[np.argmax(p_title[hits])])
 
 
-def pick_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
-              title_node: int | None, dayfirst: bool | None = None) -> tuple[list[int], str | None, str | None, float]:
+def pick_date(
+    page: Page,
+    nodes: list[int],
+    X: np.ndarray,
+    p_date: np.ndarray,
+    title_node: int | None,
+    dayfirst: bool | None = None,
+) -> tuple[list[int], str | None, str | None, float]:
     """§3.4.3: long nodes dropped, nodes clustered, the cluster nearest the title parsed
     (``dayfirst``: :func:`dayfirst_for` the page's language)."""
     date_rows = [int(r) for r in np.flatnonzero(p_date >= THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
@@ -247,8 +253,13 @@ def pick_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
     return cluster, date_text, published, max((score_of[k] for k in cluster), default=0.0)
 
 
-def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_name: str | None = None,
-           language: str | None = None) -> TitleDate:
+def detect(
+    page: Page,
+    nodes: list[int],
+    meta_title: str | None = None,
+    site_name: str | None = None,
+    language: str | None = None,
+) -> TitleDate:
     """Classify title then date over ``nodes`` (the evaluated subset, text-node indices);
     ``meta_title`` is the structured headline (a title-model feature); a trailing segment naming
     the site (``site_name`` as declared, or the URL's domain) leaves the title; ``language``
@@ -291,8 +302,14 @@ def detect(page: Page, nodes: list[int], meta_title: str | None = None, site_nam
     return TitleDate(title, title_node, title_score, date_text, published, cluster, date_score, weak, weak_score)
 
 
-def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
-              title_node: int | None, dayfirst: bool | None = None) -> tuple[str | None, float]:
+def weak_date(
+    page: Page,
+    nodes: list[int],
+    X: np.ndarray,
+    p_date: np.ndarray,
+    title_node: int | None,
+    dayfirst: bool | None = None,
+) -> tuple[str | None, float]:
     """(date, probability) of the most probable candidate under THRESHOLD (nearest the title on
     ties) that parses: datelines such as "Hamburg, 11. November 2021" the model half-believes."""
     rows = [int(r) for r in np.flatnonzero(p_date >= WEAK_DATE_THRESHOLD) if X[r, 0] <= MAX_DATE_LEN]
@@ -304,8 +321,7 @@ def weak_date(page: Page, nodes: list[int], X: np.ndarray, p_date: np.ndarray,
     return None, 0.0
 
 
-def closing_date(page: Page, relevant: list[int], comment_cut: int | None,
-                 dayfirst: bool | None = None) -> str | None:
+def closing_date(page: Page, relevant: list[int], comment_cut: int | None, dayfirst: bool | None = None) -> str | None:
     """The date of a byline that closes the article: the first shown text node after the relevant
     content when it is a date ("Posted on April 13, 2023", "Published On: 15 August 2025"). The
     evaluated subset (§3.4.1) ends with the relevant content, so the date model never sees it;
@@ -328,16 +344,20 @@ def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
     page's own statement of its date, wherever the layout puts it."""
     tns = page.text_nodes
     for k in range(len(tns) - 1):
-        if is_publish_label(tns[k].text) and getattr(page.style(tns[k + 1].container), "visible", True) \
-                and len(tns[k + 1].text) <= MAX_DATE_LEN:
+        if (
+            is_publish_label(tns[k].text)
+            and getattr(page.style(tns[k + 1].container), "visible", True)
+            and len(tns[k + 1].text) <= MAX_DATE_LEN
+        ):
             found = parse_date(tns[k + 1].text, dayfirst=dayfirst)
             if found:
                 return found
     return None
 
 
-def dateline(page: Page, title_node: int | None, comment_cut: int | None = None,
-             dayfirst: bool | None = None) -> str | None:
+def dateline(
+    page: Page, title_node: int | None, comment_cut: int | None = None, dayfirst: bool | None = None
+) -> str | None:
     """The date of the page's own dateline: the shown text node nearest the headline (DATELINE_AFTER
     nodes after it, DATELINE_BEFORE before it, counted BEFORE_TITLE_PENALTY farther) that is a date
     ("12. März 2019", "Posted on March 12, 2019 by"), or a longer one whose date a "published" word or
@@ -349,7 +369,9 @@ def dateline(page: Page, title_node: int | None, comment_cut: int | None = None,
     tns = page.text_nodes
     after = range(title_node + 1, min(len(tns), title_node + 1 + DATELINE_AFTER))
     before = range(title_node - 1, max(-1, title_node - 1 - DATELINE_BEFORE), -1)
-    order = sorted([(k - title_node, 0, k) for k in after] + [(title_node - k + BEFORE_TITLE_PENALTY, 1, k) for k in before])
+    order = sorted(
+        [(k - title_node, 0, k) for k in after] + [(title_node - k + BEFORE_TITLE_PENALTY, 1, k) for k in before]
+    )
     for _, _, k in order:  # on a tie, the node after the headline
         text = tns[k].text
         if comment_cut is not None and k >= comment_cut:
@@ -373,6 +395,7 @@ def _nearest_cluster(found: list[int], title_node: int | None) -> list[int]:
             clusters[-1].append(k)
         else:
             clusters.append([k])
+
     def distance(k: int) -> int:
         return k - title_node if k >= title_node else title_node - k + BEFORE_TITLE_PENALTY
 
@@ -425,8 +448,13 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
                 # the declared instant in the page's own offset: the local day, seconds and zone kept
                 return moment.astimezone(timezone(offset + gap)).isoformat(timespec="seconds")
             return visible
-    if (visible and "T" not in visible and moment.tzinfo is None and visible != declared[:10]
-            and _reachable(moment, visible)):
+    if (
+        visible
+        and "T" not in visible
+        and moment.tzinfo is None
+        and visible != declared[:10]
+        and _reachable(moment, visible)
+    ):
         # an instant without a zone: the page's own day for it, where some UTC offset gives that day
         return visible
     if url_day and url_day != declared[:10]:
@@ -438,5 +466,8 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
 def _reachable(moment: datetime, day: str) -> bool:
     """Whether the instant ``moment`` (naive: read as UTC) falls on ``day`` in some UTC offset."""
     utc = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
-    return (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat() <= day <= (
-        utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat()
+    return (
+        (utc - timedelta(hours=MIN_ZONE_HOURS)).date().isoformat()
+        <= day
+        <= (utc + timedelta(hours=MAX_ZONE_HOURS)).date().isoformat()
+    )

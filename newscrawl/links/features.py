@@ -29,21 +29,81 @@ from urllib.parse import unquote, urlsplit
 # ``watch-the-video-of-the-storm`` does not match: only whole segments (extension stripped) do.
 RESERVED_WORDS: tuple[str, ...] = (
     # media hubs
-    "gallery", "galleries", "video", "videos", "photo", "photos", "images", "live", "podcast",
-    "podcasts", "audio", "multimedia",
+    "gallery",
+    "galleries",
+    "video",
+    "videos",
+    "photo",
+    "photos",
+    "images",
+    "live",
+    "podcast",
+    "podcasts",
+    "audio",
+    "multimedia",
     # listings and navigation
-    "tag", "tags", "category", "categories", "author", "authors", "topic", "topics", "section",
-    "sections", "archive", "archives", "page", "search", "sitemap", "latest", "events",
-    "calendar", "user", "users", "profile", "staff",
+    "tag",
+    "tags",
+    "category",
+    "categories",
+    "author",
+    "authors",
+    "topic",
+    "topics",
+    "section",
+    "sections",
+    "archive",
+    "archives",
+    "page",
+    "search",
+    "sitemap",
+    "latest",
+    "events",
+    "calendar",
+    "user",
+    "users",
+    "profile",
+    "staff",
     # feeds
-    "feed", "feeds", "rss", "atom",
+    "feed",
+    "feeds",
+    "rss",
+    "atom",
     # accounts and subscriptions
-    "login", "signin", "sign-in", "logout", "register", "account", "subscribe", "subscription",
-    "subscriptions", "newsletter", "newsletters", "donate", "membership", "shop", "store",
+    "login",
+    "signin",
+    "sign-in",
+    "logout",
+    "register",
+    "account",
+    "subscribe",
+    "subscription",
+    "subscriptions",
+    "newsletter",
+    "newsletters",
+    "donate",
+    "membership",
+    "shop",
+    "store",
     # static and legal pages
-    "contact", "contact-us", "about", "about-us", "privacy", "privacy-policy", "terms",
-    "terms-of-service", "terms-of-use", "cookies", "cookie-policy", "careers", "jobs",
-    "advertise", "help", "faq", "imprint", "impressum",
+    "contact",
+    "contact-us",
+    "about",
+    "about-us",
+    "privacy",
+    "privacy-policy",
+    "terms",
+    "terms-of-service",
+    "terms-of-use",
+    "cookies",
+    "cookie-policy",
+    "careers",
+    "jobs",
+    "advertise",
+    "help",
+    "faq",
+    "imprint",
+    "impressum",
 )
 
 _DEFAULT_RESERVED = frozenset(RESERVED_WORDS)
@@ -159,8 +219,12 @@ def link_flags(url: str) -> tuple[bool, bool, bool, bool, int]:
 
 # A URL link_flags_many measures together with the page's others: http(s), printable ASCII without
 # spaces, no brackets in the host, no query and no "%" (so no unquoting), the groups _PLAIN_HTTP gives
-_BATCH_URL = re.compile(r"https?://([^\x00-\x20\x7f-\U0010ffff/?#\[\]%]+)(/[^\x00-\x20\x7f-\U0010ffff?#%]*)?"
-                        r"(?:#[^\x00-\x20\x7f-\U0010ffff]*)?")
+_BATCH_URL = re.compile(
+    r"https?://([^\x00-\x20\x7f-\U0010ffff/?#\[\]%]+)(/[^\x00-\x20\x7f-\U0010ffff?#%]*)?"
+    r"(?:#[^\x00-\x20\x7f-\U0010ffff]*)?"
+)
+
+
 # over the lower-cased paths joined by NUL (none holds one): a whole segment that is a reserved word,
 # with or without one extension (what the stems of _measure are), "page/N", a final index file
 def _trie_pattern(words: Iterable[str]) -> str:
@@ -200,9 +264,10 @@ def link_flags_many(urls: Sequence[str]) -> list[tuple[bool, bool, bool, bool, i
         return list(map(link_flags, urls))
     paths = [path or "" for path in map(_GROUP_PATH, plain)]
     netlocs = list(map(_GROUP_NETLOC, plain))
-    hosts = {netloc: not _DEFAULT_RESERVED.isdisjoint(netloc.rpartition("@")[2].partition(":")[0].lower()
-                                                      .split(".")[:-2])
-             for netloc in set(netlocs)}  # a host label is reserved (video.example.com)
+    hosts = {
+        netloc: not _DEFAULT_RESERVED.isdisjoint(netloc.rpartition("@")[2].partition(":")[0].lower().split(".")[:-2])
+        for netloc in set(netlocs)
+    }  # a host label is reserved (video.example.com)
     joined = "\x00".join(paths).lower()
     # path j: joined[starts[j]:starts[j + 1] - 1]
     starts = list(accumulate(map((1).__add__, map(len, paths)), initial=0))
@@ -210,12 +275,15 @@ def link_flags_many(urls: Sequence[str]) -> list[tuple[bool, bool, bool, bool, i
     def lines(regex: re.Pattern[str]) -> set[int]:
         return {bisect_right(starts, m.start()) - 1 for m in regex.finditer(joined)}
 
-    reserved = (lines(_RESERVED_SEGMENT) | lines(_PAGE_PATH_BATCH)
-                | set(compress(range(len(paths)), map(hosts.__getitem__, netlocs))))
+    reserved = (
+        lines(_RESERVED_SEGMENT)
+        | lines(_PAGE_PATH_BATCH)
+        | set(compress(range(len(paths)), map(hosts.__getitem__, netlocs)))
+    )
     numbered = lines(_DIGIT_RUN_RE)
     dated: set[int] = set()
     for j in lines(_YEAR_RE):  # a date is possible: the patterns, and digit runs outside the dates
-        text = joined[starts[j]:starts[j + 1] - 1]
+        text = joined[starts[j] : starts[j + 1] - 1]
         spans = _date_spans(text)
         if spans:
             dated.add(j)
@@ -229,8 +297,15 @@ def link_flags_many(urls: Sequence[str]) -> list[tuple[bool, bool, bool, bool, i
         j = bisect_right(starts, m.start()) - 1
         slash[j] = True
         lengths[j] -= len(m.group().strip("/"))
-    flags = iter(zip(map(numbered.__contains__, positions), map(dated.__contains__, positions), slash,
-                     map(reserved.__contains__, positions), lengths))
+    flags = iter(
+        zip(
+            map(numbered.__contains__, positions),
+            map(dated.__contains__, positions),
+            slash,
+            map(reserved.__contains__, positions),
+            lengths,
+        )
+    )
     return [next(flags) if m is not None else link_flags(url) for m, url in zip(matches, urls)]
 
 
@@ -262,8 +337,14 @@ def _measure(url: str, reserved_words: Iterable[str]) -> tuple[bool, bool, bool,
     has_reserved = (
         not reserved.isdisjoint(stems)
         or not reserved.isdisjoint(host.split(".")[:-2])  # video.example.com
-        or (bool(query) and (not reserved.isdisjoint(query_keys) or not _SEARCH_KEYS.isdisjoint(query_keys)
-                       or _PAGE_QUERY_RE.search(query) is not None))
+        or (
+            bool(query)
+            and (
+                not reserved.isdisjoint(query_keys)
+                or not _SEARCH_KEYS.isdisjoint(query_keys)
+                or _PAGE_QUERY_RE.search(query) is not None
+            )
+        )
         or _PAGE_PATH_RE.search(path) is not None
     )
 

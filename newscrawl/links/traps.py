@@ -21,8 +21,9 @@ _DIGITS_RE = re.compile(r"\d+")
 class TrapGuard:
     """Per-crawl state for the trap rules (calendar pages are counted per URL shape)."""
 
-    def __init__(self, *, max_url_length: int, max_pagination: int, max_repeated_segments: int,
-                 max_calendar_pages: int = 24) -> None:
+    def __init__(
+        self, *, max_url_length: int, max_pagination: int, max_repeated_segments: int, max_calendar_pages: int = 24
+    ) -> None:
         self.max_url_length = max_url_length
         self.max_pagination = max_pagination
         self.max_repeated_segments = max_repeated_segments

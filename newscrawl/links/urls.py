@@ -160,8 +160,9 @@ def looks_like_html(url: str) -> bool:
 class Scope:
     """Which URLs belong to the crawl: the registrable domains of the start URLs (and extras)."""
 
-    def __init__(self, start_urls: Iterable[str], *, allow_subdomains: bool = True,
-                 extra_domains: Iterable[str] = ()) -> None:
+    def __init__(
+        self, start_urls: Iterable[str], *, allow_subdomains: bool = True, extra_domains: Iterable[str] = ()
+    ) -> None:
         self.allow_subdomains = allow_subdomains
         self.domains = {registrable_domain(u) for u in start_urls} | {registrable_domain(d) for d in extra_domains}
         self.hosts = {host_of(u) for u in start_urls} | {d.lower() for d in extra_domains}

@@ -42,6 +42,7 @@ from newscrawl.responses import resolve, selector
 
 logger = logging.getLogger(__name__)
 
+
 def _looks_binary(body: bytes) -> bool:
     """True for bodies that are plainly not text (NUL bytes, mostly control characters)."""
     head = body[:2048]
@@ -100,8 +101,9 @@ class NewsSpider(scrapy.Spider):
             max_repeated_segments=s.getint("NEWSCRAWL_MAX_REPEATED_SEGMENTS", 3),
         )
         try:
-            self.classifier = UrlClassifier.load(s.get("NEWSCRAWL_URL_MODEL") or None,
-                                                 extra_reserved_words=s.getlist("NEWSCRAWL_RESERVED_WORDS"))
+            self.classifier = UrlClassifier.load(
+                s.get("NEWSCRAWL_URL_MODEL") or None, extra_reserved_words=s.getlist("NEWSCRAWL_RESERVED_WORDS")
+            )
         except ModelError as exc:  # missing, tampered or stale model: stop at once, say why
             logger.error("URL model refused: %s", exc)
             raise CloseSpider("url_model_refused") from exc
@@ -135,12 +137,18 @@ class NewsSpider(scrapy.Spider):
                 return  # a distributed worker fed from Redis (newscrawl.distributed.worker)
             raise ValueError("the news spider needs start URLs: -a start=URL[,URL...] or -a start_file=PATH")
         for url in self.start_urls:
-            yield Request(url, callback=self.parse_page, errback=self.on_error, priority=1000,
-                          meta={"newscrawl_source": "start"})
+            yield Request(
+                url, callback=self.parse_page, errback=self.on_error, priority=1000, meta={"newscrawl_source": "start"}
+            )
         if self.discover_sitemaps:
             for root in dict.fromkeys(urlunsplit((*urlsplit(u)[:2], "", "", "")) for u in self.start_urls):
-                yield Request(f"{root}/robots.txt", callback=self.parse_robots, errback=self.on_error,
-                              priority=900, meta={"dont_obey_robotstxt": True, "newscrawl_source": "robots"})
+                yield Request(
+                    f"{root}/robots.txt",
+                    callback=self.parse_robots,
+                    errback=self.on_error,
+                    priority=900,
+                    meta={"dont_obey_robotstxt": True, "newscrawl_source": "robots"},
+                )
                 yield self._sitemap_request(f"{root}/sitemap.xml")
 
     # --- pages --------------------------------------------------------------------------------
@@ -167,8 +175,9 @@ class NewsSpider(scrapy.Spider):
         if item is not None:
             yield item
 
-    def _page_item(self, response: HtmlResponse, sel: Selector, url: str, domain: str, depth: int,
-                   outlinks: list[str]) -> NewsArticle | None:
+    def _page_item(
+        self, response: HtmlResponse, sel: Selector, url: str, domain: str, depth: int, outlinks: list[str]
+    ) -> NewsArticle | None:
         probability = response.meta.get("url_probability")
         if probability is None:
             probability = self.classifier.probability(url)
@@ -202,8 +211,9 @@ class NewsSpider(scrapy.Spider):
         )
 
     def _canonical_url(self, response: HtmlResponse, sel: Selector, url: str) -> str:
-        href = (sel.xpath("//link[@rel='canonical']/@href").get()
-                or sel.xpath("//meta[@property='og:url']/@content").get())
+        href = (
+            sel.xpath("//link[@rel='canonical']/@href").get() or sel.xpath("//meta[@property='og:url']/@content").get()
+        )
         canonical = self._resolve(response, href) if href else None
         return canonical if canonical is not None and canonical in self.scope else url
 
@@ -260,18 +270,25 @@ class NewsSpider(scrapy.Spider):
                 self.stats.inc_value("newscrawl/skipped/domain_page_limit")
                 continue
             # likely articles first; section pages still come, for discovery
-            yield Request(link, callback=self.parse_page, errback=self.on_error,
-                          priority=int(round(probability * 100)) - depth,
-                          meta={"newscrawl_source": source, "url_probability": float(probability)})
+            yield Request(
+                link,
+                callback=self.parse_page,
+                errback=self.on_error,
+                priority=int(round(probability * 100)) - depth,
+                meta={"newscrawl_source": source, "url_probability": float(probability)},
+            )
 
     def _domain_full(self, url: str) -> bool:
-        return bool(self.max_pages_per_domain) and \
-            self.queued_per_domain[registrable_domain(url)] >= self.max_pages_per_domain
+        return (
+            bool(self.max_pages_per_domain)
+            and self.queued_per_domain[registrable_domain(url)] >= self.max_pages_per_domain
+        )
 
     # --- sitemaps and feeds -------------------------------------------------------------------
     def _sitemap_request(self, url: str) -> Request:
-        return Request(url, callback=self.parse_sitemap, errback=self.on_error, priority=900,
-                       meta={"newscrawl_source": "sitemap"})
+        return Request(
+            url, callback=self.parse_sitemap, errback=self.on_error, priority=900, meta={"newscrawl_source": "sitemap"}
+        )
 
     def parse_robots(self, response: Response) -> Iterator[Request]:
         text = response.body.decode("utf-8", "replace") if response.status == 200 else ""
@@ -303,8 +320,13 @@ class NewsSpider(scrapy.Spider):
             if (link.attrib.get("type") or "").lower() in FEED_TYPES:
                 url = self._resolve(response, link.attrib["href"])
                 if url is not None and url in self.scope:
-                    yield Request(url, callback=self.parse_feed, errback=self.on_error, priority=900,
-                                  meta={"newscrawl_source": "feed"})
+                    yield Request(
+                        url,
+                        callback=self.parse_feed,
+                        errback=self.on_error,
+                        priority=900,
+                        meta={"newscrawl_source": "feed"},
+                    )
 
     def parse_feed(self, response: Response) -> Iterator[Request]:
         links = [self._resolve(response, u) for u in parse_feed(response.body)]
@@ -338,4 +360,3 @@ class NewsSpider(scrapy.Spider):
         kind = failure.type.__name__ if failure.type else "error"
         self.stats.inc_value(f"newscrawl/errors/{kind}")
         logger.info("Request failed: %s (%s: %s)", url[:300], kind, failure.getErrorMessage()[:200])
-

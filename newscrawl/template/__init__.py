@@ -10,5 +10,12 @@ from newscrawl.template.detect import detect_template, learn_template, templates
 from newscrawl.template.etdm import Params
 from newscrawl.template.model import Template
 
-__all__ = ["Params", "Template", "TemplateCache", "cache_key", "detect_template", "learn_template",
-           "templates_for_group"]
+__all__ = [
+    "Params",
+    "Template",
+    "TemplateCache",
+    "cache_key",
+    "detect_template",
+    "learn_template",
+    "templates_for_group",
+]

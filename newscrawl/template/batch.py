@@ -67,8 +67,12 @@ def manifest_templates(manifest: Path, **options: Any) -> dict[tuple[str | None,
     return result
 
 
-def templated(templates: dict[tuple[str | None, str], Template], fallback: Callable[[bytes, str | None], Any],
-              mode: str = "after", style_elements: bool | None = None) -> Callable[[bytes, str | None], Any]:
+def templated(
+    templates: dict[tuple[str | None, str], Template],
+    fallback: Callable[[bytes, str | None], Any],
+    mode: str = "after",
+    style_elements: bool | None = None,
+) -> Callable[[bytes, str | None], Any]:
     """An ``extract(html, url)`` that removes the page's group template (``templates``, from
     :func:`manifest_templates`) around NCE extraction; pages without one go to ``fallback``.
     ``style_elements`` as in :func:`newscrawl.extract` (the fallback has its own)."""

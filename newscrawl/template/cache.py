@@ -32,8 +32,9 @@ def cache_key(url: str, section: bool = False) -> str:
 
 
 class TemplateCache:
-    def __init__(self, max_entries: int = 512, directory: str | os.PathLike[str] | None = None,
-                 expiry: float | None = None) -> None:
+    def __init__(
+        self, max_entries: int = 512, directory: str | os.PathLike[str] | None = None, expiry: float | None = None
+    ) -> None:
         self.max_entries = max_entries
         self.directory = Path(directory) if directory else None
         self.expiry = expiry or None

@@ -43,9 +43,14 @@ class Detection:
     replaced: list[int] = field(default_factory=list)
 
 
-def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int, params: Params,
-                          atypical: float = 0.5, mapper: Callable[[int], dict[int, int]] | None = None
-                          ) -> Detection:
+def vote_with_replacement(
+    key: Skeleton,
+    candidates: Sequence[Skeleton],
+    n: int,
+    params: Params,
+    atypical: float = 0.5,
+    mapper: Callable[[int], dict[int, int]] | None = None,
+) -> Detection:
     """Map the key page onto the first ``n`` candidates (``mapper(k)``, default the ETDM onto
     candidate ``k``). A used page is atypical (seed 003 chapter 8) when it misses more than
     ``atypical`` of the key-page nodes that every other used page maps; it is replaced by the next
@@ -77,10 +82,18 @@ def vote_with_replacement(key: Skeleton, candidates: Sequence[Skeleton], n: int,
     return Detection(votes, used, replaced)
 
 
-def detect_template(key_page: Any, pages: Sequence[Any], *, n: int = 3, t: int = 3,
-                    params: Params | None = None, atypical: float = 0.5, key_url: str | None = None,
-                    page_ids: Sequence[str] | None = None,
-                    mapper: Callable[[int], dict[int, int]] | None = None) -> Template:
+def detect_template(
+    key_page: Any,
+    pages: Sequence[Any],
+    *,
+    n: int = 3,
+    t: int = 3,
+    params: Params | None = None,
+    atypical: float = 0.5,
+    key_url: str | None = None,
+    page_ids: Sequence[str] | None = None,
+    mapper: Callable[[int], dict[int, int]] | None = None,
+) -> Template:
     """Template of ``key_page`` with respect to ``pages`` (Pages, lxml roots, HTML or Skeletons):
     the nodes mapped in at least ``t`` of the (up to ``n``) pages used; with fewer pages than
     ``t``, in all of them."""
@@ -90,9 +103,15 @@ def detect_template(key_page: Any, pages: Sequence[Any], *, n: int = 3, t: int =
     det = vote_with_replacement(key, candidates, n, params, atypical, mapper)
     ids = list(page_ids) if page_ids is not None else [str(k) for k in range(len(candidates))]
     url = key_url or getattr(key_page, "url", None)
-    return Template.from_votes(key, det.votes, max(1, min(t, len(det.used))), params, key_url=url,
-                               site=registrable_domain(url) if url else None,
-                               pages=[ids[k] for k in det.used])
+    return Template.from_votes(
+        key,
+        det.votes,
+        max(1, min(t, len(det.used))),
+        params,
+        key_url=url,
+        site=registrable_domain(url) if url else None,
+        pages=[ids[k] for k in det.used],
+    )
 
 
 @dataclass
@@ -105,9 +124,17 @@ class Learned:
     loaded: list[str]
 
 
-def learn_template(key_url: str, fetch: Callable[[str], str | bytes | None], *, key_html: str | bytes | None = None,
-                   n: int = 3, t: int = 3, params: Params | None = None, max_loads: int = 15,
-                   atypical: float = 0.5) -> Learned:
+def learn_template(
+    key_url: str,
+    fetch: Callable[[str], str | bytes | None],
+    *,
+    key_html: str | bytes | None = None,
+    n: int = 3,
+    t: int = 3,
+    params: Params | None = None,
+    max_loads: int = 15,
+    atypical: float = 0.5,
+) -> Learned:
     """Seed 003 end to end from a key page URL: n-CS over its on-site links (Algorithm 2,
     loading pages with ``fetch(url) -> html | None``), then the voted mapping (Algorithm 3)."""
     html = key_html if key_html is not None else fetch(key_url)
@@ -124,23 +151,51 @@ def learn_template(key_url: str, fetch: Callable[[str], str | bytes | None], *, 
         return [link.url for link in page_links(roots[url], url)]
 
     search = find_cs(key_url, page_links(key_root, key_url), load, n=n, max_loads=max_loads)
-    return Learned(template_from_search(key_root, key_url, search.best, search.processed, roots, n=n, t=t,
-                                        params=params, atypical=atypical), list(search.best), list(search.processed))
+    return Learned(
+        template_from_search(
+            key_root, key_url, search.best, search.processed, roots, n=n, t=t, params=params, atypical=atypical
+        ),
+        list(search.best),
+        list(search.processed),
+    )
 
 
-def template_from_search(key_root: Any, key_url: str, cs: Sequence[str], processed: Sequence[str],
-                         roots: dict[str, Any], *, n: int, t: int, params: Params | None,
-                         atypical: float) -> Template | None:
+def template_from_search(
+    key_root: Any,
+    key_url: str,
+    cs: Sequence[str],
+    processed: Sequence[str],
+    roots: dict[str, Any],
+    *,
+    n: int,
+    t: int,
+    params: Params | None,
+    atypical: float,
+) -> Template | None:
     """The CS pages first, then the other loaded pages as replacements for atypical ones."""
     if not cs:
         return None
     order = [u for u in cs if u in roots] + [u for u in processed if u in roots and u not in cs]
-    return detect_template(key_root, [roots[u] for u in order], n=len(cs), t=min(t, n), params=params,
-                           atypical=atypical, key_url=key_url, page_ids=order)
+    return detect_template(
+        key_root,
+        [roots[u] for u in order],
+        n=len(cs),
+        t=min(t, n),
+        params=params,
+        atypical=atypical,
+        key_url=key_url,
+        page_ids=order,
+    )
 
 
-def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int = 5, t: int = 5,
-                        params: Params | None = None, atypical: float = 0.5) -> dict[str, Template]:
+def templates_for_group(
+    pages: Sequence[tuple[str, str | None, Any]],
+    *,
+    n: int = 5,
+    t: int = 5,
+    params: Params | None = None,
+    atypical: float = 0.5,
+) -> dict[str, Template]:
     """One template per page of a group of same-site pages ``(id, url, page)`` learned from the
     others (no link search: the pages are mapped directly). The farthest URLs (link relevance
     reversed) come first: with no menu to say which pages share the template, pages as different
@@ -172,8 +227,16 @@ def templates_for_group(pages: Sequence[tuple[str, str | None, Any]], *, n: int 
         def mapper(idx: int, k: int = k, others: list[int] = others) -> dict[int, int]:
             return mapped(k, others[idx])
 
-        template = detect_template(skeletons[k], [skeletons[o] for o in others], n=n, t=t, params=params,
-                                   atypical=atypical, key_url=url, page_ids=[pages[o][0] for o in others],
-                                   mapper=mapper)
+        template = detect_template(
+            skeletons[k],
+            [skeletons[o] for o in others],
+            n=n,
+            t=t,
+            params=params,
+            atypical=atypical,
+            key_url=url,
+            page_ids=[pages[o][0] for o in others],
+            mapper=mapper,
+        )
         result[page_id] = template
     return result

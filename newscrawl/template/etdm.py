@@ -16,10 +16,29 @@ from typing import Any
 
 # Elements invisible to the mapper, mirroring what newscrawl.page.Page drops from its tree, so a
 # skeleton is the same whether built from a Page or from a raw lxml parse.
-SKIP_TAGS = frozenset((
-    "script", "style", "noscript", "template", "svg", "math", "select", "option", "textarea",
-    "button", "iframe", "object", "embed", "canvas", "video", "audio", "map", "frameset", "frame",
-))
+SKIP_TAGS = frozenset(
+    (
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "math",
+        "select",
+        "option",
+        "textarea",
+        "button",
+        "iframe",
+        "object",
+        "embed",
+        "canvas",
+        "video",
+        "audio",
+        "map",
+        "frameset",
+        "frame",
+    )
+)
 NO_TEXT = -1
 _EMPTY: frozenset = frozenset()
 _RANK_WINDOW = 8  # same-tag children compared around each child's rank (left and right)
@@ -75,8 +94,23 @@ class Skeleton:
     of its key page's children but must compare counts and positions as the key page had them.
     """
 
-    __slots__ = ("elements", "tag", "id", "classes", "attrs", "attr_names", "text", "nchild",
-                 "index", "nsib", "parent", "children", "sig", "_kid_classes", "_shape")
+    __slots__ = (
+        "elements",
+        "tag",
+        "id",
+        "classes",
+        "attrs",
+        "attr_names",
+        "text",
+        "nchild",
+        "index",
+        "nsib",
+        "parent",
+        "children",
+        "sig",
+        "_kid_classes",
+        "_shape",
+    )
 
     def __init__(self) -> None:
         self.elements: list[Any] = []
@@ -98,9 +132,19 @@ class Skeleton:
     def __len__(self) -> int:
         return len(self.tag)
 
-    def add(self, parent: int, tag: str, id_: str, classes: frozenset[str],
-            attrs: frozenset[tuple[str, int]], text: int, nchild: int, index: int, nsib: int,
-            element: Any = None) -> int:
+    def add(
+        self,
+        parent: int,
+        tag: str,
+        id_: str,
+        classes: frozenset[str],
+        attrs: frozenset[tuple[str, int]],
+        text: int,
+        nchild: int,
+        index: int,
+        nsib: int,
+        element: Any = None,
+    ) -> int:
         i = len(self.tag)
         self.elements.append(element)
         self.tag.append(tag)
@@ -214,9 +258,12 @@ def _identical(a: Skeleton, i: int, p: Params) -> float:
     """Def. 3.2.2 for two nodes with the same features and position (no pairwise work)."""
     if a.id[i]:
         return 1.0
-    return (p.w_classes * (1.0 if a.classes[i] else p.not_classes)
-            + p.w_attributes * (1.0 if a.attr_names[i] else p.not_attributes)
-            + p.w_children * (1.0 if a.nchild[i] else p.not_children) + p.w_position)
+    return (
+        p.w_classes * (1.0 if a.classes[i] else p.not_classes)
+        + p.w_attributes * (1.0 if a.attr_names[i] else p.not_attributes)
+        + p.w_children * (1.0 if a.nchild[i] else p.not_children)
+        + p.w_position
+    )
 
 
 def position_probability(i: int, c: int, i2: int, c2: int) -> float:

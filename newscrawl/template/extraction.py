@@ -27,8 +27,13 @@ class Stripped:
     texts: set[str]  # collapsed texts of the removed elements (for filter_lines)
 
 
-def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
-               match: tuple[Skeleton, set[int]] | None = None, remeasure: bool = True) -> Stripped:
+def strip_page(
+    page: Page,
+    template: Template,
+    stylesheets: Sequence[Any] = (),
+    match: tuple[Skeleton, set[int]] | None = None,
+    remeasure: bool = True,
+) -> Stripped:
     """Remove ``template`` from ``page`` (its tree is modified): one mapping (or the given
     ``template.match(page.root)``) and, with ``remeasure``, a new Page over the stripped tree."""
     sk, marked = match or template.match(page.root)
@@ -46,8 +51,16 @@ def strip_page(page: Page, template: Template, stylesheets: Sequence[Any] = (),
         top.drop_tree()
     if not removed or not remeasure:
         return Stripped(page, removed, texts)
-    new = Page(page.root, page.url, list(stylesheets), encoding=page.encoding, warnings=list(page.warnings),
-               json_ld=page.json_ld, css_texts=page.css_texts, style_elements=page.style_elements)
+    new = Page(
+        page.root,
+        page.url,
+        list(stylesheets),
+        encoding=page.encoding,
+        warnings=list(page.warnings),
+        json_ld=page.json_ld,
+        css_texts=page.css_texts,
+        style_elements=page.style_elements,
+    )
     return Stripped(new, removed, texts)
 
 
@@ -68,9 +81,14 @@ def filter_lines(body: str | None, texts: set[str]) -> tuple[str | None, int]:
     return ("\n".join(lines[:end]) or None), len(lines) - end
 
 
-def remove_template(page: Page, template: Template, body: str | None, mode: str = "after",
-                    stylesheets: Sequence[Any] = (), match: tuple[Skeleton, set[int]] | None = None
-                    ) -> tuple[str | None, int]:
+def remove_template(
+    page: Page,
+    template: Template,
+    body: str | None,
+    mode: str = "after",
+    stylesheets: Sequence[Any] = (),
+    match: tuple[Skeleton, set[int]] | None = None,
+) -> tuple[str | None, int]:
     """The body of ``page`` without ``template``: ``body`` is what extraction gave on the full
     page (used by "after"). Returns (body, elements removed from the tree)."""
     from newscrawl.extract.api import extract_page

@@ -65,9 +65,20 @@ class Template:
         nodes = []
         for i in keep:
             parent = new_index.get(key.parent[i], -1)
-            nodes.append([parent, key.tag[i], key.id[i], sorted(key.classes[i]),
-                          sorted([k, v] for k, v in key.attrs[i]), key.text[i], key.nchild[i],
-                          key.index[i], key.nsib[i], tag_pos[i]])
+            nodes.append(
+                [
+                    parent,
+                    key.tag[i],
+                    key.id[i],
+                    sorted(key.classes[i]),
+                    sorted([k, v] for k, v in key.attrs[i]),
+                    key.text[i],
+                    key.nchild[i],
+                    key.index[i],
+                    key.nsib[i],
+                    tag_pos[i],
+                ]
+            )
         return cls(nodes=nodes, root_path=key.root_path(), params=params, key_nodes=len(key), **meta)
 
     @property
@@ -83,8 +94,9 @@ class Template:
         if self._skeleton is None:
             sk = Skeleton()
             for parent, tag, id_, classes, attrs, text, nchild, index, nsib, _ in self.nodes:
-                sk.add(parent, tag, id_, frozenset(classes), frozenset((k, v) for k, v in attrs),
-                       text, nchild, index, nsib)
+                sk.add(
+                    parent, tag, id_, frozenset(classes), frozenset((k, v) for k, v in attrs), text, nchild, index, nsib
+                )
             self._skeleton = sk
         return self._skeleton
 
@@ -102,9 +114,18 @@ class Template:
 
     # --- JSON ------------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"version": FORMAT_VERSION, "id": self.id, "key_url": self.key_url, "site": self.site,
-                "pages": self.pages, "key_nodes": self.key_nodes, "created": self.created,
-                "params": self.params.to_dict(), "root_path": self.root_path, "nodes": self.nodes}
+        return {
+            "version": FORMAT_VERSION,
+            "id": self.id,
+            "key_url": self.key_url,
+            "site": self.site,
+            "pages": self.pages,
+            "key_nodes": self.key_nodes,
+            "created": self.created,
+            "params": self.params.to_dict(),
+            "root_path": self.root_path,
+            "nodes": self.nodes,
+        }
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))
@@ -113,9 +134,17 @@ class Template:
     def from_dict(cls, data: dict[str, Any]) -> Template:
         if data.get("version") != FORMAT_VERSION:
             raise ValueError(f"unsupported template format {data.get('version')!r}")
-        return cls(nodes=data["nodes"], root_path=data["root_path"], params=Params.from_dict(data["params"]),
-                   key_url=data.get("key_url"), site=data.get("site"), pages=list(data.get("pages", [])),
-                   key_nodes=int(data.get("key_nodes", 0)), created=float(data["created"]), id=data["id"])
+        return cls(
+            nodes=data["nodes"],
+            root_path=data["root_path"],
+            params=Params.from_dict(data["params"]),
+            key_url=data.get("key_url"),
+            site=data.get("site"),
+            pages=list(data.get("pages", [])),
+            key_nodes=int(data.get("key_nodes", 0)),
+            created=float(data["created"]),
+            id=data["id"],
+        )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Template:

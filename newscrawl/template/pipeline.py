@@ -106,8 +106,10 @@ class PageStore:
         pages = self._pages.setdefault(domain, OrderedDict())
         self._pages.move_to_end(domain)
         old = pages.pop(url, None)
-        pages[url] = Stored(_pack(html) if html is not None else (old.packed if old else None),
-                            links if links is not None else (old.links if old else None))
+        pages[url] = Stored(
+            _pack(html) if html is not None else (old.packed if old else None),
+            links if links is not None else (old.links if old else None),
+        )
         while len(pages) > self.per_domain:
             pages.popitem(last=False)
         while len(self._pages) > self.domains:
@@ -142,8 +144,11 @@ class TemplatePipeline:
         directory = s.get("NEWSCRAWL_TEMPLATE_CACHE_DIR")
         if not directory and s.get("JOBDIR"):
             directory = str(Path(s.get("JOBDIR")) / "newscrawl-templates")
-        self.cache = TemplateCache(s.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512), directory,
-                                   s.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or None)
+        self.cache = TemplateCache(
+            s.getint("NEWSCRAWL_TEMPLATE_CACHE_SIZE", 512),
+            directory,
+            s.getfloat("NEWSCRAWL_TEMPLATE_EXPIRY", 0) or None,
+        )
         if s.getbool("NEWSCRAWL_DISTRIBUTED"):  # workers share templates through Redis (issue 7)
             from newscrawl.distributed.state import redis_template_cache
 
@@ -208,8 +213,9 @@ class TemplatePipeline:
             self.stats.set_value("newscrawl/templates/domains", len(self.known))  # read by newscrawl.progress
 
     # --- learning ------------------------------------------------------------------------------
-    async def _search(self, url: str, key_links: list[Link], roots: dict[str, Any], download: bool
-                      ) -> CompleteSubdigraphSearch:
+    async def _search(
+        self, url: str, key_links: list[Link], roots: dict[str, Any], download: bool
+    ) -> CompleteSubdigraphSearch:
         """Algorithm 2 over ``key_links``: stored pages are read from the store (their links
         without a parse when known), missing ones downloaded only with ``download``."""
         search = CompleteSubdigraphSearch(url, key_links, self.n)
@@ -248,8 +254,17 @@ class TemplatePipeline:
             html = stored.html if stored is not None and link not in roots else None
             if html is not None:
                 roots[link] = Page.from_html(html, link).root
-        template = template_from_search(page.root, url, search.best, search.processed, roots, n=self.n, t=self.t,
-                                        params=self.params, atypical=self.atypical)
+        template = template_from_search(
+            page.root,
+            url,
+            search.best,
+            search.processed,
+            roots,
+            n=self.n,
+            t=self.t,
+            params=self.params,
+            atypical=self.atypical,
+        )
         if template is None:
             self.stats.inc_value(f"{STATS}/no_cs")
             logger.info("template: no complete subdigraph from %s (%d pages loaded)", url, len(search.processed))
@@ -353,8 +368,9 @@ class TemplatePipeline:
         return adapter.item
 
 
-def known_templates(crawler: Crawler, url: str) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None,
-                                                          bool]:
+def known_templates(
+    crawler: Crawler, url: str
+) -> tuple[tuple[str, Template] | None, tuple[str, Template] | None, bool]:
     """:meth:`TemplatePipeline.templates_for` of the crawl's template pipeline ((None, None, False) without one)."""
     pipeline = _RUNNING.get(crawler)
     return pipeline.templates_for(url) if pipeline is not None else (None, None, False)

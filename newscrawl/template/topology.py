@@ -188,8 +188,13 @@ def _largest_clique(candidates: list[str], out: dict[str, set[str]], limit: int)
     return best[:limit]
 
 
-def find_cs(key_url: str, key_links: Sequence[Link], load: Callable[[str], Sequence[str] | None],
-            n: int = 3, max_loads: int = 15) -> CompleteSubdigraphSearch:
+def find_cs(
+    key_url: str,
+    key_links: Sequence[Link],
+    load: Callable[[str], Sequence[str] | None],
+    n: int = 3,
+    max_loads: int = 15,
+) -> CompleteSubdigraphSearch:
     """Run Algorithm 2 with ``load(url) -> outlinks | None``; at most ``max_loads`` pages."""
     search = CompleteSubdigraphSearch(key_url, key_links, n)
     while len(search.processed) < max_loads and (url := search.next_url()) is not None:

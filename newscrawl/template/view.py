@@ -15,12 +15,15 @@ from lxml import html as lxml_html
 from newscrawl.template.model import Template, whole_subtrees
 
 MARK = "newscrawl-template"
-_STYLE = (f".{MARK}{{opacity:.35!important;outline:2px dashed #c0392b!important;outline-offset:-2px}}"
-          f"body.newscrawl-hide .{MARK}{{display:none!important}}"
-          "#newscrawl-toggle{position:fixed;z-index:2147483647;top:8px;right:8px;padding:6px 10px;"
-          "background:#c0392b;color:#fff;border:0;font:14px sans-serif;cursor:pointer}")
-_SCRIPT = ("document.getElementById('newscrawl-toggle').onclick=function(){"
-           "document.body.classList.toggle('newscrawl-hide')};")
+_STYLE = (
+    f".{MARK}{{opacity:.35!important;outline:2px dashed #c0392b!important;outline-offset:-2px}}"
+    f"body.newscrawl-hide .{MARK}{{display:none!important}}"
+    "#newscrawl-toggle{position:fixed;z-index:2147483647;top:8px;right:8px;padding:6px 10px;"
+    "background:#c0392b;color:#fff;border:0;font:14px sans-serif;cursor:pointer}"
+)
+_SCRIPT = (
+    "document.getElementById('newscrawl-toggle').onclick=function(){document.body.classList.toggle('newscrawl-hide')};"
+)
 
 
 def marked_elements(root: Any, template: Template) -> list[Any]:

@@ -56,14 +56,20 @@ TRAIN_DATASETS = ("wcxb-dev", "demo")
 LABELLED_DATASETS = ("wcxb-dev", "demo", "readability")
 DEMO_BASE = "https://www.prairie-ledger.example"
 TREE_PARAMS = {"criterion": "entropy", "min_samples_leaf": 3, "random_state": 0}
-FOREST_PARAMS = {"criterion": "entropy", "n_estimators": 100, "min_samples_leaf": 2, "max_features": "sqrt",
-                 "random_state": 0, "n_jobs": 1}
+FOREST_PARAMS = {
+    "criterion": "entropy",
+    "n_estimators": 100,
+    "min_samples_leaf": 2,
+    "max_features": "sqrt",
+    "random_state": 0,
+    "n_jobs": 1,
+}
 EXTRA_PARAMS = dict(FOREST_PARAMS)
 BOOSTED_PARAMS = {"learning_rate": 0.1, "max_iter": 200, "random_state": 0}
 # The text models (newscrawl.classify.text): logistic loss by SGD (a fit takes ~0.1 s where liblinear
 # takes ~1.5 s, so the nested cross-validation stays affordable); docs/decisions.md, round 5.
 TEXT_PARAMS = {"loss": "log_loss", "alpha": 1e-5, "random_state": 0}
-TEXT_VECTORIZER: dict[str, Any] = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2 ** 18, "lowercase": True}
+TEXT_VECTORIZER: dict[str, Any] = {"analyzer": "word", "ngram_range": [1, 2], "n_features": 2**18, "lowercase": True}
 TEXT_FOLDS = 5  # inner folds for the text models' out-of-fold probabilities
 # the text models the default and the URL-less trees read: none. With them trafilatura-eval's
 # multilingual articles are mostly called non-articles, and readability's minimal URL-less fixtures
@@ -96,10 +102,17 @@ class FeatureTable:
 
     def subset(self, name: str) -> FeatureTable:
         keep = [i for i, d in enumerate(self.dataset) if d == name]
-        return FeatureTable([self.ids[i] for i in keep], [name] * len(keep), [self.X[i] for i in keep],
-                            [self.y[i] for i in keep], [self.newsplease[i] for i in keep],
-                            [self.mss[i] for i in keep] if self.mss else [], [self.texts[i] for i in keep],
-                            self.seconds, self.cpu_seconds)
+        return FeatureTable(
+            [self.ids[i] for i in keep],
+            [name] * len(keep),
+            [self.X[i] for i in keep],
+            [self.y[i] for i in keep],
+            [self.newsplease[i] for i in keep],
+            [self.mss[i] for i in keep] if self.mss else [],
+            [self.texts[i] for i in keep],
+            self.seconds,
+            self.cpu_seconds,
+        )
 
 
 def demo_pages(limit: int | None = None):
@@ -128,8 +141,13 @@ def labelled_pages(name: str, limit: int | None = None):
             yield row["id"], fh.read(), row.get("url"), row["is_article"]
 
 
-def load_features(names: tuple[str, ...] = LABELLED_DATASETS, limit: int | None = None, *,
-                  with_mss: bool = False, with_urls: bool = True) -> FeatureTable:
+def load_features(
+    names: tuple[str, ...] = LABELLED_DATASETS,
+    limit: int | None = None,
+    *,
+    with_mss: bool = False,
+    with_urls: bool = True,
+) -> FeatureTable:
     """Parse every labelled page once, run the extraction pipeline on it with a classifier that
     records the feature vector (the features see exactly what they see inside ``extract()``), and
     keep the news-please verdict (and, ``with_mss``, seed 002's MSS score for the benchmark).
@@ -203,8 +221,9 @@ def text_matrices(texts: list[tuple[str, ...]]) -> list[Any]:
     return [vectorize([row[k] for row in texts], TEXT_VECTORIZER) for k in range(len(TEXT_FEATURES))]
 
 
-def text_columns(matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np.ndarray | None = None,
-                 seed: int = 0) -> tuple[np.ndarray, Any]:
+def text_columns(
+    matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np.ndarray | None = None, seed: int = 0
+) -> tuple[np.ndarray, Any]:
     """The text models' probabilities as features, one column each: out-of-fold over TEXT_FOLDS inner
     folds for the ``train`` rows (as the trees will see them on unseen pages), and for the ``test``
     rows from models fitted on all ``train`` rows. No page's own label reaches its own features."""
@@ -221,9 +240,15 @@ def text_columns(matrices: list[Any], y: np.ndarray, train: np.ndarray, test: np
     return inner, outer
 
 
-def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repeats: int, seed: int = 0,
-                   texts: list[Any] | None = None, text_names: tuple[str, ...] = TEXT_FEATURES
-                   ) -> dict[str, dict[str, float]]:
+def cross_validate(
+    factories: dict[str, Any],
+    X: np.ndarray,
+    y: np.ndarray,
+    repeats: int,
+    seed: int = 0,
+    texts: list[Any] | None = None,
+    text_names: tuple[str, ...] = TEXT_FEATURES,
+) -> dict[str, dict[str, float]]:
     """Precision, recall and F1 of the article class per model, pooled per fold then averaged over
     folds (every model on the same folds). With ``texts`` (:func:`text_matrices`) the text models'
     probabilities are appended as the last columns, nested inside each fold (:func:`text_columns`),
@@ -239,33 +264,46 @@ def cross_validate(factories: dict[str, Any], X: np.ndarray, y: np.ndarray, repe
             inner, outer = text_columns(texts, y, train, test, seed=k)
             X_train, X_test = np.column_stack([X_train, inner]), np.column_stack([X_test, outer])
             for j, name in enumerate(text_names):
-                p, r, f, _ = precision_recall_fscore_support(y[test], outer[:, j] >= 0.5, average="binary",
-                                                             zero_division=0)
+                p, r, f, _ = precision_recall_fscore_support(
+                    y[test], outer[:, j] >= 0.5, average="binary", zero_division=0
+                )
                 scores.setdefault(f"{name} alone", []).append((p, r, f))
         for name, factory in factories.items():
             model = factory().fit(X_train, y[train])
-            p, r, f, _ = precision_recall_fscore_support(y[test], model.predict(X_test), average="binary",
-                                                         zero_division=0)
+            p, r, f, _ = precision_recall_fscore_support(
+                y[test], model.predict(X_test), average="binary", zero_division=0
+            )
             scores[name].append((p, r, f))
     out = {}
     for name, rows in scores.items():
         arr = np.asarray(rows)
-        out[name] = {"precision": float(arr[:, 0].mean()), "recall": float(arr[:, 1].mean()),
-                     "f1": float(arr[:, 2].mean()), "f1_std": float(arr[:, 2].std())}
+        out[name] = {
+            "precision": float(arr[:, 0].mean()),
+            "recall": float(arr[:, 1].mean()),
+            "f1": float(arr[:, 2].mean()),
+            "f1_std": float(arr[:, 2].std()),
+        }
     return out
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=None,
-                        help=f"model path (default: models/{MODEL_FILE}; the words and URL-less models are written "
-                             f"next to it "
-                             f"as <name>_words.json (with its text models) and <name>_nourl.json)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help=f"model path (default: models/{MODEL_FILE}; the words and URL-less models are written "
+        f"next to it "
+        f"as <name>_words.json (with its text models) and <name>_nourl.json)",
+    )
     parser.add_argument("--repeats", type=int, default=5, help="repeats of 10-fold cross-validation for the choice")
     parser.add_argument("--limit", type=int, default=None, help="pages per dataset (quick runs)")
-    parser.add_argument("--first-pass-only", action="store_true",
-                        help=f"train only the first-pass models ({FAST_MODEL_FILE} and the URL-less one next to "
-                             "--out), validated against the model types of the plain, words and URL-less models "
-                             "already there (an extraction pass with and one without URLs, a few minutes)")
+    parser.add_argument(
+        "--first-pass-only",
+        action="store_true",
+        help=f"train only the first-pass models ({FAST_MODEL_FILE} and the URL-less one next to "
+        "--out), validated against the model types of the plain, words and URL-less models "
+        "already there (an extraction pass with and one without URLs, a few minutes)",
+    )
 
 
 def no_url_path(path: Path) -> Path:
@@ -333,8 +371,11 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | No
     fast_cols = [FEATURE_NAMES.index(name) for name in FAST_FEATURES]
     with_words = words_kind is not None
     matrices = text_matrices(table.texts) if with_words else []
-    english = np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE
-                          for row in table.texts]) if with_words else None
+    english = (
+        np.asarray([english_share(row[TEXT_FEATURES.index("text_model")]) >= ENGLISH_SHARE for row in table.texts])
+        if with_words
+        else None
+    )
     full_f1, fast_f1 = [], []
     per_t: dict[float, list[tuple[float, float, float]]] = {t: [] for t in FAST_THRESHOLDS}
     for rep in range(repeats):
@@ -353,14 +394,24 @@ def first_pass_scores(table: FeatureTable, plain_kind: str, words_kind: str | No
             early = (fast <= t) | (fast >= 1 - t)
             cascade = np.where(early, fast, full)
             per_t[t].append((f1_score(y, cascade >= 0.5), early.mean(), ((cascade >= 0.5) != (full >= 0.5)).mean()))
-    return {"full_f1": float(np.mean(full_f1)), "first_pass_f1": float(np.mean(fast_f1)), "repeats": repeats,
-            "thresholds": {str(t): {"f1": float(np.mean([r[0] for r in rows])),
-                                    "decided": float(np.mean([r[1] for r in rows])),
-                                    "disagree": float(np.mean([r[2] for r in rows]))} for t, rows in per_t.items()}}
+    return {
+        "full_f1": float(np.mean(full_f1)),
+        "first_pass_f1": float(np.mean(fast_f1)),
+        "repeats": repeats,
+        "thresholds": {
+            str(t): {
+                "f1": float(np.mean([r[0] for r in rows])),
+                "decided": float(np.mean([r[1] for r in rows])),
+                "disagree": float(np.mean([r[2] for r in rows])),
+            }
+            for t, rows in per_t.items()
+        },
+    }
 
 
-def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind: str | None,
-                     repeats: int) -> dict[str, Any]:
+def train_first_pass(
+    out: Path, table: FeatureTable, plain_kind: str, words_kind: str | None, repeats: int
+) -> dict[str, Any]:
     """Fit and write the first-pass model with its threshold (:func:`first_pass_scores`) and card;
     ``words_kind`` None: the URL-less first pass (``table`` parsed without URLs), validated against the
     URL-less model alone."""
@@ -369,20 +420,36 @@ def train_first_pass(out: Path, table: FeatureTable, plain_kind: str, words_kind
     threshold = max(keep, default=0.0)  # 0: the first pass decides nothing
     X, y = table.arrays()
     model = make_boosted().fit(X[:, [FEATURE_NAMES.index(name) for name in FAST_FEATURES]], y)
-    against = (f"{WORDS_MODEL_FILE} ({words_kind}) as applied" if words_kind is not None
-               else f"{NO_URL_MODEL_FILE} ({plain_kind})")
-    meta = {"trained_on": list(TRAIN_DATASETS), "urls": words_kind is not None, "pages": int(len(y)),
-            "articles": int(y.sum()), "chosen": "boosted", "params": BOOSTED_PARAMS, "decide_below": threshold,
-            "decide_above": 1 - threshold, "validated_against": against, "tolerance": FAST_TOLERANCE,
-            "cv_design": f"stratified 10-fold, shuffled, x {repeats}; F1 of all out-of-fold predictions per repeat",
-            "cv": scores}
+    against = (
+        f"{WORDS_MODEL_FILE} ({words_kind}) as applied"
+        if words_kind is not None
+        else f"{NO_URL_MODEL_FILE} ({plain_kind})"
+    )
+    meta = {
+        "trained_on": list(TRAIN_DATASETS),
+        "urls": words_kind is not None,
+        "pages": int(len(y)),
+        "articles": int(y.sum()),
+        "chosen": "boosted",
+        "params": BOOSTED_PARAMS,
+        "decide_below": threshold,
+        "decide_above": 1 - threshold,
+        "validated_against": against,
+        "tolerance": FAST_TOLERANCE,
+        "cv_design": f"stratified 10-fold, shuffled, x {repeats}; F1 of all out-of-fold predictions per repeat",
+        "cv": scores,
+    }
     modelio.save_model(modelio.export_trees(model, FAST_FEATURES, meta), out)
     _write_fast_card(out.with_suffix(".md"), out.name, meta)
-    print(f"{out.name}: {len(y)} pages; full default F1 {scores['full_f1']:.4f}, first pass alone "
-          f"{scores['first_pass_f1']:.4f}")
+    print(
+        f"{out.name}: {len(y)} pages; full default F1 {scores['full_f1']:.4f}, first pass alone "
+        f"{scores['first_pass_f1']:.4f}"
+    )
     for t, r in scores["thresholds"].items():
-        print(f"  decides at <= {t} or >= {1 - float(t):g}: {r['decided']:.1%} of pages, F1 {r['f1']:.4f}, "
-              f"disagrees on {r['disagree']:.2%}")
+        print(
+            f"  decides at <= {t} or >= {1 - float(t):g}: {r['decided']:.1%} of pages, F1 {r['f1']:.4f}, "
+            f"disagrees on {r['disagree']:.2%}"
+        )
     print(f"saved {out}; decides below {threshold:g} and above {1 - threshold:g}")
     return meta
 
@@ -395,8 +462,15 @@ def words_path(path: Path) -> Path:
 WITHOUT_TEXT = "boosted without the text models"
 
 
-def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str, ...], repeats: int,
-              text_files: dict[str, Path], without_text: dict[str, float] | None = None) -> dict[str, dict[str, float]]:
+def train_one(
+    out: Path,
+    table: FeatureTable,
+    with_urls: bool,
+    names: tuple[str, ...],
+    repeats: int,
+    text_files: dict[str, Path],
+    without_text: dict[str, float] | None = None,
+) -> dict[str, dict[str, float]]:
     """Choose a model type by cross-validation (the text models' probabilities, if ``names`` lists
     any, nested in every fold), fit the chosen trees on every page and write them with their card;
     with text models, fit and write those too (``text_files``), and report ``without_text`` (the
@@ -419,12 +493,18 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
     model = tree if chosen == "tree" else MODELS[chosen]().fit(X_all, y)
     if texts:
         for name, M in zip(TEXT_FEATURES, all_texts):
-            text_meta = {"trained_on": list(TRAIN_DATASETS), "pages": int(len(y)), "articles": int(y.sum()),
-                         "feature": name, "params": TEXT_PARAMS,
-                         "cv": {m: round(v, 4) for m, v in results[f"{name} alone"].items()},
-                         "cv_design": f"stratified 10-fold x {repeats}"}
-            modelio.save_model(modelio.export_linear(make_text_model().fit(M, y), TEXT_VECTORIZER, text_meta),
-                               text_files[name])
+            text_meta = {
+                "trained_on": list(TRAIN_DATASETS),
+                "pages": int(len(y)),
+                "articles": int(y.sum()),
+                "feature": name,
+                "params": TEXT_PARAMS,
+                "cv": {m: round(v, 4) for m, v in results[f"{name} alone"].items()},
+                "cv_design": f"stratified 10-fold x {repeats}",
+            }
+            modelio.save_model(
+                modelio.export_linear(make_text_model().fit(M, y), TEXT_VECTORIZER, text_meta), text_files[name]
+            )
             _write_text_card(text_files[name].with_suffix(".md"), text_files[name].name, text_meta)
     meta = {
         "trained_on": list(TRAIN_DATASETS),
@@ -437,8 +517,10 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
         "tree_depth": int(tree.get_depth()),
         "tree_leaves": int(tree.get_n_leaves()),
         "params": PARAMS[chosen],
-        "text_models": {name: {"file": text_files[name].name, "sha256": modelio.load_linear(text_files[name]).digest}
-                        for name in names},
+        "text_models": {
+            name: {"file": text_files[name].name, "sha256": modelio.load_linear(text_files[name]).digest}
+            for name in names
+        },
     }
     modelio.save_model(modelio.export_trees(model, FEATURE_NAMES + names, meta), out)
     _write_card(out.with_suffix(".md"), out.name, meta)
@@ -448,35 +530,46 @@ def train_one(out: Path, table: FeatureTable, with_urls: bool, names: tuple[str,
 
 def _write_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
-    use = ("pages with a URL when `NEWSCRAWL_PAGE_MODEL = \"plain\"`, and inside the default words model for pages "
-           "whose text is not English" if meta["urls"] else
-           "pages without a URL (`extract(html)` with no `url`; under the default, for the pages its first pass "
-           "`page_classifier_nourl_fast.json` is not sure of); trained on the same pages parsed without their URLs")
+    use = (
+        'pages with a URL when `NEWSCRAWL_PAGE_MODEL = "plain"`, and inside the default words model for pages '
+        "whose text is not English"
+        if meta["urls"]
+        else "pages without a URL (`extract(html)` with no `url`; under the default, for the pages its first pass "
+        "`page_classifier_nourl_fast.json` is not sure of); trained on the same pages parsed without their URLs"
+    )
     if meta["text_models"]:
-        use = ("pages with a URL (`NEWSCRAWL_PAGE_MODEL = \"words\"`, and under the default, \"default\", for the "
-               "pages its first pass `page_classifier_fast.json` is not sure of). "
-               "It knows the words of its mostly English training pages, so "
-               "it is applied only where they are valid: pages whose text is not English (a share of common English "
-               "words under `ENGLISH_SHARE`) get the plain model's probability, and on a dated page (a date shown "
-               "near the headline, or one in the URL: `dated`) it lowers the plain model's probability only "
-               "`DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
-               "It calls a few English news pages of trafilatura-eval articles fewer than the plain model "
-               "(docs/decisions.md, page classifier round 6 and the lead's decision); the scores below are of the "
-               "model alone, `benchmarks/page_classifier.py` also scores it as applied")
+        use = (
+            'pages with a URL (`NEWSCRAWL_PAGE_MODEL = "words"`, and under the default, "default", for the '
+            "pages its first pass `page_classifier_fast.json` is not sure of). "
+            "It knows the words of its mostly English training pages, so "
+            "it is applied only where they are valid: pages whose text is not English (a share of common English "
+            "words under `ENGLISH_SHARE`) get the plain model's probability, and on a dated page (a date shown "
+            "near the headline, or one in the URL: `dated`) it lowers the plain model's probability only "
+            "`DATED_WEIGHT` of the way (`newscrawl.classify.page`). "
+            "It calls a few English news pages of trafilatura-eval articles fewer than the plain model "
+            "(docs/decisions.md, page classifier round 6 and the lead's decision); the scores below are of the "
+            "model alone, `benchmarks/page_classifier.py` also scores it as applied"
+        )
         files = [m["file"] for m in meta["text_models"].values()]
-        text_use = (f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, "
-                    "`<title>` "
-                    f"and body text) and `{files[1]}` (of the headline and `<title>` alone); logistic; out-of-fold for "
-                    "the training rows, see their cards")
-        cv_note = ("; the tree types read the text models' probabilities, out-of-fold over inner folds of each "
-                   "training "
-                   "part, from text models fitted on the training part for the test part; the last rows are each text "
-                   "model alone and boosted trees without them")
+        text_use = (
+            f"the probabilities of the text models `{files[0]}` (hashed word n-grams of the headline, "
+            "`<title>` "
+            f"and body text) and `{files[1]}` (of the headline and `<title>` alone); logistic; out-of-fold for "
+            "the training rows, see their cards"
+        )
+        cv_note = (
+            "; the tree types read the text models' probabilities, out-of-fold over inner folds of each "
+            "training "
+            "part, from text models fitted on the training part for the test part; the last rows are each text "
+            "model alone and boosted trees without them"
+        )
     else:
-        text_use = ("no text model (the default `page_classifier_words.json` reads two on English text: they gain "
-                    "F1 on "
-                    "wcxb-dev but lose most multilingual articles when read everywhere, and half the recall on "
-                    "readability's URL-less fixtures; docs/decisions.md, page classifier rounds 5 and 6)")
+        text_use = (
+            "no text model (the default `page_classifier_words.json` reads two on English text: they gain "
+            "F1 on "
+            "wcxb-dev but lose most multilingual articles when read everywhere, and half the recall on "
+            "readability's URL-less fixtures; docs/decisions.md, page classifier rounds 5 and 6)"
+        )
         cv_note = ""
     lines = [
         f"# {name} — is this page an article?",
@@ -513,8 +606,9 @@ def _write_card(path: Path, name: str, meta: dict) -> None:
     for kind in cv:
         r = cv[kind]
         shipped = " (shipped)" if kind == meta["chosen"] else ""
-        lines.append(f"| {kind}{shipped} | {r['precision']:.3f} | {r['recall']:.3f} | "
-                     f"{r['f1']:.3f} ± {r['f1_std']:.3f} |")
+        lines.append(
+            f"| {kind}{shipped} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} ± {r['f1_std']:.3f} |"
+        )
     lines += [
         "",
         f"- **Single tree on all data**: depth {meta['tree_depth']}, {meta['tree_leaves']} leaves.",
@@ -538,16 +632,16 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     if meta["urls"]:
         pages, full, model = "pages with a URL", f"`{WORDS_MODEL_FILE}` as applied", MODEL_FILE
         skipped = "link targets, CoreEx, the repeated-block and container scans and the text models"
-        where = "(docs/decisions.md, \"Page classifier, round 7\")"
+        where = '(docs/decisions.md, "Page classifier, round 7")'
     else:
         pages, full, model = "pages without a URL (`extract(html)`)", f"`{NO_URL_MODEL_FILE}`", NO_URL_MODEL_FILE
         skipped = "link targets, CoreEx and the repeated-block and container scans"
-        where = "(docs/decisions.md, \"Page classifier, round 8\"); its rows are computed without the pages' URLs"
+        where = '(docs/decisions.md, "Page classifier, round 8"); its rows are computed without the pages\' URLs'
     lines = [
         f"# {name} — the page classifier's first pass",
         "",
         f"Used by `newscrawl.classify.page.probability` for {pages} under the default "
-        "(`NEWSCRAWL_PAGE_MODEL = \"default\"`): where its probability is at most "
+        '(`NEWSCRAWL_PAGE_MODEL = "default"`): where its probability is at most '
         f"{meta['decide_below']:g} or at least {meta['decide_above']:g} it sets `is_article` and `probability` "
         f"alone; elsewhere the page goes to {full}. It reads only the features that "
         "cost little once the extraction has run (`FAST_FEATURES` in `newscrawl/classify/features.py`: the "
@@ -569,15 +663,16 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
     ]
     for t, r in cv["thresholds"].items():
         mark = " (shipped)" if float(t) == meta["decide_below"] else ""
-        lines.append(f"| <= {t} or >= {1 - float(t):g}{mark} | {r['decided']:.1%} | {r['f1']:.4f} | "
-                     f"{r['disagree']:.2%} |")
+        lines.append(
+            f"| <= {t} or >= {1 - float(t):g}{mark} | {r['decided']:.1%} | {r['f1']:.4f} | {r['disagree']:.2%} |"
+        )
     lines += [
         "",
         "- **Rebuild**: `newscrawl train page` writes it after the other page models; `newscrawl train page "
         "--first-pass-only` writes both first passes alone, validated against the types of the models already "
         "in `models/`.",
         "- **Caveats**: the threshold is chosen on the training pages (wcxb-dev and the demo site); "
-        "`benchmarks/page_classifier.py` scores the cascade on wcxb-dev alone. `NEWSCRAWL_PAGE_MODEL = \"words\"` "
+        '`benchmarks/page_classifier.py` scores the cascade on wcxb-dev alone. `NEWSCRAWL_PAGE_MODEL = "words"` '
         "skips the first pass.",
         "",
     ]
@@ -587,8 +682,11 @@ def _write_fast_card(path: Path, name: str, meta: dict) -> None:
 def _write_text_card(path: Path, name: str, meta: dict) -> None:
     cv = meta["cv"]
     vec = TEXT_VECTORIZER
-    reads = ("the extracted headline, the page's `<title>` and the visible text of its `<body>`"
-             if meta["feature"] == "text_model" else "the extracted headline and the page's `<title>`")
+    reads = (
+        "the extracted headline, the page's `<title>` and the visible text of its `<body>`"
+        if meta["feature"] == "text_model"
+        else "the extracted headline and the page's `<title>`"
+    )
     lines = [
         f"# {name} — what the page says",
         "",

@@ -151,9 +151,24 @@ def load_pages(root: Path, log: Any) -> tuple[list[PageRows], dict[str, int]]:
             site = rec.get("site") or rec.get("url") or f"{name}/{rec['id']}"
             lite = SimpleNamespace(text_nodes=[SimpleNamespace(text=tn.text) for tn in page.text_nodes])
             titles = {row: node_title_text(page, k, meta.title) for row, k in enumerate(nodes) if X[row, 0] <= 400}
-            pages.append(PageRows(f"{name}/{rec['id']}", f"{name}:{site}", lite, titles, nodes, X, page.title_text,
-                                  gold_title, gold_date, title_rows, date_rows, meta.site_name, rec.get("url"),
-                                  meta.language))
+            pages.append(
+                PageRows(
+                    f"{name}/{rec['id']}",
+                    f"{name}:{site}",
+                    lite,
+                    titles,
+                    nodes,
+                    X,
+                    page.title_text,
+                    gold_title,
+                    gold_date,
+                    title_rows,
+                    date_rows,
+                    meta.site_name,
+                    rec.get("url"),
+                    meta.language,
+                )
+            )
     return pages, report
 
 
@@ -240,33 +255,52 @@ def cross_validate(pages: list[PageRows], log: Any) -> dict[str, Any]:
                     counts["date_matched"] += ok
         log(f"fold {k_fold + 1}/{FOLDS} done")
     n = max(counts["title_n"], 1)
-    out: dict[str, Any] = {f"title_accuracy_{v}_{rule}": round(counts[f"title_{v}_{rule}"] / n, 4)
-                           for v in variants for rule in RULES}
-    out.update({
-        "title_pages": counts["title_n"],
-        "date_accuracy_visible_only": round(counts["date"] / max(counts["date_n"], 1), 4),
-        "date_pages": counts["date_n"],
-        "date_accuracy_where_visible_date_matched": round(
-            counts["date_matched"] / max(counts["date_matched_n"], 1), 4),
-        "date_pages_matched": counts["date_matched_n"],
-    })
+    out: dict[str, Any] = {
+        f"title_accuracy_{v}_{rule}": round(counts[f"title_{v}_{rule}"] / n, 4) for v in variants for rule in RULES
+    }
+    out.update(
+        {
+            "title_pages": counts["title_n"],
+            "date_accuracy_visible_only": round(counts["date"] / max(counts["date_n"], 1), 4),
+            "date_pages": counts["date_n"],
+            "date_accuracy_where_visible_date_matched": round(
+                counts["date_matched"] / max(counts["date_matched_n"], 1), 4
+            ),
+            "date_pages_matched": counts["date_matched_n"],
+        }
+    )
     return out
 
 
-def _card(name: str, what: str, features: tuple[str, ...], X: np.ndarray, y: np.ndarray,
-          report: dict[str, int], cv: dict[str, Any], command: str) -> str:
+def _card(
+    name: str,
+    what: str,
+    features: tuple[str, ...],
+    X: np.ndarray,
+    y: np.ndarray,
+    report: dict[str, int],
+    cv: dict[str, Any],
+    command: str,
+) -> str:
     lines = [
-        f"# {name}", "",
+        f"# {name}",
+        "",
         f"{what} Random forest ({', '.join(f'{k}={v}' for k, v in FOREST.items())}, seed {SEED}),",
-        "saved with newscrawl.modelio (JSON trees + SHA-256).", "",
-        "## Data", "",
+        "saved with newscrawl.modelio (JSON trees + SHA-256).",
+        "",
+        "## Data",
+        "",
         f"Datasets: {', '.join(DATASETS)} (../shared/datasets). Pages used: {report['pages']}; gold title "
         f"not found among the evaluated text nodes: {report['title_unmatched']} (left out); gold dates: "
         f"{report['dates']}, no text node reads as the gold day: {report['date_unmatched']} (left out).",
-        f"Training rows: {len(y)} text nodes, {int(y.sum())} positive.", "",
-        "## Features", "",
-        ", ".join(features) + " (newscrawl/extract/features.py; seed 000 §3.2).", "",
-        "## Cross-validated scores (5 folds grouped by site, page level, with post-processing)", "",
+        f"Training rows: {len(y)} text nodes, {int(y.sum())} positive.",
+        "",
+        "## Features",
+        "",
+        ", ".join(features) + " (newscrawl/extract/features.py; seed 000 §3.2).",
+        "",
+        "## Cross-validated scores (5 folds grouped by site, page level, with post-processing)",
+        "",
     ]
     lines += [f"- {k}: {v}" for k, v in cv.items()]
     lines += ["", "## Command", "", f"`{command}`", ""]
@@ -298,17 +332,39 @@ def run(args: argparse.Namespace) -> int:
     title_features = TITLE_FEATURES if with_meta else PAPER_TITLE_FEATURES
     Xt, yt = _title_set(pages, title_features)
     title_model = _forest().fit(Xt, yt)
-    save_model(export_trees(title_model, title_features, {"report": report, "cv": cv, "seed": SEED}),
-               out / "title_model.json")
-    (out / "title_model.md").write_text(_card(
-        "title_model.json", "Binary classifier: is this text node the article title?", title_features,
-        Xt, yt, report, cv, command), encoding="utf-8")
+    save_model(
+        export_trees(title_model, title_features, {"report": report, "cv": cv, "seed": SEED}), out / "title_model.json"
+    )
+    (out / "title_model.md").write_text(
+        _card(
+            "title_model.json",
+            "Binary classifier: is this text node the article title?",
+            title_features,
+            Xt,
+            yt,
+            report,
+            cv,
+            command,
+        ),
+        encoding="utf-8",
+    )
     Xd, yd = _date_set(pages)
     date_model = _forest().fit(Xd, yd)
-    save_model(export_trees(date_model, DATE_FEATURES, {"report": report, "cv": cv, "seed": SEED}),
-               out / "date_model.json")
-    (out / "date_model.md").write_text(_card(
-        "date_model.json", "Binary classifier: is this text node (part of) the publication date?", DATE_FEATURES,
-        Xd, yd, report, cv, command), encoding="utf-8")
+    save_model(
+        export_trees(date_model, DATE_FEATURES, {"report": report, "cv": cv, "seed": SEED}), out / "date_model.json"
+    )
+    (out / "date_model.md").write_text(
+        _card(
+            "date_model.json",
+            "Binary classifier: is this text node (part of) the publication date?",
+            DATE_FEATURES,
+            Xd,
+            yd,
+            report,
+            cv,
+            command,
+        ),
+        encoding="utf-8",
+    )
     log(f"models written to {out}")
     return 0

@@ -198,8 +198,9 @@ def prf(y: Sequence[bool] | np.ndarray, pred: Sequence[bool] | np.ndarray) -> tu
 Extra = tuple[np.ndarray, np.ndarray, np.ndarray]  # X, y, groups of training-only rows
 
 
-def _training_rows(X: np.ndarray, y: np.ndarray, train: np.ndarray, held_out_sites: np.ndarray,
-                   extra: Extra | None) -> tuple[np.ndarray, np.ndarray]:
+def _training_rows(
+    X: np.ndarray, y: np.ndarray, train: np.ndarray, held_out_sites: np.ndarray, extra: Extra | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Gold training rows plus the training-only rows of sites not in the held-out part."""
     if extra is None:
         return X[train], y[train]
@@ -207,8 +208,9 @@ def _training_rows(X: np.ndarray, y: np.ndarray, train: np.ndarray, held_out_sit
     return np.vstack([X[train], extra[0][keep]]), np.concatenate([y[train], extra[1][keep]])
 
 
-def select(family: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int,
-           extra: Extra | None = None) -> tuple[dict[str, Any], float]:
+def select(
+    family: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int, extra: Extra | None = None
+) -> tuple[dict[str, Any], float]:
     """The hyper-parameters of ``family`` with the best mean F1 over inner folds (gold rows only).
 
     Ties go to the simplest tree (larger leaves, stronger pruning), listed last in the grid.
@@ -230,8 +232,9 @@ def select(family: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: 
     return candidates[best[1]], best[0]
 
 
-def nested_cv_proba(family: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int,
-                    extra: Extra | None = None) -> np.ndarray:
+def nested_cv_proba(
+    family: str, X: np.ndarray, y: np.ndarray, groups: np.ndarray, seed: int, extra: Extra | None = None
+) -> np.ndarray:
     """Held-out article probabilities of the gold rows: each outer fold is scored by a model
     selected and fitted without it (and without the training-only rows of its sites)."""
     proba = np.zeros(len(y))
@@ -394,9 +397,16 @@ def _card(meta: dict[str, Any], inner_f1: float, model: Any, shipped_row: str) -
         " `python benchmarks/url_classifier.py`.",
         "",
         *(
-            ["## The shipped tree (training rows at each leaf: [not article, article])", "", "```",
-             export_text(model, feature_names=list(FEATURE_NAMES), show_weights=True, decimals=2).rstrip(), "```", ""]
-            if meta["trees"] == 1 else []
+            [
+                "## The shipped tree (training rows at each leaf: [not article, article])",
+                "",
+                "```",
+                export_text(model, feature_names=list(FEATURE_NAMES), show_weights=True, decimals=2).rstrip(),
+                "```",
+                "",
+            ]
+            if meta["trees"] == 1
+            else []
         ),
         "## Limitations",
         "- An article URL whose only evidence is a numeric id with a short slug (`/story?id=62025268`,"

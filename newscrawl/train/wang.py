@@ -38,9 +38,10 @@ def _tokens(text: str | None) -> list[str]:
 
 def shingle_prf(predicted: str | None, gold: str | None) -> tuple[float, float]:
     """Per-page precision and recall of 4-token shingles (the datasets' README body metric)."""
+
     def shingles(text: str | None) -> set[tuple[str, ...]]:
         toks = _tokens(text)
-        return {tuple(toks[i:i + 4]) for i in range(max(1, len(toks) - 3))} if toks else set()
+        return {tuple(toks[i : i + 4]) for i in range(max(1, len(toks) - 3))} if toks else set()
 
     p_set, g_set = shingles(predicted), shingles(gold)
     if not g_set:
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     for row in rows:
         with gzip.open(datasets_dir() / "wcxb-dev" / row["path"], "rb") as fh:
             pages.append((row, Page.from_html(fh.read(), row.get("url"))))
-    train, test = pages[:args.train], pages[args.train:]
+    train, test = pages[: args.train], pages[args.train :]
 
     bx: list[Any] = []
     by: list[int] = []
@@ -177,22 +178,36 @@ def run(args: argparse.Namespace) -> int:
             scores[name].append(shingle_prf(found.body, row["body"]))
     n = max(len(test), 1)
     report = {}
-    print(f"trained on {labelled} of {len(train)} pages ({len(by)} body, {len(ty)} title examples); "
-          f"measured on {len(test)}")
+    print(
+        f"trained on {labelled} of {len(train)} pages ({len(by)} body, {len(ty)} title examples); "
+        f"measured on {len(test)}"
+    )
     print("| method | body P | body R | body F1 | ms/page |")
     print("|---|---|---|---|---|")
     for name, values in scores.items():
         arr = np.asarray(values) if values else np.zeros((1, 2))
         p, r = arr.mean(axis=0)
         f = 2 * p * r / (p + r) if p + r else 0.0
-        report[name] = {"precision": round(float(p), 4), "recall": round(float(r), 4), "f1": round(float(f), 4),
-                        "ms_per_page": round(1000 * seconds[name] / n, 1)}
+        report[name] = {
+            "precision": round(float(p), 4),
+            "recall": round(float(r), 4),
+            "f1": round(float(f), 4),
+            "ms_per_page": round(1000 * seconds[name] / n, 1),
+        }
         print(f"| {name} | {p:.3f} | {r:.3f} | {f:.3f} | {1000 * seconds[name] / n:.0f} |")
     print(f"wang title exact match: {titles}/{len(test)} = {titles / n:.3f}")
-    meta = {"trained_on": "wcxb-dev articles", "train_pages": len(train), "labelled_pages": labelled,
-            "test_pages": len(test), "svm": SVM_PARAMS, "viewport": [wang.WIDTH, wang.HEIGHT],
-            "body_features": list(wang.BODY_FEATURES), "title_features": list(wang.TITLE_FEATURES),
-            "measured": report, "title_exact_match": round(titles / n, 4)}
+    meta = {
+        "trained_on": "wcxb-dev articles",
+        "train_pages": len(train),
+        "labelled_pages": labelled,
+        "test_pages": len(test),
+        "svm": SVM_PARAMS,
+        "viewport": [wang.WIDTH, wang.HEIGHT],
+        "body_features": list(wang.BODY_FEATURES),
+        "title_features": list(wang.TITLE_FEATURES),
+        "measured": report,
+        "title_exact_match": round(titles / n, 4),
+    }
     out = args.out or models_dir() / wang.MODEL_FILE
     wang.save_models(models[0], models[1], meta, out)
     _write_card(out.with_suffix(".md"), meta)
@@ -204,7 +219,7 @@ def _write_card(path: Path, meta: dict) -> None:
     lines = [
         "# wang_svm.json — Wang et al. (2009) title and body SVMs",
         "",
-        "Used by `newscrawl.extract(..., method=\"wang\")` (optional extra: Chromium + websocket-client,",
+        'Used by `newscrawl.extract(..., method="wang")` (optional extra: Chromium + websocket-client,',
         "`python -m newscrawl.browser setup`). Safe format `newscrawl-svm/1`: scaler, support vectors,",
         "dual coefficients, intercept and gamma as JSON with a SHA-256, validated on load.",
         "",
@@ -221,8 +236,13 @@ def _write_card(path: Path, meta: dict) -> None:
     ]
     for name, r in meta["measured"].items():
         lines.append(f"| {name} | {r['precision']:.3f} | {r['recall']:.3f} | {r['f1']:.3f} | {r['ms_per_page']:.0f} |")
-    lines += ["", "Wang's time includes rendering; ours is on an already parsed Page (CSS cascade included for MSS).",
-              "", "- **Rebuild**: `python -m newscrawl.train.wang` (a few minutes).", ""]
+    lines += [
+        "",
+        "Wang's time includes rendering; ours is on an already parsed Page (CSS cascade included for MSS).",
+        "",
+        "- **Rebuild**: `python -m newscrawl.train.wang` (a few minutes).",
+        "",
+    ]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 

@@ -30,7 +30,9 @@ TEMPLATE_GROUP_MAX = 50
 PAGE_TIMEOUT = 120.0
 _ERROR_FIELDS = ("title", "published", "body", "is_article", "probability")
 
-Job = tuple[str, bytes, str, dict[str, Any], str, str | None, int]  # url, body, content type, warc, domain, date, status
+Job = tuple[
+    str, bytes, str, dict[str, Any], str, str | None, int
+]  # url, body, content type, warc, domain, date, status
 
 
 @dataclass(frozen=True)
@@ -85,16 +87,26 @@ def in_range(published: str | None, since: str | None, until: str | None) -> boo
 
 
 def _job(response: Response) -> Job:
-    warc: dict[str, Any] = {"file": response.file, "offset": response.offset, "record_id": response.record_id,
-                            "date": response.date}
+    warc: dict[str, Any] = {
+        "file": response.file,
+        "offset": response.offset,
+        "record_id": response.record_id,
+        "date": response.date,
+    }
     if response.revisit_of:
         warc["revisit_of"] = response.revisit_of
-    return (response.url, response.body, response.content_type, warc, _registrable(response.url) or "",
-            response.date, response.status)
+    return (
+        response.url,
+        response.body,
+        response.content_type,
+        warc,
+        _registrable(response.url) or "",
+        response.date,
+        response.status,
+    )
 
 
-def page_jobs(paths: Iterable[str], options: Options, counts: Counts, failed: list[str] | None = None
-              ) -> Iterator[Job]:
+def page_jobs(paths: Iterable[str], options: Options, counts: Counts, failed: list[str] | None = None) -> Iterator[Job]:
     """The extraction jobs of ``paths`` in order, after the domain filter (before extraction: it
     costs nothing); files that cannot be opened go to ``failed``."""
     for path in paths:
@@ -168,8 +180,15 @@ def start(options: Options, templates: dict[Any, Any] | None = None, css_index: 
         return [] if archived is None else archived.for_page(html, decode_html(html, charset or None)[0], url)
 
     def plain(html: bytes, url: str, charset: str) -> Any:
-        return extract(html, url, sheets(html, url, charset), method=options.method, http_charset=charset or None,
-                       style_elements=options.style_elements, page_model=options.page_model)
+        return extract(
+            html,
+            url,
+            sheets(html, url, charset),
+            method=options.method,
+            http_charset=charset or None,
+            style_elements=options.style_elements,
+            page_model=options.page_model,
+        )
 
     run = plain
     if templates:
@@ -182,8 +201,13 @@ def start(options: Options, templates: dict[Any, Any] | None = None, css_index: 
             template = templates.get(_page_key(html, url))
             if template is None:
                 return plain(html, url, charset)
-            page = Page.from_html(html, url, stylesheets=tuple(sheets(html, url, charset)), http_charset=charset or None,
-                                  style_elements=options.style_elements)
+            page = Page.from_html(
+                html,
+                url,
+                stylesheets=tuple(sheets(html, url, charset)),
+                http_charset=charset or None,
+                style_elements=options.style_elements,
+            )
             article = extract_page(page)
             article.body, removed = remove_template(page, template, article.body, "after")
             article.provenance["template"] = {"id": template.id, "removed": removed, "pages": template.pages}
@@ -234,8 +258,15 @@ def _kept(line: dict[str, Any], options: Options, counts: Counts) -> bool:
     return True
 
 
-def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 1, counts: Counts | None = None,
-          css_index: dict[str, Any] | None = None, failed: list[str] | None = None) -> Iterator[dict[str, Any]]:
+def lines(
+    paths: Iterable[str],
+    options: Options = Options(),
+    *,
+    workers: int = 1,
+    counts: Counts | None = None,
+    css_index: dict[str, Any] | None = None,
+    failed: list[str] | None = None,
+) -> Iterator[dict[str, Any]]:
     """Output objects of the HTML 200 responses of ``paths``, in file and record order, after the
     filters; ``counts`` gets what was read, skipped and kept, ``failed`` the files that could not
     be opened. With ``options.stylesheets`` the stylesheets come from ``css_index`` (default:
@@ -248,17 +279,29 @@ def lines(paths: Iterable[str], options: Options = Options(), *, workers: int = 
 
         css_index = stylesheet_index(paths)
     jobs = page_jobs(paths, options, counts, failed)
-    for job, out in ordered_map(extract_job, jobs, workers, initializer=start,
-                                initargs=(options, templates, css_index if options.stylesheets else None)):
+    for job, out in ordered_map(
+        extract_job,
+        jobs,
+        workers,
+        initializer=start,
+        initargs=(options, templates, css_index if options.stylesheets else None),
+    ):
         if isinstance(out, Failed):
-            out = error_line({"url": job[0], "domain": job[4] or None, "fetched_at": job[5], "status": job[6]},
-                             job[3], out.reason)
+            out = error_line(
+                {"url": job[0], "domain": job[4] or None, "fetched_at": job[5], "status": job[6]}, job[3], out.reason
+            )
         if _kept(out, options, counts):
             yield out
 
 
-def iter_articles(path: str | Iterable[str], *, articles_only: bool = True, workers: int = 1,
-                  counts: Counts | None = None, **options: Any) -> Iterator[dict[str, Any]]:
+def iter_articles(
+    path: str | Iterable[str],
+    *,
+    articles_only: bool = True,
+    workers: int = 1,
+    counts: Counts | None = None,
+    **options: Any,
+) -> Iterator[dict[str, Any]]:
     """The articles of one WARC/ARC file (or several), as ``extract --warc`` writes them.
 
     ``articles_only=False`` yields every HTML page with ``is_article`` saying which; other

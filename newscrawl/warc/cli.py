@@ -26,21 +26,47 @@ TERMINAL_SECONDS = 0.5
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("WARC input (needs the warc extra; docs/warc.md)")
-    group.add_argument("--warc", nargs="+", metavar="FILE_OR_GLOB",
-                       help="extract the HTML 200 responses of these WARC/ARC files (.warc, .warc.gz, .arc, "
-                            ".arc.gz; globs; s3:// or https:// URLs with fsspec), one JSON line each")
-    group.add_argument("-o", "--output", type=Path, help="with --warc: write the JSON lines here (default: standard output)")
-    group.add_argument("--articles-only", action="store_true", help="with --warc: keep only pages classified as articles")
-    group.add_argument("--domain", action="append", default=[], metavar="DOMAIN",
-                       help="with --warc: keep only pages of this domain or host and its subdomains (repeatable)")
-    group.add_argument("--since", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or after this day")
-    group.add_argument("--until", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or before this day")
-    group.add_argument("--stylesheets", action="store_true",
-                       help="with --warc: style each page with its external stylesheets found in the input files "
-                            "(WARCs of crawls, which archive them), as the crawl did; reads the files twice")
-    group.add_argument("--dask", nargs="?", const="", default=None, metavar="ADDRESS",
-                       help="with --warc: one task per file on this Dask scheduler (tcp://host:8786); without an "
-                            "address, a local cluster of --workers processes (needs the dask extra)")
+    group.add_argument(
+        "--warc",
+        nargs="+",
+        metavar="FILE_OR_GLOB",
+        help="extract the HTML 200 responses of these WARC/ARC files (.warc, .warc.gz, .arc, "
+        ".arc.gz; globs; s3:// or https:// URLs with fsspec), one JSON line each",
+    )
+    group.add_argument(
+        "-o", "--output", type=Path, help="with --warc: write the JSON lines here (default: standard output)"
+    )
+    group.add_argument(
+        "--articles-only", action="store_true", help="with --warc: keep only pages classified as articles"
+    )
+    group.add_argument(
+        "--domain",
+        action="append",
+        default=[],
+        metavar="DOMAIN",
+        help="with --warc: keep only pages of this domain or host and its subdomains (repeatable)",
+    )
+    group.add_argument(
+        "--since", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or after this day"
+    )
+    group.add_argument(
+        "--until", metavar="YYYY-MM-DD", help="with --warc: keep only pages published on or before this day"
+    )
+    group.add_argument(
+        "--stylesheets",
+        action="store_true",
+        help="with --warc: style each page with its external stylesheets found in the input files "
+        "(WARCs of crawls, which archive them), as the crawl did; reads the files twice",
+    )
+    group.add_argument(
+        "--dask",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="with --warc: one task per file on this Dask scheduler (tcp://host:8786); without an "
+        "address, a local cluster of --workers processes (needs the dask extra)",
+    )
     group.add_argument("--retries", type=int, default=2, help="with --dask: tries again per failed file (default 2)")
 
 
@@ -68,10 +94,17 @@ def _day(value: str | None, name: str) -> str | None:
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    return Options(method=args.method, articles_only=args.articles_only,
-                   domains=tuple(d.lower().strip(".") for d in args.domain), since=_day(args.since, "--since"),
-                   until=_day(args.until, "--until"), site_templates=args.site_templates,
-                   page_timeout=args.page_timeout, style_elements=args.style_elements, stylesheets=args.stylesheets)
+    return Options(
+        method=args.method,
+        articles_only=args.articles_only,
+        domains=tuple(d.lower().strip(".") for d in args.domain),
+        since=_day(args.since, "--since"),
+        until=_day(args.until, "--until"),
+        site_templates=args.site_templates,
+        page_timeout=args.page_timeout,
+        style_elements=args.style_elements,
+        stylesheets=args.stylesheets,
+    )
 
 
 class ProgressLine:
@@ -93,8 +126,10 @@ class ProgressLine:
     def text(self) -> str:
         elapsed = max(time.monotonic() - self.started, 1e-9)
         records, articles = self.counts["records"], self.counts["articles"]
-        return (f"{self.counts['files']} files, {records} records ({records / elapsed:.0f}/s), {self.counts['pages']} "
-                f"pages, {articles} articles ({articles / elapsed:.1f}/s)")
+        return (
+            f"{self.counts['files']} files, {records} records ({records / elapsed:.0f}/s), {self.counts['pages']} "
+            f"pages, {articles} articles ({articles / elapsed:.1f}/s)"
+        )
 
     def tick(self) -> None:
         if self.tty:
@@ -108,17 +143,24 @@ class ProgressLine:
         self.thread.join()
         if self.tty:
             self.stream.write("\r\x1b[K")
-        skipped = ", ".join(f"{key} {value}" for key, value in sorted(self.counts.items())
-                            if key not in ("files", "records", "pages", "articles") and value)
-        self.stream.write(f"newscrawl extract: {self.text()} in {time.monotonic() - self.started:.1f} s"
-                          + (f"; {skipped}" if skipped else "") + "\n")
+        skipped = ", ".join(
+            f"{key} {value}"
+            for key, value in sorted(self.counts.items())
+            if key not in ("files", "records", "pages", "articles") and value
+        )
+        self.stream.write(
+            f"newscrawl extract: {self.text()} in {time.monotonic() - self.started:.1f} s"
+            + (f"; {skipped}" if skipped else "")
+            + "\n"
+        )
         for path, reason in failed:
             self.stream.write(f"newscrawl extract: FAILED {path}: {reason}\n")
         self.stream.flush()
 
 
-def _local(paths: list[str], options: Options, workers: int, counts: Any, failed: list[tuple[str, str]]
-           ) -> Iterator[str]:
+def _local(
+    paths: list[str], options: Options, workers: int, counts: Any, failed: list[tuple[str, str]]
+) -> Iterator[str]:
     from newscrawl.jsonlines import dumps
     from newscrawl.warc.articles import lines
 

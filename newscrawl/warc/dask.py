@@ -31,8 +31,9 @@ logger = logging.getLogger(__name__)
 ARTICLES = Options(articles_only=True)
 
 
-def file_lines(path: str, options: Options = ARTICLES, css_index: dict[str, Any] | None = None
-               ) -> tuple[bytes, dict[str, int]]:
+def file_lines(
+    path: str, options: Options = ARTICLES, css_index: dict[str, Any] | None = None
+) -> tuple[bytes, dict[str, int]]:
     """The JSON lines of one file (zlib-compressed UTF-8) and its counts; raises when the file
     cannot be opened, so Dask tries again. ``css_index``: with ``options.stylesheets``, the
     stylesheets of all the input files (:func:`newscrawl.warc.styles.stylesheet_index`)."""
@@ -58,8 +59,16 @@ def _client(address: str | None, workers: int) -> tuple[Any, Any]:
     return Client(cluster), cluster
 
 
-def run_on_dask(paths: list[str], options: Options, address: str | None, workers: int, counts: Any,
-                failed: list[tuple[str, str]], *, retries: int = 2) -> Iterator[str]:
+def run_on_dask(
+    paths: list[str],
+    options: Options,
+    address: str | None,
+    workers: int,
+    counts: Any,
+    failed: list[tuple[str, str]],
+    *,
+    retries: int = 2,
+) -> Iterator[str]:
     """Text of each file's lines in input order; files whose task failed after ``retries`` tries go
     to ``failed`` as (path, reason)."""
     css_index = None
@@ -70,8 +79,12 @@ def run_on_dask(paths: list[str], options: Options, address: str | None, workers
     client, cluster = _client(address, workers)
     try:
         index = client.scatter(css_index, broadcast=True) if css_index is not None else None
-        futures = [client.submit(file_lines, path, options, index, key=f"newscrawl-warc-{number}-{path}",
-                                 retries=retries, pure=False) for number, path in enumerate(paths)]
+        futures = [
+            client.submit(
+                file_lines, path, options, index, key=f"newscrawl-warc-{number}-{path}", retries=retries, pure=False
+            )
+            for number, path in enumerate(paths)
+        ]
         for path, future in zip(paths, futures):
             try:
                 data, file_counts = future.result()

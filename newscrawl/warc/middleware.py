@@ -66,11 +66,18 @@ class WarcDownloaderMiddleware:
             for line in self.ledger.read_text(encoding="utf-8").splitlines() if self.ledger.exists() else ():
                 if line.strip() and Path(line.strip()).exists() and repair(line.strip()):
                     self.stats.inc_value(f"{STATS}/repaired_files")
-        info = {"isPartOf": settings.get("BOT_NAME"), "http-header-user-agent": settings.get("USER_AGENT"),
-                "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
-                "description": settings.get("NEWSCRAWL_WARC_DESCRIPTION")}
-        self.writer = WarcWriter(directory, prefix=settings.get("NEWSCRAWL_WARC_PREFIX") or "newscrawl",
-                                 max_bytes=settings.getint("NEWSCRAWL_WARC_MAX_BYTES", 10**9), info=info)
+        info = {
+            "isPartOf": settings.get("BOT_NAME"),
+            "http-header-user-agent": settings.get("USER_AGENT"),
+            "robots": "obey" if settings.getbool("ROBOTSTXT_OBEY") else "ignore",
+            "description": settings.get("NEWSCRAWL_WARC_DESCRIPTION"),
+        }
+        self.writer = WarcWriter(
+            directory,
+            prefix=settings.get("NEWSCRAWL_WARC_PREFIX") or "newscrawl",
+            max_bytes=settings.getint("NEWSCRAWL_WARC_MAX_BYTES", 10**9),
+            info=info,
+        )
         crawler.signals.connect(self.spider_closed, signal=signals.spider_closed)
 
     @classmethod
@@ -81,10 +88,17 @@ class WarcDownloaderMiddleware:
         files = len(self.writer.files)
         try:
             location = self.writer.write_exchange(
-                url=response.url, method=request.method, request_headers=_header_list(request.headers),
-                request_body=request.body or b"", protocol=response.protocol or "HTTP/1.1",
-                status=response.status, reason=_reason(response.status), response_headers=_header_list(response.headers),
-                body=response.body, ip=str(response.ip_address) if response.ip_address else None)
+                url=response.url,
+                method=request.method,
+                request_headers=_header_list(request.headers),
+                request_body=request.body or b"",
+                protocol=response.protocol or "HTTP/1.1",
+                status=response.status,
+                reason=_reason(response.status),
+                response_headers=_header_list(response.headers),
+                body=response.body,
+                ip=str(response.ip_address) if response.ip_address else None,
+            )
         except Exception as exc:  # the archive must never stop the crawl
             self.stats.inc_value(f"{STATS}/write_errors")
             logger.error("WARC record of %s not written: %s: %s", response.url, exc.__class__.__name__, exc)
@@ -144,6 +158,9 @@ def install(settings: Any) -> None:
     from newscrawl.warc.reader import require_warcio
 
     require_warcio()
-    settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES",
-                                                   "newscrawl.warc.middleware.WarcDownloaderMiddleware", PRIORITY)
-    settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES", "newscrawl.warc.middleware.WarcItemMiddleware", 10)
+    settings.setdefault_in_component_priority_dict(
+        "DOWNLOADER_MIDDLEWARES", "newscrawl.warc.middleware.WarcDownloaderMiddleware", PRIORITY
+    )
+    settings.setdefault_in_component_priority_dict(
+        "SPIDER_MIDDLEWARES", "newscrawl.warc.middleware.WarcItemMiddleware", 10
+    )

@@ -42,8 +42,9 @@ def require_warcio() -> Any:
     try:
         from warcio.archiveiterator import ArchiveIterator
     except ImportError:
-        raise SystemExit("newscrawl: reading or writing WARC files needs warcio: "
-                         "pip install 'newscrawl[warc]'") from None
+        raise SystemExit(
+            "newscrawl: reading or writing WARC files needs warcio: pip install 'newscrawl[warc]'"
+        ) from None
     return ArchiveIterator
 
 
@@ -102,7 +103,7 @@ def _find(handle: IO[bytes], start: int, marker: bytes) -> int | None:
         if found >= 0:
             hit = position - len(tail) + found
             return hit + 1 if marker.startswith(b"\n") else hit
-        tail = data[-(len(marker) - 1):]
+        tail = data[-(len(marker) - 1) :]
         position += len(block)
 
 
@@ -122,8 +123,12 @@ def _read_payload(record: Any, counts: Counts) -> bytes | None:
         body = record.content_stream().read(MAX_BODY_BYTES + 1)
     except Exception as exc:  # a broken chunk or compressed stream: that record only
         counts["broken"] += 1
-        logger.warning("WARC record %s: payload not decodable (%s: %s); skipped",
-                       record.rec_headers.get_header("WARC-Record-ID"), exc.__class__.__name__, exc)
+        logger.warning(
+            "WARC record %s: payload not decodable (%s: %s); skipped",
+            record.rec_headers.get_header("WARC-Record-ID"),
+            exc.__class__.__name__,
+            exc,
+        )
         return None
     if len(body) > MAX_BODY_BYTES:
         counts["too_large"] += 1
@@ -134,8 +139,15 @@ def _read_payload(record: Any, counts: Counts) -> bytes | None:
 class _FileReader:
     """One file's records as :class:`Response` objects, resynchronising after broken records."""
 
-    def __init__(self, name: str, handle: IO[bytes], counts: Counts, seekable: bool | None = None,
-                 skip: int = 0, want: str = "html") -> None:
+    def __init__(
+        self,
+        name: str,
+        handle: IO[bytes],
+        counts: Counts,
+        seekable: bool | None = None,
+        skip: int = 0,
+        want: str = "html",
+    ) -> None:
         self.name, self.handle, self.counts, self.want = name, handle, counts, want
         self.skip = skip  # records at the start already read (a whole-file gzip read again)
         self.digests: OrderedDict[str, int] = OrderedDict()  # payload digest -> offset of its HTML response
@@ -177,9 +189,14 @@ class _FileReader:
                     return
                 self.counts["broken"] += 1
                 following = self._next_start(end) if self.seekable else None
-                logger.warning("%s: broken WARC record after offset %d (%s: %s); %s", self.name, end,
-                               exc.__class__.__name__, str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "",
-                               f"reading on at offset {following}" if following is not None else "rest of file skipped")
+                logger.warning(
+                    "%s: broken WARC record after offset %d (%s: %s); %s",
+                    self.name,
+                    end,
+                    exc.__class__.__name__,
+                    str(exc).strip().splitlines()[0][:200] if str(exc).strip() else "",
+                    f"reading on at offset {following}" if following is not None else "rest of file skipped",
+                )
                 if following is None:
                     return
                 start = following
@@ -192,8 +209,9 @@ class _FileReader:
         self.handle.seek(end)
         if size > end and self.handle.read(min(size - end, 1 << 16)).strip(b"\r\n\t \x00"):
             self.counts["broken"] += 1
-            logger.warning("%s: %d bytes after the last whole record at %d (a torn record) skipped", self.name,
-                           size - end, end)
+            logger.warning(
+                "%s: %d bytes after the last whole record at %d (a torn record) skipped", self.name, size - end, end
+            )
 
     def _mismatches(self, iterator: Any) -> None:
         """Records whose Content-Length did not end at a record boundary (warcio read on after them)."""
@@ -209,11 +227,20 @@ class _FileReader:
     def _whole_gzip(self, skip: int) -> Iterator[Response]:
         """A file gzipped as one member: read as one stream; records already yielded are skipped."""
         self.counts["whole_file_gzip"] += 1
-        logger.warning("%s: gzipped as one stream, not one member per record (warcio recompress fixes "
-                       "it); read without record offsets", self.name)
+        logger.warning(
+            "%s: gzipped as one stream, not one member per record (warcio recompress fixes "
+            "it); read without record offsets",
+            self.name,
+        )
         self.handle.seek(0)
-        yield from _FileReader(self.name, cast(IO[bytes], gzip.GzipFile(fileobj=self.handle)), self.counts, seekable=False,
-                               skip=skip, want=self.want).responses()
+        yield from _FileReader(
+            self.name,
+            cast(IO[bytes], gzip.GzipFile(fileobj=self.handle)),
+            self.counts,
+            seekable=False,
+            skip=skip,
+            want=self.want,
+        ).responses()
 
     def _response(self, record: Any, offset: int | None) -> Response | None:
         kind = record.rec_type or "unknown"
@@ -235,13 +262,29 @@ class _FileReader:
         if self.want == "css":  # the stylesheet index: where, not what
             if content_type.split(";", 1)[0].strip().lower() != "text/css":
                 return None
-            return Response(url, status, content_type, b"", self.name, offset, headers.get_header("WARC-Record-ID"),
-                            headers.get_header("WARC-Date"))
+            return Response(
+                url,
+                status,
+                content_type,
+                b"",
+                self.name,
+                offset,
+                headers.get_header("WARC-Record-ID"),
+                headers.get_header("WARC-Date"),
+            )
         body = _read_payload(record, self.counts)
         if body is None:
             return None
-        response = Response(url, status, content_type, body, self.name, offset, headers.get_header("WARC-Record-ID"),
-                            headers.get_header("WARC-Date"))
+        response = Response(
+            url,
+            status,
+            content_type,
+            body,
+            self.name,
+            offset,
+            headers.get_header("WARC-Record-ID"),
+            headers.get_header("WARC-Date"),
+        )
         if not response.is_html:
             self.counts["not_html"] += 1
             return None
@@ -271,9 +314,17 @@ class _FileReader:
             return None
         self.counts["revisit_resolved"] += 1
         self.counts["html"] += 1
-        return Response(url, 200, content_type or original.content_type, original.body, self.name, own_offset,
-                        headers.get_header("WARC-Record-ID"), headers.get_header("WARC-Date"),
-                        revisit_of=original.record_id)
+        return Response(
+            url,
+            200,
+            content_type or original.content_type,
+            original.body,
+            self.name,
+            own_offset,
+            headers.get_header("WARC-Record-ID"),
+            headers.get_header("WARC-Date"),
+            revisit_of=original.record_id,
+        )
 
 
 def _record_at(path: str, offset: int) -> Response | None:
@@ -288,9 +339,16 @@ def _record_at(path: str, offset: int) -> Response | None:
                 if body is None:
                     return None
                 headers = record.rec_headers
-                return Response(headers.get_header("WARC-Target-URI") or "", _http_status(record) or 0,
-                                record.http_headers.get_header("Content-Type") or "", body, path, offset,
-                                headers.get_header("WARC-Record-ID"), headers.get_header("WARC-Date"))
+                return Response(
+                    headers.get_header("WARC-Target-URI") or "",
+                    _http_status(record) or 0,
+                    record.http_headers.get_header("Content-Type") or "",
+                    body,
+                    path,
+                    offset,
+                    headers.get_header("WARC-Record-ID"),
+                    headers.get_header("WARC-Date"),
+                )
     except Exception as exc:
         logger.warning("%s: record at %d not readable (%s)", path, offset, exc)
     return None

@@ -94,8 +94,14 @@ def repair(path: str | os.PathLike[str]) -> int:
 class WarcWriter:
     """Writes request/response pairs into rotating WARC/1.1 files in ``directory``."""
 
-    def __init__(self, directory: str | os.PathLike[str], *, prefix: str = "newscrawl", max_bytes: int = 10**9,
-                 info: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        *,
+        prefix: str = "newscrawl",
+        max_bytes: int = 10**9,
+        info: dict[str, Any] | None = None,
+    ) -> None:
         from warcio.warcwriter import WARCWriter
 
         self.directory = Path(directory)
@@ -125,15 +131,30 @@ class WarcWriter:
 
         import newscrawl
 
-        fields = {"software": f"newscrawl/{newscrawl.__version__} warcio/{getattr(warcio, '__version__', '?')}",
-                  "format": "WARC File Format 1.1",
-                  "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
-                  "hostname": socket.gethostname(), **{k: str(v) for k, v in self.info.items() if v is not None}}
+        fields = {
+            "software": f"newscrawl/{newscrawl.__version__} warcio/{getattr(warcio, '__version__', '?')}",
+            "format": "WARC File Format 1.1",
+            "conformsTo": "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/",
+            "hostname": socket.gethostname(),
+            **{k: str(v) for k, v in self.info.items() if v is not None},
+        }
         return self._serialize(self.builder.create_warcinfo_record(filename, fields))
 
-    def write_exchange(self, *, url: str, method: str, request_headers: list[tuple[str, str]], request_body: bytes,
-                       protocol: str, status: int, reason: str, response_headers: list[tuple[str, str]], body: bytes,
-                       ip: str | None = None, when: datetime | None = None) -> Location:
+    def write_exchange(
+        self,
+        *,
+        url: str,
+        method: str,
+        request_headers: list[tuple[str, str]],
+        request_body: bytes,
+        protocol: str,
+        status: int,
+        reason: str,
+        response_headers: list[tuple[str, str]],
+        body: bytes,
+        ip: str | None = None,
+        when: datetime | None = None,
+    ) -> Location:
         """Write a response record and its request record; return where the response is."""
         from urllib.parse import urlsplit
 
@@ -146,17 +167,28 @@ class WarcWriter:
         if ip:
             warc_headers["WARC-IP-Address"] = ip
         http = StatusAndHeaders(f"{status} {reason}".strip(), response_headers, protocol=protocol)
-        response = self.builder.create_warc_record(url, "response", payload=io.BytesIO(body), length=len(body),
-                                                   http_headers=http, warc_headers_dict=dict(warc_headers))
+        response = self.builder.create_warc_record(
+            url,
+            "response",
+            payload=io.BytesIO(body),
+            length=len(body),
+            http_headers=http,
+            warc_headers_dict=dict(warc_headers),
+        )
         record_id = response.rec_headers.get_header("WARC-Record-ID")
         parts = urlsplit(url)
         target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
         if not any(name.lower() == "host" for name, _ in request_headers):
             request_headers = [("Host", parts.netloc), *request_headers]
         request_http = StatusAndHeaders(f"{method} {target} HTTP/1.1", request_headers, is_http_request=True)
-        request = self.builder.create_warc_record(url, "request", payload=io.BytesIO(request_body),
-                                                  length=len(request_body), http_headers=request_http,
-                                                  warc_headers_dict={**warc_headers, "WARC-Concurrent-To": record_id})
+        request = self.builder.create_warc_record(
+            url,
+            "request",
+            payload=io.BytesIO(request_body),
+            length=len(request_body),
+            http_headers=request_http,
+            warc_headers_dict={**warc_headers, "WARC-Concurrent-To": record_id},
+        )
         first = self._serialize(response)
         data = first + self._serialize(request)
         if self.fd is None or (self.records and self.size + len(data) > self.max_bytes):

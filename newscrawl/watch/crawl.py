@@ -40,10 +40,10 @@ from newscrawl.watch.state import WatchState
 
 logger = logging.getLogger(__name__)
 
-KIND = "newscrawl_watch_kind"        # request.meta: front kind (home, section, feed, sitemap)
-URL = "newscrawl_watch_url"          # request.meta: the URL as the watch followed it
-PARENT = "newscrawl_watch_parent"    # request.meta: the sitemap index that listed this sitemap
-DATE = "newscrawl_watch_date"        # request.meta: the date its front stated for it
+KIND = "newscrawl_watch_kind"  # request.meta: front kind (home, section, feed, sitemap)
+URL = "newscrawl_watch_url"  # request.meta: the URL as the watch followed it
+PARENT = "newscrawl_watch_parent"  # request.meta: the sitemap index that listed this sitemap
+DATE = "newscrawl_watch_date"  # request.meta: the date its front stated for it
 RECHECK = "newscrawl_watch_recheck"  # request.meta: a known article fetched again
 VERDICT = "newscrawl_watch_verdict"  # item drop reason set by WatchPipeline
 _CYCLES: WeakKeyDictionary[Crawler, Cycle] = WeakKeyDictionary()
@@ -65,8 +65,10 @@ def open_state(settings: Any) -> WatchState:
     if backend == "redis" or (backend == "auto" and settings.getbool("NEWSCRAWL_DISTRIBUTED")):
         from newscrawl.watch.redis_state import RedisState
 
-        return RedisState.from_url(settings.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
-                                   f"{settings.get('NEWSCRAWL_REDIS_PREFIX') or 'newscrawl'}:watch")
+        return RedisState.from_url(
+            settings.get("REDIS_URL") or "redis://127.0.0.1:6379/0",
+            f"{settings.get('NEWSCRAWL_REDIS_PREFIX') or 'newscrawl'}:watch",
+        )
     from newscrawl.watch.state import SqliteState
 
     return SqliteState(settings.get("NEWSCRAWL_WATCH_STATE"))
@@ -117,11 +119,16 @@ class WatchExtension:
     def opened(self) -> None:
         s, stats = self.crawler.settings, self.crawler.stats
         self.state = open_state(s)
-        cycle = Cycle(self.state, bounds=Bounds(s.getfloat("NEWSCRAWL_WATCH_MIN_INTERVAL", 900.0),
-                                                s.getfloat("NEWSCRAWL_WATCH_MAX_INTERVAL", 7200.0)),
-                      since=_since(s), max_fronts=s.getint("NEWSCRAWL_WATCH_MAX_FRONTS", 10),
-                      front_min_articles=s.getint("NEWSCRAWL_WATCH_FRONT_MIN_ARTICLES", 3),
-                      forget_days=s.getfloat("NEWSCRAWL_WATCH_FORGET_DAYS", 30.0))
+        cycle = Cycle(
+            self.state,
+            bounds=Bounds(
+                s.getfloat("NEWSCRAWL_WATCH_MIN_INTERVAL", 900.0), s.getfloat("NEWSCRAWL_WATCH_MAX_INTERVAL", 7200.0)
+            ),
+            since=_since(s),
+            max_fronts=s.getint("NEWSCRAWL_WATCH_MAX_FRONTS", 10),
+            front_min_articles=s.getint("NEWSCRAWL_WATCH_FRONT_MIN_ARTICLES", 3),
+            forget_days=s.getfloat("NEWSCRAWL_WATCH_FORGET_DAYS", 30.0),
+        )
         for path in self.feeds:
             cycle.reconcile(path)
         _CYCLES[self.crawler] = cycle
@@ -130,8 +137,9 @@ class WatchExtension:
         self.crawler.signals.connect(self.item_dropped, signal=signals.item_dropped)
         stats.set_value("newscrawl/watch/full_cycle", cycle.full)
         stats.set_value("newscrawl/watch/fronts_known", len(cycle.known_fronts))
-        logger.info("Watch cycle: %s, %d fronts known", "full crawl" if cycle.full else "incremental",
-                    len(cycle.known_fronts))
+        logger.info(
+            "Watch cycle: %s, %d fronts known", "full crawl" if cycle.full else "incremental", len(cycle.known_fronts)
+        )
 
     def item_scraped(self, item: Any, response: Any, spider: Spider) -> None:
         cycle = cycle_for(self.crawler)
@@ -139,8 +147,14 @@ class WatchExtension:
             return
         etag, modified = _validators(response)
         outputs = [(path, os.path.getsize(path)) for path in self.feeds if os.path.exists(path)]
-        cycle.exported(ItemAdapter(item).asdict(), response.meta.get(URL), lastmod=response.meta.get(DATE, ""),
-                       etag=etag, last_modified=modified, outputs=outputs)
+        cycle.exported(
+            ItemAdapter(item).asdict(),
+            response.meta.get(URL),
+            lastmod=response.meta.get(DATE, ""),
+            etag=etag,
+            last_modified=modified,
+            outputs=outputs,
+        )
         self.crawler.stats.inc_value("newscrawl/watch/recorded")
 
     def item_dropped(self, item: Any, response: Any, exception: BaseException, spider: Spider) -> None:
@@ -149,8 +163,13 @@ class WatchExtension:
             return
         etag, modified = _validators(response)
         kind = "article" if getattr(exception, VERDICT, None) else "other"
-        cycle.page_done(response.meta.get(URL) or ItemAdapter(item).get("url") or response.url, kind,
-                        lastmod=response.meta.get(DATE, ""), etag=etag, last_modified=modified)
+        cycle.page_done(
+            response.meta.get(URL) or ItemAdapter(item).get("url") or response.url,
+            kind,
+            lastmod=response.meta.get(DATE, ""),
+            etag=etag,
+            last_modified=modified,
+        )
 
     def closed(self, spider: Spider, reason: str) -> None:
         cycle = _CYCLES.pop(self.crawler, None)
@@ -171,8 +190,10 @@ class WatchSpiderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WatchSpiderMiddleware:
-        if not crawler.settings.get("NEWSCRAWL_WATCH_STATE") and \
-                (crawler.settings.get("NEWSCRAWL_WATCH_BACKEND") or "auto").lower() != "redis":
+        if (
+            not crawler.settings.get("NEWSCRAWL_WATCH_STATE")
+            and (crawler.settings.get("NEWSCRAWL_WATCH_BACKEND") or "auto").lower() != "redis"
+        ):
             raise NotConfigured("no NEWSCRAWL_WATCH_STATE")
         return cls(crawler)
 
@@ -186,13 +207,27 @@ class WatchSpiderMiddleware:
                 yield request
             return
         for front in cycle.due_fronts():
-            callback = {"feed": spider.parse_feed, "sitemap": spider.parse_sitemap,
-                        "sitemapindex": spider.parse_sitemap}.get(front.kind, spider.parse_page)
-            meta = {KIND: front.kind, URL: front.url, "newscrawl_source": "start" if front.kind == "home" else front.kind}
+            callback = {
+                "feed": spider.parse_feed,
+                "sitemap": spider.parse_sitemap,
+                "sitemapindex": spider.parse_sitemap,
+            }.get(front.kind, spider.parse_page)
+            meta = {
+                KIND: front.kind,
+                URL: front.url,
+                "newscrawl_source": "start" if front.kind == "home" else front.kind,
+            }
             if front.kind == "section":
                 meta["newscrawl_source"] = "link"
-            yield Request(front.url, callback=callback, errback=spider.on_error, priority=1000, meta=meta,
-                          headers=cycle.conditional_headers(front.url), dont_filter=True)
+            yield Request(
+                front.url,
+                callback=callback,
+                errback=spider.on_error,
+                priority=1000,
+                meta=meta,
+                headers=cycle.conditional_headers(front.url),
+                dont_filter=True,
+            )
             # dont_filter: a distributed crawl's dupefilter persists in Redis across cycles
         self.crawler.stats.set_value("newscrawl/watch/fronts_due", len(cycle.due_fronts()))
 
@@ -205,8 +240,9 @@ class WatchSpiderMiddleware:
             return
         request.meta[URL] = request.url
 
-    async def process_spider_output(self, response: Response, result: AsyncIterator[Any],
-                                    spider: Any = None) -> AsyncIterator[Any]:
+    async def process_spider_output(
+        self, response: Response, result: AsyncIterator[Any], spider: Any = None
+    ) -> AsyncIterator[Any]:
         cycle = cycle_for(self.crawler)
         spider = self.crawler.spider
         if cycle is None or not isinstance(spider, NewsSpider):  # the watch knows the news spider's callbacks
@@ -220,8 +256,15 @@ class WatchSpiderMiddleware:
             kind = self._front_kind(response, spider, kind)
             etag, modified = _validators(response)
             site = registrable_domain(url)
-            cycle.visit(url, kind, site, parent=response.meta.get(PARENT, ""), lastmod=response.meta.get(DATE, ""),
-                        etag=etag, last_modified=modified)
+            cycle.visit(
+                url,
+                kind,
+                site,
+                parent=response.meta.get(PARENT, ""),
+                lastmod=response.meta.get(DATE, ""),
+                etag=etag,
+                last_modified=modified,
+            )
             if kind in ("feed", "sitemap", "sitemapindex"):
                 dates = {self._absolute(response, spider, u): d for u, d in dated_entries(response.body).items()}
         requests: list[Request] = []
@@ -235,8 +278,11 @@ class WatchSpiderMiddleware:
             yield output
         is_page = response.request is not None and response.request.callback == spider.parse_page
         if is_page and not items and kind is None and response.meta.get("depth", 0) <= 1:
-            likely = [r.url for r in requests if self._link_kind(r, spider) == "page"
-                      and r.meta.get("url_probability", 0) >= spider.threshold]
+            likely = [
+                r.url
+                for r in requests
+                if self._link_kind(r, spider) == "page" and r.meta.get("url_probability", 0) >= spider.threshold
+            ]
             cycle.front_candidate(url, registrable_domain(url), likely, *_validators(response))
         links = [Link(r.url, self._link_kind(r, spider) or "page", dates.get(r.url, "")) for r in requests]
         follows = {f.url: f for f in cycle.follow(url if cycle.is_front(url) else None, links)}
@@ -274,8 +320,9 @@ class WatchSpiderMiddleware:
 
     @staticmethod
     def _link_kind(request: Request, spider: Any) -> str | None:
-        return {spider.parse_page: "page", spider.parse_feed: "feed",
-                spider.parse_sitemap: "sitemap"}.get(request.callback)
+        return {spider.parse_page: "page", spider.parse_feed: "feed", spider.parse_sitemap: "sitemap"}.get(
+            request.callback
+        )
 
     @staticmethod
     def _front_kind(response: Response, spider: Any, kind: str | None) -> str:
@@ -298,8 +345,10 @@ class WatchDownloaderMiddleware:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> WatchDownloaderMiddleware:
-        if not crawler.settings.get("NEWSCRAWL_WATCH_STATE") and \
-                (crawler.settings.get("NEWSCRAWL_WATCH_BACKEND") or "auto").lower() != "redis":
+        if (
+            not crawler.settings.get("NEWSCRAWL_WATCH_STATE")
+            and (crawler.settings.get("NEWSCRAWL_WATCH_BACKEND") or "auto").lower() != "redis"
+        ):
             raise NotConfigured("no NEWSCRAWL_WATCH_STATE")
         return cls(crawler)
 
@@ -323,12 +372,23 @@ class WatchDownloaderMiddleware:
             kind = request.meta[KIND]
             if kind == "sitemap":
                 kind = cycle.known_fronts[url].kind if url in cycle.known_fronts else kind
-            cycle.visit(url, kind, registrable_domain(url), parent=request.meta.get(PARENT, ""),
-                        lastmod=request.meta.get(DATE, ""), status=304)
+            cycle.visit(
+                url,
+                kind,
+                registrable_domain(url),
+                parent=request.meta.get(PARENT, ""),
+                lastmod=request.meta.get(DATE, ""),
+                status=304,
+            )
         elif request.meta.get(RECHECK):
             known = cycle.state.pages([url]).get(url)
-            cycle.page_done(url, "article", lastmod=request.meta.get(DATE, ""),
-                            etag=known.etag if known else "", last_modified=known.last_modified if known else "")
+            cycle.page_done(
+                url,
+                "article",
+                lastmod=request.meta.get(DATE, ""),
+                etag=known.etag if known else "",
+                last_modified=known.last_modified if known else "",
+            )
         raise NotModified(f"not modified: {url}")
 
     def process_exception(self, request: Request, exception: BaseException, spider: Any = None) -> None:
@@ -359,8 +419,9 @@ class WatchPipeline:
         verdict = cycle.judge(adapter.asdict())
         self.crawler.stats.inc_value(f"newscrawl/watch/items_{verdict.kind}")
         if not verdict.export:
-            drop = DropItem(f"watch: {verdict.kind} ({verdict.reason or 'seen before'}): {adapter.get('url')}",
-                            log_level="DEBUG")
+            drop = DropItem(
+                f"watch: {verdict.kind} ({verdict.reason or 'seen before'}): {adapter.get('url')}", log_level="DEBUG"
+            )
             setattr(drop, VERDICT, verdict.kind)
             raise drop
         adapter["first_seen"] = iso(verdict.first_seen)
@@ -378,10 +439,12 @@ def install(settings: Any) -> None:
     if not state and (settings.get("NEWSCRAWL_WATCH_BACKEND") or "auto").lower() != "redis":
         return
     settings.setdefault_in_component_priority_dict("EXTENSIONS", "newscrawl.watch.crawl.WatchExtension", 600)
-    settings.setdefault_in_component_priority_dict("SPIDER_MIDDLEWARES",
-                                                   "newscrawl.watch.crawl.WatchSpiderMiddleware", 950)
-    settings.setdefault_in_component_priority_dict("DOWNLOADER_MIDDLEWARES",
-                                                   "newscrawl.watch.crawl.WatchDownloaderMiddleware", 590)
+    settings.setdefault_in_component_priority_dict(
+        "SPIDER_MIDDLEWARES", "newscrawl.watch.crawl.WatchSpiderMiddleware", 950
+    )
+    settings.setdefault_in_component_priority_dict(
+        "DOWNLOADER_MIDDLEWARES", "newscrawl.watch.crawl.WatchDownloaderMiddleware", 590
+    )
     settings.setdefault_in_component_priority_dict("ITEM_PIPELINES", "newscrawl.watch.crawl.WatchPipeline", 850)
     storages = dict(settings.getdict("FEED_STORAGES"))
     for scheme in ("", "file"):
@@ -393,5 +456,13 @@ def install(settings: Any) -> None:
                 settings.set(name, str(Path(state) / sub), priority="addon")
 
 
-__all__ = ["NotModified", "WatchDownloaderMiddleware", "WatchExtension", "WatchPipeline", "WatchSpiderMiddleware",
-           "cycle_for", "install", "open_state"]
+__all__ = [
+    "NotModified",
+    "WatchDownloaderMiddleware",
+    "WatchExtension",
+    "WatchPipeline",
+    "WatchSpiderMiddleware",
+    "cycle_for",
+    "install",
+    "open_state",
+]

@@ -99,9 +99,17 @@ class Follow:
 
 
 class Cycle:
-    def __init__(self, state: WatchState, *, bounds: Bounds, since: datetime | None = None,
-                 max_fronts: int = 10, front_min_articles: int = 3, forget_days: float = 30.0,
-                 now: float | None = None) -> None:
+    def __init__(
+        self,
+        state: WatchState,
+        *,
+        bounds: Bounds,
+        since: datetime | None = None,
+        max_fronts: int = 10,
+        front_min_articles: int = 3,
+        forget_days: float = 30.0,
+        now: float | None = None,
+    ) -> None:
         self.state = state
         self.bounds = bounds
         self.now = time.time() if now is None else now
@@ -125,8 +133,11 @@ class Cycle:
     def due_fronts(self) -> list[FrontRecord]:
         """Fronts to read in an incremental cycle, due by their interval: all but the sitemaps whose
         index states their lastmod (those are read when that lastmod changes)."""
-        return [f for f in self.known_fronts.values()
-                if (not f.parent or not f.lastmod) and is_due(f.next_due, self.now, self.bounds)]
+        return [
+            f
+            for f in self.known_fronts.values()
+            if (not f.parent or not f.lastmod) and is_due(f.next_due, self.now, self.bounds)
+        ]
 
     def conditional_headers(self, url: str) -> dict[str, str]:
         front = self.known_fronts.get(url)
@@ -143,12 +154,25 @@ class Cycle:
         return headers
 
     # --- fronts -----------------------------------------------------------------------------
-    def visit(self, url: str, kind: str, site: str, *, parent: str = "", lastmod: str = "",
-              status: int = 200, etag: str = "", last_modified: str = "") -> Visit:
+    def visit(
+        self,
+        url: str,
+        kind: str,
+        site: str,
+        *,
+        parent: str = "",
+        lastmod: str = "",
+        status: int = 200,
+        etag: str = "",
+        last_modified: str = "",
+    ) -> Visit:
         """A front was answered (200, or 304 when not modified)."""
         known = self.known_fronts.get(url)
-        front = replace(known or FrontRecord(url=url, site=site, kind=kind), kind=kind,
-                        parent=parent or (known.parent if known else ""))
+        front = replace(
+            known or FrontRecord(url=url, site=site, kind=kind),
+            kind=kind,
+            parent=parent or (known.parent if known else ""),
+        )
         if lastmod:
             front.lastmod = lastmod
         visit = self.visits.get(url) or Visit(front)
@@ -161,8 +185,9 @@ class Cycle:
         self.count("fronts/not_modified" if status == 304 else "fronts/read")
         return visit
 
-    def front_candidate(self, url: str, site: str, article_links: Iterable[str], etag: str = "",
-                        last_modified: str = "") -> None:
+    def front_candidate(
+        self, url: str, site: str, article_links: Iterable[str], etag: str = "", last_modified: str = ""
+    ) -> None:
         """A page near a start page (full cycle) without an article, and the likely article URLs it links."""
         links = frozenset(article_links)
         if self.full and len(links) >= self.front_min_articles:
@@ -179,13 +204,23 @@ class Cycle:
         for site, pages in by_site.items():
             frequency = Counter(link for _, links, _, _ in pages for link in links)
             chrome = {link for link, n in frequency.items() if len(pages) >= 3 and n > len(pages) / 2}
-            ranked = sorted(((len(links - chrome), url, etag, modified) for url, links, etag, modified in pages),
-                            reverse=True)
+            ranked = sorted(
+                ((len(links - chrome), url, etag, modified) for url, links, etag, modified in pages), reverse=True
+            )
             for score, url, etag, modified in ranked[: self.max_fronts]:
                 if score >= self.front_min_articles:
-                    fronts.append(FrontRecord(url=url, site=site, kind="section", etag=etag, last_modified=modified,
-                                              interval=self.bounds.low, next_due=self.now + self.bounds.low,
-                                              last_checked=self.now))
+                    fronts.append(
+                        FrontRecord(
+                            url=url,
+                            site=site,
+                            kind="section",
+                            etag=etag,
+                            last_modified=modified,
+                            interval=self.bounds.low,
+                            next_due=self.now + self.bounds.low,
+                            last_checked=self.now,
+                        )
+                    )
         return fronts
 
     def is_front(self, url: str) -> bool:
@@ -199,9 +234,9 @@ class Cycle:
         if not self.full and visit is None:  # incremental: only fronts announce new articles
             self.count("links/below_fronts", len(links))
             return []
-        pages = self.state.pages(l.url for l in links)
+        pages = self.state.pages(link.url for link in links)
         if visit is not None and not visit.not_modified:
-            self.state.list_front(visit.front.url, [l.url for l in links], self.now)
+            self.state.list_front(visit.front.url, [link.url for link in links], self.now)
         out: list[Follow] = []
         listed: list[str] = []
         for link in links:
@@ -260,16 +295,26 @@ class Cycle:
         return None  # a front started directly: read when due, not when linked
 
     # --- pages and articles -----------------------------------------------------------------
-    def page_done(self, url: str, kind: str = "other", *, lastmod: str = "", etag: str = "",
-                  last_modified: str = "") -> None:
+    def page_done(
+        self, url: str, kind: str = "other", *, lastmod: str = "", etag: str = "", last_modified: str = ""
+    ) -> None:
         """A fetched page's outcome is final (no article, or an article dropped or unchanged)."""
         self.done.add(url)
         known = self.state.pages([url]).get(url)
         kind = "article" if known is not None and known.kind == "article" else kind
         if _later(self.stated.get(url, ""), lastmod):
             lastmod = self.stated[url]
-        self.state.put_page(PageRecord(url, kind, known.first_seen if known else self.now, self.now,
-                                       lastmod or (known.lastmod if known else ""), etag, last_modified))
+        self.state.put_page(
+            PageRecord(
+                url,
+                kind,
+                known.first_seen if known else self.now,
+                self.now,
+                lastmod or (known.lastmod if known else ""),
+                etag,
+                last_modified,
+            )
+        )
 
     def judge(self, item: Mapping[str, Any]) -> Verdict:
         """New, updated, duplicate (same canonical URL or content as another export) or unchanged."""
@@ -292,8 +337,16 @@ class Cycle:
             return Verdict(UNCHANGED, old.first_seen, old.last_changed, old.revisions)
         return Verdict(UPDATED, old.first_seen, self.now, old.revisions + 1, ",".join(changes))
 
-    def exported(self, item: Mapping[str, Any], page_url: str | None = None, *, lastmod: str = "",
-                 etag: str = "", last_modified: str = "", outputs: Iterable[tuple[str, int]] = ()) -> bool:
+    def exported(
+        self,
+        item: Mapping[str, Any],
+        page_url: str | None = None,
+        *,
+        lastmod: str = "",
+        etag: str = "",
+        last_modified: str = "",
+        outputs: Iterable[tuple[str, int]] = (),
+    ) -> bool:
         """Record an exported item (idempotent: a second call for the same content changes
         nothing but the offsets). True when it was not recorded before."""
         canonical = str(item.get("canonical_url") or item.get("url"))
@@ -307,14 +360,27 @@ class Cycle:
         article = None
         if fresh:
             article = ArticleRecord(
-                canonical=canonical, url=url, fingerprint=revision.fingerprint or "", title_hash=revision.title_hash,
-                published=revision.published, body_hash=revision.body_hash,
+                canonical=canonical,
+                url=url,
+                fingerprint=revision.fingerprint or "",
+                title_hash=revision.title_hash,
+                published=revision.published,
+                body_hash=revision.body_hash,
                 first_seen=from_iso(item.get("first_seen"), self.now),
-                last_changed=from_iso(item.get("last_changed"), self.now), last_seen=self.now,
-                revisions=(old.revisions + 1) if old is not None else 1)
+                last_changed=from_iso(item.get("last_changed"), self.now),
+                last_seen=self.now,
+                revisions=(old.revisions + 1) if old is not None else 1,
+            )
         known = self.state.pages([url]).get(url)
-        page = PageRecord(url, "article", known.first_seen if known else self.now, self.now,
-                          lastmod or (known.lastmod if known else ""), etag, last_modified)
+        page = PageRecord(
+            url,
+            "article",
+            known.first_seen if known else self.now,
+            self.now,
+            lastmod or (known.lastmod if known else ""),
+            etag,
+            last_modified,
+        )
         self.state.put_article(article, page, outputs)
         self.done.add(url)
         return fresh
@@ -369,8 +435,12 @@ class Cycle:
             elif not clean:
                 front.etag = front.last_modified = ""  # read in full next time
                 missing = sorted(visit.followed - self.done - self.visits.keys())
-                logger.info("Watch: front %s read in full next cycle: %d URL(s) it announced unrecorded (%s)",
-                            url, len(missing), ", ".join(missing[:3]))
+                logger.info(
+                    "Watch: front %s read in full next cycle: %d URL(s) it announced unrecorded (%s)",
+                    url,
+                    len(missing),
+                    ", ".join(missing[:3]),
+                )
                 if url in self.known_fronts and front.parent:
                     front.lastmod = ""
                 self.count("fronts/unsettled")

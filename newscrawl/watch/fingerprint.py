@@ -54,6 +54,12 @@ class Revision:
 
     def changes(self, other: Revision) -> list[str]:
         """The fields (title, published, body) that differ between two revisions."""
-        return [name for name, a, b in (("title", self.title_hash, other.title_hash),
-                                        ("published", self.published, other.published),
-                                        ("body", self.body_hash, other.body_hash)) if a != b]
+        return [
+            name
+            for name, a, b in (
+                ("title", self.title_hash, other.title_hash),
+                ("published", self.published, other.published),
+                ("body", self.body_hash, other.body_hash),
+            )
+            if a != b
+        ]

@@ -3,8 +3,9 @@ as :class:`~newscrawl.watch.state.SqliteState`, shared by every worker.
 
 Keys (``<p>`` = ``<NEWSCRAWL_REDIS_PREFIX>:watch``): ``<p>:pages``, ``<p>:articles``,
 ``<p>:fronts`` (hashes of JSON records by URL), ``<p>:fingerprints`` (fingerprint -> canonical
-URL), ``<p>:meta``, ``<p>:outputs``, ``<p>:listings:<front URL>`` (sets: what each front listed). An article, its page and the output offsets are written in
-one MULTI/EXEC transaction, as SQLite writes them in one transaction.
+URL), ``<p>:meta``, ``<p>:outputs``, ``<p>:listings:<front URL>`` (sets: what each front listed). An
+article, its page and the output offsets are written in one MULTI/EXEC transaction, as SQLite
+writes them in one transaction.
 """
 
 from __future__ import annotations
@@ -20,16 +21,19 @@ from newscrawl.watch.state import ArticleRecord, FrontRecord, PageRecord, WatchS
 class RedisState(WatchState):
     def __init__(self, client: Any, prefix: str = "newscrawl:watch") -> None:
         self.client = client
-        self.key = {name: f"{prefix}:{name}" for name in ("pages", "articles", "fronts", "fingerprints", "meta",
-                                                          "outputs", "listings")}
+        self.key = {
+            name: f"{prefix}:{name}"
+            for name in ("pages", "articles", "fronts", "fingerprints", "meta", "outputs", "listings")
+        }
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "newscrawl:watch") -> RedisState:
         try:
             import redis
         except ImportError as exc:
-            raise ImportError("the Redis watch state needs the 'distributed' extra: "
-                              "pip install 'newscrawl[distributed]'") from exc
+            raise ImportError(
+                "the Redis watch state needs the 'distributed' extra: pip install 'newscrawl[distributed]'"
+            ) from exc
         return cls(redis.Redis.from_url(url), prefix)
 
     def pages(self, urls: Iterable[str]) -> dict[str, PageRecord]:
@@ -89,8 +93,9 @@ class RedisState(WatchState):
         canonical = self.client.hget(self.key["fingerprints"], fingerprint)
         return self.article(canonical.decode()) if canonical is not None else None
 
-    def put_article(self, article: ArticleRecord | None, page: PageRecord,
-                    outputs: Iterable[tuple[str, int]] = ()) -> None:
+    def put_article(
+        self, article: ArticleRecord | None, page: PageRecord, outputs: Iterable[tuple[str, int]] = ()
+    ) -> None:
         old = self.pages([page.url]).get(page.url)
         if old is not None:
             page.first_seen = old.first_seen

@@ -108,8 +108,9 @@ class WatchState:
     def article_by_fingerprint(self, fingerprint: str) -> ArticleRecord | None:
         raise NotImplementedError
 
-    def put_article(self, article: ArticleRecord | None, page: PageRecord,
-                    outputs: Iterable[tuple[str, int]] = ()) -> None:
+    def put_article(
+        self, article: ArticleRecord | None, page: PageRecord, outputs: Iterable[tuple[str, int]] = ()
+    ) -> None:
         """The article (if any), its page and how far output files are accounted for, at once."""
         raise NotImplementedError
 
@@ -198,14 +199,18 @@ class SqliteState(WatchState):
         self.db.execute(
             f"INSERT INTO pages ({_columns(PageRecord)}) VALUES (:url, :kind, :first_seen, :last_seen, :lastmod, :etag,"
             " :last_modified) ON CONFLICT(url) DO UPDATE SET kind=excluded.kind, last_seen=excluded.last_seen,"
-            " lastmod=excluded.lastmod, etag=excluded.etag, last_modified=excluded.last_modified", values)
+            " lastmod=excluded.lastmod, etag=excluded.etag, last_modified=excluded.last_modified",
+            values,
+        )
 
     def put_page(self, page: PageRecord) -> None:
         self._put_page(page)
 
     def put_listed(self, urls: Iterable[str], now: float) -> None:
-        self.db.executemany("INSERT OR IGNORE INTO pages (url, kind, first_seen, last_seen) VALUES (?, 'listed', ?, ?)",
-                            [(url, now, now) for url in urls])
+        self.db.executemany(
+            "INSERT OR IGNORE INTO pages (url, kind, first_seen, last_seen) VALUES (?, 'listed', ?, ?)",
+            [(url, now, now) for url in urls],
+        )
 
     def list_front(self, front: str, urls: Iterable[str], now: float) -> None:
         urls = list(dict.fromkeys(urls))
@@ -221,27 +226,33 @@ class SqliteState(WatchState):
     def renew_front(self, front: str, now: float) -> None:
         self.db.execute("BEGIN")
         for table in ("pages", "articles"):
-            self.db.execute(f"UPDATE {table} SET last_seen=? WHERE url IN (SELECT url FROM listings WHERE front=?)",
-                            (now, front))
+            self.db.execute(
+                f"UPDATE {table} SET last_seen=? WHERE url IN (SELECT url FROM listings WHERE front=?)", (now, front)
+            )
         self.db.execute("COMMIT")
 
     def article(self, canonical: str) -> ArticleRecord | None:
-        row = self.db.execute(f"SELECT {_columns(ArticleRecord)} FROM articles WHERE canonical=?", (canonical,)).fetchone()
+        row = self.db.execute(
+            f"SELECT {_columns(ArticleRecord)} FROM articles WHERE canonical=?", (canonical,)
+        ).fetchone()
         return _row(ArticleRecord, row) if row else None
 
     def article_by_fingerprint(self, fingerprint: str) -> ArticleRecord | None:
-        row = self.db.execute(f"SELECT {_columns(ArticleRecord)} FROM articles WHERE fingerprint=? LIMIT 1",
-                              (fingerprint,)).fetchone()
+        row = self.db.execute(
+            f"SELECT {_columns(ArticleRecord)} FROM articles WHERE fingerprint=? LIMIT 1", (fingerprint,)
+        ).fetchone()
         return _row(ArticleRecord, row) if row else None
 
-    def put_article(self, article: ArticleRecord | None, page: PageRecord,
-                    outputs: Iterable[tuple[str, int]] = ()) -> None:
+    def put_article(
+        self, article: ArticleRecord | None, page: PageRecord, outputs: Iterable[tuple[str, int]] = ()
+    ) -> None:
         self.db.execute("BEGIN")
         try:
             if article is not None:
                 marks = ", ".join(f":{f.name}" for f in fields(ArticleRecord))
-                self.db.execute(f"INSERT OR REPLACE INTO articles ({_columns(ArticleRecord)}) VALUES ({marks})",
-                                asdict(article))
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO articles ({_columns(ArticleRecord)}) VALUES ({marks})", asdict(article)
+                )
             self._put_page(page)
             self.db.executemany("INSERT OR REPLACE INTO outputs (path, offset) VALUES (?, ?)", list(outputs))
             self.db.execute("COMMIT")
@@ -255,8 +266,9 @@ class SqliteState(WatchState):
     def put_fronts(self, fronts: Iterable[FrontRecord]) -> None:
         marks = ", ".join(f":{f.name}" for f in fields(FrontRecord))
         self.db.execute("BEGIN")
-        self.db.executemany(f"INSERT OR REPLACE INTO fronts ({_columns(FrontRecord)}) VALUES ({marks})",
-                            [asdict(f) for f in fronts])
+        self.db.executemany(
+            f"INSERT OR REPLACE INTO fronts ({_columns(FrontRecord)}) VALUES ({marks})", [asdict(f) for f in fronts]
+        )
         self.db.execute("COMMIT")
 
     def meta(self, key: str) -> str | None:
@@ -281,8 +293,10 @@ class SqliteState(WatchState):
         return removed
 
     def counts(self) -> dict[str, int]:
-        return {table: self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                for table in ("pages", "articles", "fronts")}
+        return {
+            table: self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+            for table in ("pages", "articles", "fronts")
+        }
 
     def close(self) -> None:
         self.db.close()
