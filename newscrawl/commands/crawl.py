@@ -25,12 +25,8 @@ def parse_setting(text: str) -> tuple[str, Any]:
     return name.strip(), value
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("start", nargs="*", help="start URLs")
-    parser.add_argument("--start-file", type=Path, help="file with one start URL per line")
-    parser.add_argument("-o", "--output", type=Path, required=True, help="feed file to write (overwritten)")
-    parser.add_argument("--stats", type=Path, help="also write the crawl's stats as JSON here")
-    parser.add_argument("--local", action="store_true", help="no throttling (for sites on 127.0.0.1)")
+def add_setting_argument(parser: argparse.ArgumentParser) -> None:
+    """``-s NAME=VALUE`` (repeatable), as ``scrapy crawl`` takes it: the commands that run crawls share it."""
     parser.add_argument(
         "-s",
         "--set",
@@ -41,6 +37,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="Scrapy or NEWSCRAWL_* setting",
     )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("start", nargs="*", help="start URLs")
+    parser.add_argument("--start-file", type=Path, help="file with one start URL per line")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="feed file to write (overwritten)")
+    parser.add_argument("--stats", type=Path, help="also write the crawl's stats as JSON here")
+    parser.add_argument("--local", action="store_true", help="no throttling (for sites on 127.0.0.1)")
+    add_setting_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:

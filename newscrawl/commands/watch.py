@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from newscrawl.commands.crawl import parse_setting
+from newscrawl.commands.crawl import add_setting_argument
 from newscrawl.watch.schedule import Bounds
 
 HELP = "watch news sites: export each new article once, as it appears (incremental crawling)"
@@ -37,16 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, help="JSON Lines file new articles are appended to")
     parser.add_argument("--stats", type=Path, help="write each cycle's stats as JSON here (overwritten)")
     parser.add_argument("--local", action="store_true", help="no throttling (for sites on 127.0.0.1)")
-    parser.add_argument(
-        "-s",
-        "--set",
-        dest="settings",
-        action="append",
-        type=parse_setting,
-        default=[],
-        metavar="NAME=VALUE",
-        help="Scrapy or NEWSCRAWL_* setting",
-    )
+    add_setting_argument(parser)
 
 
 def _bounds(text: str) -> Bounds:
