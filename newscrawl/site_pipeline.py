@@ -159,6 +159,8 @@ class SiteArticlePipeline:
         downloader = getattr(engine, "downloader", None)
         scheduler = getattr(engine_slot, "scheduler", None)
         busy = bool(getattr(downloader, "active", None)) or (scheduler is not None and scheduler.has_pending_requests())
+        # responses still in the earlier pipelines (extraction workers) bring evidence too
+        busy = busy or len(getattr(slot, "active", ())) > len(self.waiting)
         self._quiet = 0 if busy else self._quiet + 1
         if self._quiet >= 2:  # a whole check period with nothing in flight
             self._decide_all("idle")
