@@ -132,7 +132,9 @@ def test_a_flood_page_and_a_crashing_worker_cost_only_their_pages(tmp_path):
     assert stats["newscrawl/guard/pages"] == 1 and stats["newscrawl/guard/attributes_dropped"] == FLOOD_ATTRIBUTES - 30000
     assert "Markup capped on" in log
     flood = items["/2025/01/attribute-flood.html"]
-    assert "TimeLimitExceeded" in flood["extraction"]["error"] and "killed" in flood["extraction"]["error"]
+    # stopped at the limit: by the worker's own alarm when the parse hands control back in time, else
+    # by the kill (test_extract_pool.py holds a page that only the kill stops)
+    assert flood["extraction"]["error"].startswith("TimeLimitExceeded")
     assert stats["newscrawl/workers/timeouts"] >= 1 and stats["newscrawl/extraction/timeouts"] >= 1
     assert stats["newscrawl/workers/started"] >= 3  # the first worker, and one for each of the two deaths
     assert seconds < 250, seconds  # a parse of the whole flood somewhere would take 294 s, on a quiet machine
