@@ -135,8 +135,11 @@ def test_a_flood_page_and_a_crashing_worker_cost_only_their_pages(tmp_path):
     # stopped at the limit: by the worker's own alarm when the parse hands control back in time, else
     # by the kill (test_extract_pool.py holds a page that only the kill stops)
     assert flood["extraction"]["error"].startswith("TimeLimitExceeded")
-    assert stats["newscrawl/workers/timeouts"] >= 1 and stats["newscrawl/extraction/timeouts"] >= 1
-    assert stats["newscrawl/workers/started"] >= 3  # the first worker, and one for each of the two deaths
+    assert stats["newscrawl/extraction/timeouts"] == 1
+    kills = stats.get("newscrawl/workers/timeouts", 0)  # 1 when the kill stopped it, 0 when the alarm did
+    assert kills in (0, 1)
+    # the first worker, one for the crash, and one for the kill if the kill stopped the flood page
+    assert stats["newscrawl/workers/started"] >= 2 + kills
     assert seconds < 250, seconds  # a parse of the whole flood somewhere would take 294 s, on a quiet machine
 
 
