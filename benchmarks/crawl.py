@@ -1,6 +1,7 @@
 """Crawl throughput, CPU and memory: the ``news`` spider against a bare Scrapy spider, in one run.
 
-    python benchmarks/crawl.py [--pages 2000] [--site-dir ../shared/sites/wyofile] [--workers N] [-s NAME=VALUE ...]
+    python benchmarks/crawl.py [--pages 2000] [--site-dir ../shared/sites/wyofile] [--workers N] [--rounds 3]
+                               [-s NAME=VALUE ...]
 
 Serves a generated site (``newscrawl.demo.site.build_large_site``) and, with ``--site-dir``, a saved
 site (a folder of pages) on 127.0.0.1, and crawls each in fresh subprocesses with the same local
@@ -13,11 +14,14 @@ settings (no throttling, robots.txt obeyed):
 
 Printed per crawl: pages fetched, seconds, pages/s, CPU seconds of all its processes (the crawl and
 its workers, from the kernel's accounting of reaped children), the CPU seconds of the crawl's own
-process (all of it, less what the workers' pages took: the part that cannot run in parallel), peak memory of all its processes
+process (all of it, less what the workers' pages took: the part that cannot run in parallel), the
+CPU seconds of the site's server (this process, on the same cores), peak memory of all its processes
 (the sum of their RSS, sampled every 50 ms with psutil), and the ratios to the bare spider. The two
 full-pipeline crawls share one template cache (the first learns each template, the second reads it,
-so that both apply the same one), and their items are compared field by field. Requires the bench
-extra (psutil). The machine's other load shows in every figure: run it several times.
+so that both apply the same one), and their items are compared field by field (those of the first
+round). The four crawls run in turn, ``--rounds`` times; each row is the crawl's median round by
+pages/s, so that a burst of the machine's other load, which shows in every figure, moves no ratio
+alone. Requires the bench extra (psutil).
 """
 
 from __future__ import annotations
@@ -49,8 +53,10 @@ from newscrawl.profiles import LOCAL
 VOLATILE = ("fetched_at", "depth", "discovered_by")
 
 
-def measure(cmd: list[str]) -> tuple[float, float, float]:
-    """Wall time (s), CPU time (s) and peak summed RSS (MiB) of a command and its descendants."""
+def measure(cmd: list[str]) -> tuple[float, float, float, float]:
+    """Wall time (s), CPU time (s) and peak summed RSS (MiB) of a command and its descendants, and the
+    CPU time this process took meanwhile (the site's server, which shares the cores)."""
+    own = time.process_time()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = psutil.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -67,52 +73,66 @@ def measure(cmd: list[str]) -> tuple[float, float, float]:
         raise SystemExit(f"command failed ({proc.returncode}): {' '.join(cmd)}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the crawl and the workers it reaped
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return seconds, cpu, peak / 2**20
+    return seconds, cpu, peak / 2**20, time.process_time() - own
 
 
 def read_items(path: Path) -> dict[str, dict[str, Any]]:
-    items = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    return {item["url"].split("/", 3)[-1]: {k: v for k, v in item.items() if k not in VOLATILE} for item in items}
+    """Items by path, without what depends on arrival order: when they were fetched, and the evidence
+    the site-level article decision had at the time (the verdict and its method stay)."""
+    items = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = {k: v for k, v in json.loads(line).items() if k not in VOLATILE}
+        verdict = item.get("extraction", {}).get("is_article")
+        if isinstance(verdict, dict):
+            item["extraction"]["is_article"] = {"method": verdict.get("method")}
+        items[item["url"].split("/", 3)[-1]] = item
+    return items
 
 
-def crawl_site(label: str, start: str, work: Path, workers: int, settings: list[str]
-               ) -> list[tuple[str, int, float, float, float, float]]:
+Row = tuple[str, int, float, float, float, float, float]  # name, pages, seconds, CPU s, main CPU s, MiB, server CPU s
+
+
+def crawl_site(label: str, start: str, work: Path, workers: int, settings: list[str], rounds: int) -> list[Row]:
     local = [f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in LOCAL.items() if k != "LOG_LEVEL"]
-    rows = []
-    bare_out = work / "bare.jsonl"
-    bare_cmd = [sys.executable, "-m", "scrapy", "runspider", str(REPO / "benchmarks" / "bare_spider.py"),
-                "-a", f"start={start}", "-O", str(bare_out), "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0",
-                "-s", "TELNETCONSOLE_ENABLED=false"]
-    for setting in local:
-        bare_cmd += ["-s", setting]
-    seconds, cpu, rss = measure(bare_cmd)
-    rows.append(("bare Scrapy spider", sum(1 for _ in bare_out.open()), seconds, cpu, cpu, rss))
     templates = work / "templates"
-    runs = (("news (spider only)", ["NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_EXPORT_ALL=true"]),
+    runs = (("bare Scrapy spider", None),
+            ("news (spider only)", ["NEWSCRAWL_EXTRACTION_ENABLED=false", "NEWSCRAWL_EXPORT_ALL=true"]),
             ("news, full, 0 workers", ["NEWSCRAWL_EXTRACTION_WORKERS=0", f"NEWSCRAWL_TEMPLATE_CACHE_DIR={templates}"]),
             (f"news, full, {workers} worker{'s' if workers > 1 else ''}",
              [f"NEWSCRAWL_EXTRACTION_WORKERS={workers}", f"NEWSCRAWL_TEMPLATE_CACHE_DIR={templates}"]))
-    outputs = []
-    for name, extra in runs:
-        out, stats = work / f"news{len(outputs)}.jsonl", work / f"stats{len(outputs)}.json"
-        cmd = [sys.executable, "-m", "newscrawl", "crawl", start, "-o", str(out), "--stats", str(stats), "--local",
-               "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0", "-s", "TELNETCONSOLE_ENABLED=false"]
-        for setting in [*extra, *settings]:
-            cmd += ["-s", setting]
-        seconds, cpu, rss = measure(cmd)
-        outputs.append(out)
-        numbers = json.loads(stats.read_text())
-        main_cpu = cpu - numbers.get("newscrawl/workers/cpu_seconds", 0.0)  # what the workers' pages did not take
-        rows.append((name, numbers["newscrawl/pages/fetched"], seconds, cpu, main_cpu, rss))
-    print(label)
+    measured: list[list[Row]] = [[] for _ in runs]
+    for round_ in range(rounds):
+        for index, (name, extra) in enumerate(runs):
+            out, stats = work / f"crawl{index}-{round_}.jsonl", work / f"stats{index}-{round_}.json"
+            if extra is None:
+                cmd = [sys.executable, "-m", "scrapy", "runspider", str(REPO / "benchmarks" / "bare_spider.py"),
+                       "-a", f"start={start}", "-O", str(out), "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0",
+                       "-s", "TELNETCONSOLE_ENABLED=false"]
+                for setting in local:
+                    cmd += ["-s", setting]
+                seconds, cpu, rss, server = measure(cmd)
+                measured[index].append((name, sum(1 for _ in out.open()), seconds, cpu, cpu, rss, server))
+                continue
+            cmd = [sys.executable, "-m", "newscrawl", "crawl", start, "-o", str(out), "--stats", str(stats), "--local",
+                   "-s", "LOG_LEVEL=WARNING", "-s", "DEPTH_LIMIT=0", "-s", "TELNETCONSOLE_ENABLED=false"]
+            for setting in [*extra, *settings]:
+                cmd += ["-s", setting]
+            seconds, cpu, rss, server = measure(cmd)
+            numbers = json.loads(stats.read_text())
+            main_cpu = cpu - numbers.get("newscrawl/workers/cpu_seconds", 0.0)  # what the workers' pages did not take
+            measured[index].append((name, numbers["newscrawl/pages/fetched"], seconds, cpu, main_cpu, rss, server))
+    rows = [sorted(runs_of, key=lambda row: row[1] / row[2])[len(runs_of) // 2] for runs_of in measured]
+    print(f"{label} (median of {rounds} round{'s' if rounds > 1 else ''})")
     base_rate, base_rss = rows[0][1] / rows[0][2], rows[0][5]
-    print(f"{'crawler':<24}{'pages':>7}{'seconds':>9}{'pages/s':>9}{'CPU s':>8}{'main CPU s':>12}{'peak MiB':>10}"
-          f"{'speed ratio':>13}{'memory ratio':>14}")
-    for name, pages, seconds, cpu, main_cpu, rss in rows:
+    print(f"{'crawler':<24}{'pages':>7}{'seconds':>9}{'pages/s':>9}{'CPU s':>8}{'main CPU s':>12}{'server CPU s':>14}"
+          f"{'peak MiB':>10}{'speed ratio':>13}{'memory ratio':>14}")
+    for name, pages, seconds, cpu, main_cpu, rss, server in rows:
         rate = pages / seconds
-        print(f"{name:<24}{pages:>7}{seconds:>9.1f}{rate:>9.1f}{cpu:>8.1f}{main_cpu:>12.1f}{rss:>10.0f}"
-              f"{rate / base_rate:>13.2f}{rss / base_rss:>14.2f}")
-    reactor, pooled = read_items(outputs[1]), read_items(outputs[2])
+        print(f"{name:<24}{pages:>7}{seconds:>9.1f}{rate:>9.1f}{cpu:>8.1f}{main_cpu:>12.1f}{server:>14.1f}"
+              f"{rss:>10.0f}{rate / base_rate:>13.2f}{rss / base_rss:>14.2f}")
+    reactor, pooled = read_items(work / "crawl2-0.jsonl"), read_items(work / "crawl3-0.jsonl")
     same = [url for url in reactor if url in pooled and reactor[url] == pooled[url]]
     print(f"items, 0 workers vs {workers}: {len(reactor)} vs {len(pooled)}, identical {len(same)}, "
           f"different {sum(1 for url in reactor if url in pooled) - len(same)}, "
@@ -136,6 +156,7 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=2000, help="pages of the generated site")
     parser.add_argument("--site-dir", type=Path, help="also crawl this saved site (e.g. ../shared/sites/wyofile)")
     parser.add_argument("--workers", type=int, default=default_workers(), help="extraction workers of the last crawl")
+    parser.add_argument("--rounds", type=int, default=3, help="times each crawl runs (its median is printed)")
     parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="extra setting for the news crawls (e.g. NEWSCRAWL_SITE_ARTICLES=false)")
     args = parser.parse_args()
@@ -147,7 +168,7 @@ def main() -> int:
     for label, site_dir in sites:
         work = Path(tempfile.mkdtemp(prefix="newscrawl-bench-"))
         with served(site_dir, args.pages) as server:
-            crawl_site(label, server.base_url + "/", work, args.workers, args.settings)
+            crawl_site(label, server.base_url + "/", work, args.workers, args.settings, max(1, args.rounds))
     return 0
 
 

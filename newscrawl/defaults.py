@@ -91,9 +91,11 @@ DEFAULTS: dict[str, Any] = {
     "NEWSCRAWL_EXTRACTION_WORKERS": None,
     # Pages a worker extracts before it is replaced by a fresh one (bounds what its memos hold).
     "NEWSCRAWL_EXTRACTION_WORKER_PAGES": 1000,
-    # Pages waiting for a busy worker, per worker; further items wait in the pipeline, holding their
+    # Pages waiting for a busy worker, per worker. Enough that a worker never waits while the crawl's
+    # thread, busy with downloads and links, has yet to take its results and free their places (2
+    # left the worker idle a third of the time). Further items wait in the pipeline, holding their
     # responses in Scrapy's scraper, whose size limit (SCRAPER_SLOT_MAX_ACTIVE_SIZE) then stops downloads.
-    "NEWSCRAWL_EXTRACTION_QUEUE": 2,
+    "NEWSCRAWL_EXTRACTION_QUEUE": 16,
     # Attributes kept per tag and tags per page before any HTML parser sees a page (newscrawl.htmlguard:
     # lxml's parse is quadratic in one element's attributes: 100,000 take minutes). 0 = no cap.
     "NEWSCRAWL_MAX_ATTRIBUTES_PER_TAG": 1000,
@@ -250,6 +252,15 @@ DEFAULTS: dict[str, Any] = {
 
 # the values a string setting must take (the reader compares with them: a typo would silently
 # mean the default)
+# --- Scrapy's own settings that the add-on changes (the same ``addon`` priority: a project's value wins)
+SCRAPY_DEFAULTS: dict[str, Any] = {
+    # Items and requests of one response processed in parallel (Scrapy's default: 100). Scrapy starts
+    # this many tasks for every response, whatever it yields; a news page yields one item and a few
+    # new links, and 100 tasks cost the crawl's main process about a millisecond a page
+    # (benchmarks/crawl.py). Pages are still processed in parallel with each other.
+    "CONCURRENT_ITEMS": 16,
+}
+
 CHOICES: dict[str, tuple[str, ...]] = {
     "NEWSCRAWL_HAND_OFF": ("articles", "all"),
     "NEWSCRAWL_TEMPLATE_MODE": ("after", "before", "both"),

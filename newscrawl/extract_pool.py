@@ -7,7 +7,10 @@ work (parse, CSS cascade, NCE, title/date, page classifier, template application
 worker processes instead:
 
 * :meth:`ExtractionPool.submit` only queues the page and returns a :class:`concurrent.futures.Future`;
-  one manager thread feeds the workers, one page each at a time, and collects their results.
+  one manager thread feeds the workers and collects their results. Each worker holds its page at
+  hand and the next one (``PREFETCH``): it starts the next page the moment it sends a result,
+  instead of waiting idle for the manager thread, which shares the interpreter lock with the
+  crawl's reactor thread, to hand it one.
 * A page running past ``timeout`` seconds has its worker killed (SIGKILL) and replaced; its future
   fails with :class:`PageTimeout`. A worker that dies on a page (killed, segfault, out of memory)
   fails only that page's future (:class:`WorkerDied`). Neither page is tried again.
@@ -35,6 +38,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
+from queue import SimpleQueue
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
@@ -50,6 +54,8 @@ TEMPLATE_CACHE_ENTRIES = 64
 # model that does not load) and the pool gives up (PoolBroken) instead of respawning forever.
 MAX_STARTUP_FAILURES = 3
 RETIRE_SECONDS = 5.0  # a recycled worker not gone this long after its stop message is killed
+# Pages sent to a worker at once: the one it works on and the next (one more only delays the others).
+PREFETCH = 2
 
 
 class PageTimeout(Exception):
@@ -321,15 +327,49 @@ class _Job:
     future: Future[dict[str, Any]]
 
 
-class _Slot:
-    """One worker process as the parent sees it: its pipe, its page at hand and its deadline, the
-    pages it did, and the mirror of its caches."""
+class _Outbox:
+    """Messages to one worker, written by a thread of their own: a page sent ahead to a busy worker
+    stays in the socket until the worker reads it, and the manager thread must not wait with it (the
+    worker may be stuck in C code until its time limit has it killed)."""
 
-    def __init__(self, process: Any, conn: Connection) -> None:
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+        self._queue: SimpleQueue[bytes | None] = SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="newscrawl-extraction-send", daemon=True)
+        self._thread.start()
+
+    def put(self, message: Any) -> None:
+        """Queue a message; pickling errors (a page that cannot be sent) are raised here."""
+        self._queue.put(pickle.dumps(message))
+
+    def close(self, timeout: float) -> None:
+        """Stop the thread once what is queued is written (or the worker is gone), then the pipe."""
+        self._queue.put(None)
+        self._thread.join(timeout)
+        self.conn.close()
+
+    def _run(self) -> None:
+        gone = False
+        while (payload := self._queue.get()) is not None:
+            if gone:
+                continue
+            try:
+                self.conn.send_bytes(payload)
+            except OSError:  # the worker is gone: its sentinel (or its pipe's end) tells the manager
+                gone = True
+
+
+class _Slot:
+    """One worker process as the parent sees it: its pipe, the pages sent to it (the first is the
+    one at hand, whose deadline runs; the worker reads the others in order after it), the pages it
+    did, and the mirror of its caches."""
+
+    def __init__(self, process: Any, conn: Connection, outbox: _Outbox) -> None:
         self.process = process
         self.conn = conn
+        self.outbox = outbox
         self.ready = False
-        self.job: _Job | None = None
+        self.jobs: deque[_Job] = deque()
         self.deadline = 0.0
         self.pages = 0
         # recycling: the fresh worker that replaces this one once it is ready (it starts while
@@ -441,9 +481,12 @@ class ExtractionPool:
             self._broken = self._broken or "the pool is closed"
             self._fail_queue(PoolBroken("the pool was closed before this page was extracted"))
         for slot in self._slots:
-            if slot.job is not None and not slot.job.future.done():
-                slot.job.future.set_exception(PoolBroken("the pool was closed during this page"))
-            self._stop(slot.process, slot.conn)
+            for job in slot.jobs:
+                if not job.future.done():
+                    job.future.set_exception(PoolBroken("the pool was closed during this page"))
+            if not slot.ready:  # still starting (a successor): it holds nothing, and would load its models first
+                slot.process.kill()
+            self._stop(slot)
         for process, _since in self._retiring:
             process.join(1.0)
             if process.is_alive():
@@ -480,25 +523,21 @@ class ExtractionPool:
         finally:
             theirs.close()
         conn = Connection(ours.detach())
-        conn.send_bytes(pickle.dumps(self.options))  # what recv() in the worker reads
+        outbox = _Outbox(conn)
+        outbox.put(self.options)  # what recv() in the worker reads first
         self.counts["started"] += 1
-        return _Slot(_Process(popen), conn)
+        return _Slot(_Process(popen), conn, outbox)
 
     @staticmethod
-    def _stop(process: Any, conn: Connection) -> None:
-        try:
-            conn.send(None)
-        except OSError:  # already gone
-            pass
-        conn.close()
+    def _stop(slot: _Slot) -> None:
+        slot.outbox.put(None)  # the worker's stop message
+        slot.outbox.close(RETIRE_SECONDS)
 
     def _replace(self, slot: _Slot, kill: bool) -> None:
         if kill:
             slot.process.kill()
-            slot.conn.close()
             slot.process.join(1.0)
-        else:
-            slot.conn.close()
+        slot.outbox.close(1.0)  # its worker is gone: what it still had to send fails at once
         index = self._slots.index(slot)
         if not slot.ready:
             self._startup_failures += 1
@@ -521,6 +560,13 @@ class ExtractionPool:
             return
         self._slots[index] = self._spawn()
 
+    def _requeue_unstarted(self, slot: _Slot) -> None:
+        """The pages sent to a worker after the one at hand, which it never began: first in line
+        again, for another worker (they are not what killed it)."""
+        with self._lock:
+            while slot.jobs:
+                self._queue.appendleft(slot.jobs.pop())
+
     def _fail_queue(self, exc: Exception) -> None:
         while self._queue:
             job = self._queue.popleft()
@@ -537,19 +583,20 @@ class ExtractionPool:
                 self._broken = "the pool's manager failed"
                 self._fail_queue(PoolBroken(self._broken))
             for slot in self._slots:
-                if slot.job is not None and not slot.job.future.done():
-                    slot.job.future.set_exception(PoolBroken("the pool's manager failed"))
+                for job in slot.jobs:
+                    if not job.future.done():
+                        job.future.set_exception(PoolBroken("the pool's manager failed"))
 
     def _loop(self) -> None:
         while True:
             self._dispatch()
-            busy = [slot for slot in self._slots if slot.job is not None]
+            busy = [slot for slot in self._slots if slot.jobs]
             if not self._slots or (self._closing and not busy and not self._queue):
                 return
             now = time.monotonic()
             deadline = min((slot.deadline for slot in busy), default=now + 1.0)
             with self._lock:
-                free = any(slot.ready and slot.job is None for slot in self._slots)
+                free = any(self._takes(slot, len(slot.jobs)) for slot in self._slots)
                 if free and self._queue:
                     continue  # a page came in after the dispatch: dispatch again
                 self._wake_wanted = free
@@ -572,30 +619,43 @@ class ExtractionPool:
                     self._receive(slot)
             now = time.monotonic()
             for slot in list(self._slots):
-                if slot.job is not None and now > slot.deadline:
+                if slot.jobs and now > slot.deadline:
                     self._timed_out(slot)
             self._reap()
 
     def _dispatch(self) -> None:
-        for slot in self._slots:
-            if not slot.ready or slot.job is not None or (slot.successor is not None and slot.successor.ready):
-                continue
-            with self._lock:
-                if not self._queue:
-                    return
-                job = self._queue.popleft()
-            if not job.future.set_running_or_notify_cancel():
-                continue
-            slot.job = job
-            try:
-                slot.conn.send(slot.message(job.task))
-            except OSError:  # the worker is gone: its sentinel says so next, and the page fails with it
-                pass
-            except Exception as exc:  # a page that cannot be sent (not the worker's fault)
-                slot.job = None
-                job.future.set_exception(exc)
-                continue
-            slot.deadline = time.monotonic() + (self.timeout + self.grace if self.timeout > 0 else 1e9)
+        # first every idle worker gets a page, then each one its next
+        for depth in range(PREFETCH):
+            for slot in self._slots:
+                if len(slot.jobs) != depth or not self._takes(slot, depth):
+                    continue
+                with self._lock:
+                    if not self._queue:
+                        return
+                    job = self._queue.popleft()
+                if not job.future.running() and not job.future.set_running_or_notify_cancel():
+                    continue  # cancelled while queued (a page put back in line is running already)
+                slot.jobs.append(job)
+                try:
+                    slot.outbox.put(slot.message(job.task))
+                except Exception as exc:  # a page that cannot be sent (not the worker's fault)
+                    slot.jobs.pop()
+                    job.future.set_exception(exc)
+                    continue
+                if depth == 0:
+                    self._start_clock(slot)
+
+    def _takes(self, slot: _Slot, depth: int) -> bool:
+        """Whether the worker, holding ``depth`` pages, gets another one now."""
+        if not slot.ready or depth >= PREFETCH or (slot.successor is not None and slot.successor.ready):
+            return False
+        # a worker due for recycling gets no page ahead: its successor, starting, takes the next
+        return depth == 0 or slot.pages + depth < self.recycle_after
+
+    def _start_clock(self, slot: _Slot) -> None:
+        """The page at hand's time limit, from now: when it was sent to an idle worker, or when the
+        worker's result for the page before arrived (the worker began it then, or just before)."""
+        slot.deadline = time.monotonic() + (self.timeout + self.grace if self.timeout > 0 else 1e9)
 
     def _receive(self, slot: _Slot) -> None:
         try:
@@ -606,15 +666,17 @@ class ExtractionPool:
                     self.counts["cpu_seconds"] += value
                     self._startup_failures = 0
                     for old in list(self._slots):
-                        if old.successor is slot and old.job is None:
+                        if old.successor is slot and not old.jobs:
                             self._retire(old)
-                elif slot.job is not None:
-                    job, slot.job = slot.job, None
+                elif slot.jobs:
+                    job = slot.jobs.popleft()
+                    if slot.jobs:
+                        self._start_clock(slot)
                     slot.pages += 1
                     self.counts["pages"] += 1
                     self.counts["cpu_seconds"] += value.get("cpu", 0.0)
                     job.future.set_result(value)
-                    if slot.successor is not None and slot.successor.ready:
+                    if slot.successor is not None and slot.successor.ready and not slot.jobs:
                         self._retire(slot)
                         return
                     if slot.pages >= self.recycle_after and slot.successor is None and not self._closing:
@@ -630,12 +692,13 @@ class ExtractionPool:
         self.counts["recycled"] += 1
         self._slots.remove(slot)
         self._retiring.append((slot.process, time.monotonic()))
-        self._stop(slot.process, slot.conn)
+        self._stop(slot)
 
     def _died(self, slot: _Slot) -> None:
         slot.process.join(0.1)
         code = slot.process.exitcode
-        job, slot.job = slot.job, None
+        job = slot.jobs.popleft() if slot.jobs else None
+        self._requeue_unstarted(slot)
         if job is not None:
             self.counts["deaths"] += 1
             logger.error(
@@ -656,8 +719,8 @@ class ExtractionPool:
             )
 
     def _timed_out(self, slot: _Slot) -> None:
-        assert slot.job is not None
-        job, slot.job = slot.job, None
+        job = slot.jobs.popleft()
+        self._requeue_unstarted(slot)
         self.counts["timeouts"] += 1
         logger.error("extraction of %s ran past %g s: its worker is killed and replaced", job.task.url, self.timeout)
         self._replace(slot, kill=True)  # first: the page's caller may close the pool at once
@@ -688,3 +751,7 @@ if __name__ == "__main__":  # a worker: python -m newscrawl.extract_pool FD PARE
     from newscrawl.extract_pool import _worker_main as main
 
     main(int(sys.argv[1]), int(sys.argv[2]))
+    # nothing to flush or close: skip the interpreter's teardown of the models and memos, which
+    # takes a stopping worker (and the crawl's close, which waits for it) a good part of a second
+    sys.stderr.flush()
+    os._exit(0)

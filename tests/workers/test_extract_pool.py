@@ -71,9 +71,9 @@ def test_a_worker_killed_outright_loses_only_its_page():
         assert _title(pool.submit(Task(ARTICLE, "https://news.example/a/"))) == "Council backs the river plan"
         doomed = pool.submit(Task(FLOOD, "https://news.example/flood/"))
         deadline = time.monotonic() + 30
-        while not any(slot.job is not None for slot in pool._slots) and time.monotonic() < deadline:
+        while not any(slot.jobs for slot in pool._slots) and time.monotonic() < deadline:
             time.sleep(0.01)
-        victim = next(slot for slot in pool._slots if slot.job is not None)
+        victim = next(slot for slot in pool._slots if slot.jobs)
         os.kill(victim.process.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
         with pytest.raises(WorkerDied, match="died"):
             doomed.result(60)
@@ -94,7 +94,7 @@ class _FakeTemplate:
 
 
 def test_shared_state_is_sent_once_per_worker_and_again_after_eviction(monkeypatch):
-    slot = _Slot(process=None, conn=None)
+    slot = _Slot(process=None, conn=None, outbox=None)
     monkeypatch.setattr(slot.sheets, "budget", 100)
     big = Sheet("https://news.example/site.css", "https://news.example/site.css", b"x" * 60)
     other = Sheet("https://news.example/other.css", "https://news.example/other.css", b"y" * 60)
