@@ -240,7 +240,8 @@ class NewsSpider(scrapy.Spider):
         return None
 
     def _outlinks(self, response: HtmlResponse, sel: Selector) -> list[str]:
-        hrefs = sel.xpath("//a/@href | //area/@href").getall()
+        # lxml's own strings: parsel would wrap each of a page's hundreds of values in a Selector
+        hrefs = sel.root.xpath("//a/@href | //area/@href", smart_strings=False)
         if len(hrefs) > self.max_links:
             self.stats.inc_value("newscrawl/links/truncated_pages")
             hrefs = hrefs[: self.max_links]

@@ -115,6 +115,12 @@ class PageStore:
         while len(self._pages) > self.domains:
             self._pages.popitem(last=False)
 
+
+    def add_links(self, url: str, html: str, links: list[str]) -> None:
+        """The links of a page, from its item: the HTML kept at its download is not packed again
+        (it is the same response); ``html`` is kept only when the page is not held any more."""
+        held = self._pages.get(registrable_domain(url), {}).get(url)
+        self.add(url, None if held is not None and held.packed is not None else html, links)
     def get(self, url: str) -> Stored | None:
         return self._pages.get(registrable_domain(url), OrderedDict()).get(url)
 
@@ -326,7 +332,7 @@ class TemplatePipeline:
             page = Page.from_html(html, url)
             self.stats.inc_value(f"{STATS}/pages_parsed")
         if adapter.get("outlinks") is not None:  # the spider's links: a later search reads them parse-free
-            self.store.add(canonicalize(url), html, list(adapter["outlinks"]))
+            self.store.add_links(canonicalize(url), html, list(adapter["outlinks"]))
         key = cache_key(url)
         template = await self._template(key, url, page)
         match = template.match(page.root) if template is not None else None
@@ -358,7 +364,7 @@ class TemplatePipeline:
         stats and page store as when this pipeline applies it)."""
         outlinks = adapter.get("outlinks")
         if outlinks is not None:
-            self.store.add(canonicalize(url), html, list(outlinks))
+            self.store.add_links(canonicalize(url), html, list(outlinks))
         self._known(applied["key"].split("/", 1)[0])
         if applied.get("low_coverage"):
             self.stats.inc_value(f"{STATS}/low_coverage")
