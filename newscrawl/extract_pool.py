@@ -38,10 +38,10 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from queue import SimpleQueue
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from multiprocessing.connection import Connection, wait
+from queue import SimpleQueue
 from typing import Any
 
 logger = logging.getLogger(__name__)
