@@ -118,7 +118,8 @@ class PageStore:
     def add_links(self, url: str, html: str, links: list[str]) -> None:
         """The links of a page, from its item: the HTML kept at its download is not packed again
         (it is the same response); ``html`` is kept only when the page is not held any more."""
-        held = self._pages.get(registrable_domain(url), {}).get(url)
+        pages = self._pages.get(registrable_domain(url))
+        held = pages.get(url) if pages is not None else None
         self.add(url, None if held is not None and held.packed is not None else html, links)
 
     def get(self, url: str) -> Stored | None:
