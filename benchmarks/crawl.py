@@ -77,16 +77,17 @@ def measure(cmd: list[str]) -> tuple[float, float, float, float]:
 
 
 def read_items(path: Path) -> dict[str, dict[str, Any]]:
-    """Items by path, without what depends on arrival order: when they were fetched, and the evidence
-    the site-level article decision had at the time (the verdict and its method stay)."""
+    """Items by path, without what depends on arrival order: when they were fetched, and how much of
+    the site the site-level article decision knew when it decided the page (which evidence decided,
+    and the share it gave as the page's probability). Every other field, the verdict (the page is
+    exported or not) included, is compared."""
     items = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip():
             continue
-        item = {k: v for k, v in json.loads(line).items() if k not in VOLATILE}
-        verdict = item.get("extraction", {}).get("is_article")
-        if isinstance(verdict, dict):
-            item["extraction"]["is_article"] = {"method": verdict.get("method")}
+        item = {k: v for k, v in json.loads(line).items() if k not in VOLATILE and k != "probability"}
+        if isinstance(item.get("extraction", {}).get("is_article"), dict):
+            item["extraction"]["is_article"] = "compared by the export"
         items[item["url"].split("/", 3)[-1]] = item
     return items
 

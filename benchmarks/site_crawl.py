@@ -4,6 +4,7 @@
     python benchmarks/site_crawl.py --site ../shared/sites/wyofile --site ../shared/sites/opstime
     python benchmarks/site_crawl.py --floors benchmarks/site_floors.json   # CI gate: the sites named there
     python benchmarks/site_crawl.py --hand-off            # the spider alone (extraction off)
+    python benchmarks/site_crawl.py --speed [--rounds 3]  # also each site's speed against a bare spider
 
 Each folder must hold ``_check/pages.tsv`` (columns path, kind, ...: kind ``article`` for article
 pages) and optionally ``_check/reachable.txt`` (pages reachable from the home page). The site is
@@ -22,6 +23,8 @@ attachment page is labelled ``attachment``, not ``article``. Printed per site:
 ``--floors FILE`` (JSON ``{"site": {"recall": r, "precision": p, "max_duplicates": d}}``; keys starting
 with ``_`` are notes) crawls the sites it names (unless ``--site`` is given) and exits 1 when one falls
 under its floor, its crawl fails or logs an error. ``--details`` lists the missed articles and exported non-articles.
+``--speed`` then crawls each site as ``benchmarks/crawl.py --site-dir`` does (the bare spider, the
+news spider without extraction, the full pipeline with 0 and N workers: pages/s, CPU, memory).
 """
 
 from __future__ import annotations
@@ -148,6 +151,8 @@ def main() -> int:
     parser.add_argument("--details", action="store_true", help="list missed articles and exported non-articles")
     parser.add_argument("-s", "--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
                         help="extra crawl setting")
+    parser.add_argument("--speed", action="store_true", help="also time each site against a bare Scrapy spider")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of each --speed crawl (the median is printed)")
     args = parser.parse_args()
     floors = json.loads(args.floors.read_text(encoding="utf-8")) if args.floors else {}
     floors = {name: floor for name, floor in floors.items() if not name.startswith("_")}
@@ -183,9 +188,26 @@ def main() -> int:
                 failed.append(f"{r.site}: {name} {getattr(r, name):.3f} < floor {floor[name]}")
         if r.duplicates > floor.get("max_duplicates", 0):
             failed.append(f"{r.site}: {r.duplicates} duplicates > {floor.get('max_duplicates', 0)}")
+    if args.speed:
+        speed(sites, base, args.settings, max(1, args.rounds))
     for line in failed:
         print("FAIL", line)
     return 1 if failed else 0
+
+
+def speed(sites: list[Path], base: Path, settings: list[str], rounds: int) -> None:
+    """benchmarks/crawl.py's side-by-side crawls, on each saved site."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from crawl import crawl_site as timed_crawl
+
+    from newscrawl.extract_pool import default_workers
+
+    print()
+    for site in sites:
+        work = base / f"{site.name}-speed"
+        work.mkdir(parents=True, exist_ok=True)
+        with serve_directory(site, log=False) as server:
+            timed_crawl(f"saved site: {site.name}", server.base_url + "/", work, default_workers(), settings, rounds)
 
 
 if __name__ == "__main__":
