@@ -484,7 +484,9 @@ class ExtractionPool:
             for job in slot.jobs:
                 if not job.future.done():
                     job.future.set_exception(PoolBroken("the pool was closed during this page"))
-            if not slot.ready:  # still starting (a successor): it holds nothing, and would load its models first
+            # still starting (a successor, which would load its models first), or still on a page past
+            # the close's timeout (which failed above): it holds nothing worth waiting for
+            if not slot.ready or slot.jobs:
                 slot.process.kill()
             self._stop(slot)
         for process, _since in self._retiring:

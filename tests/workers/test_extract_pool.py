@@ -70,13 +70,17 @@ def test_a_worker_killed_outright_loses_only_its_page():
     try:
         assert _title(pool.submit(Task(ARTICLE, "https://news.example/a/"))) == "Council backs the river plan"
         doomed = pool.submit(Task(FLOOD, "https://news.example/flood/"))
+        waiting = pool.submit(Task(ARTICLE, "https://news.example/next/"))  # sent to the worker ahead
         deadline = time.monotonic() + 30
-        while not any(slot.jobs for slot in pool._slots) and time.monotonic() < deadline:
+        while not any(len(slot.jobs) == 2 for slot in pool._slots) and time.monotonic() < deadline:
             time.sleep(0.01)
         victim = next(slot for slot in pool._slots if slot.jobs)
+        assert [job.task.url for job in victim.jobs] == ["https://news.example/flood/", "https://news.example/next/"]
         os.kill(victim.process.pid, signal.SIGKILL)  # as the kernel's out-of-memory killer would
         with pytest.raises(WorkerDied, match="died"):
             doomed.result(60)
+        # the page the dead worker held next, never begun, is extracted by its replacement
+        assert _title(waiting) == "Council backs the river plan"
         assert _title(pool.submit(Task(ARTICLE, "https://news.example/b/"))) == "Council backs the river plan"
         assert pool.counts["deaths"] == 1 and pool.counts["started"] == 2
     finally:
