@@ -92,6 +92,8 @@ class SiteArticlePipeline:
             return verdict
         if self.layouts.sure_articles(site) < self.min_articles or "layout" not in verdict.scores:
             return None
+        if verdict.method == "page-model":  # its layout's evidence is not conclusive yet: more of it may come
+            return None
         return verdict
 
     def _apply(self, adapter: ItemAdapter, verdict: Verdict) -> None:
