@@ -35,8 +35,8 @@ def strip_page(
     remeasure: bool = True,
 ) -> Stripped:
     """Remove ``template`` from ``page`` (its tree is modified): one mapping (or the given
-    ``template.match(page.root)``) and, with ``remeasure``, a new Page over the stripped tree."""
-    sk, marked = match or template.match(page.root)
+    ``template.match(page)``) and, with ``remeasure``, a new Page over the stripped tree."""
+    sk, marked = match or template.match(page)
     roots = [sk.elements[i] for i in whole_subtrees(sk, marked)]
     texts: set[str] = set()
     removed = 0
