@@ -369,8 +369,7 @@ def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
         return factor
     ca, cb = a.classes[i], b.classes[j]
     if p.moved_classes and ca != cb and i and j and ca & cb:
-        moved = {c for c in ca - cb if c in b.kid_classes(b.parent[j])}
-        moved.update(c for c in cb - ca if c in a.kid_classes(a.parent[i]))
+        moved = ((ca - cb) & b.kid_classes(b.parent[j])) | ((cb - ca) & a.kid_classes(a.parent[i]))
         if moved:
             ca, cb = ca - moved, cb - moved
     pc = p.not_classes if not ca and not cb else len(ca & cb) / len(ca | cb)
