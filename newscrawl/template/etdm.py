@@ -43,6 +43,7 @@ NO_TEXT = -1
 _EMPTY: frozenset = frozenset()
 _RANK_WINDOW = 8  # same-tag children compared around each child's rank (left and right)
 _ALL_PAIRS = 256  # below this many same-tag pairs, compare them all
+EQUALITY_MEMO = 20_000  # equality probabilities a skeleton remembers (Skeleton.equalities)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class Skeleton:
         "_kid_classes",
         "_shape",
         "_sizes",
+        "_equalities",
     )
 
     def __init__(self) -> None:
@@ -152,6 +154,7 @@ class Skeleton:
         self._kid_classes: dict[int, frozenset[str]] = {}
         self._shape: list[int] | None = None
         self._sizes: list[int] | None = None
+        self._equalities: dict[Params, dict[Any, float]] = {}
 
     def __len__(self) -> int:
         return len(self.tag)
@@ -226,6 +229,15 @@ class Skeleton:
                 shape[i] = hash((self.sig[i], self.index[i], self.nsib[i], tuple(shape[c] for c in self.children[i])))
             self._shape = shape
         return self._shape
+
+    def equalities(self, p: Params) -> dict[Any, float]:
+        """Equality probabilities of this skeleton's nodes with other skeletons' nodes, keyed by the
+        node and the other node's features (see map_children): a template meets the same menus and
+        blocks on every page of its site. Forgotten at EQUALITY_MEMO entries."""
+        found = self._equalities.get(p)
+        if found is None or len(found) >= EQUALITY_MEMO:
+            found = self._equalities[p] = {}
+        return found
 
     def kid_classes(self, parent: int) -> frozenset[str]:
         """Every class on a child of ``parent`` (cached: asked for each compared sibling)."""
@@ -431,6 +443,11 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             groups_a.setdefault(tag_a[x], []).append(x)
     scored: list[tuple[float, int, int, int, int]] = []
     sig_a, sig_b, index_a, index_b, nsib_a, nsib_b = a.sig, b.sig, a.index, b.index, a.nsib, b.nsib
+    # equality() of (x, y) reads x's features and its siblings' classes (fixed in a), y's features
+    # and position, and the classes of y's siblings (the children of pb): those are the memo's key
+    memo, kids_b = a.equalities(p), b.kid_classes(pb)
+    id_b, classes_b, attrs_b, nchild_b = b.id, b.classes, b.attrs, b.nchild
+    features_b: dict[int, tuple[Any, ...]] = {}
     for group, xs in groups_a.items():
         ys = groups_b.get(group)
         if not ys:
@@ -446,7 +463,14 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             if sig_a[x] == sig_b[y] and index_a[x] == index_b[y] and nsib_a[x] == nsib_b[y]:
                 score = _identical(a, x, p)  # same features and position: the common template case
             else:
-                score = equality(a, x, b, y, p)
+                key = features_b.get(y)
+                if key is None:
+                    key = features_b[y] = (tag_b[y], text_b[y], id_b[y], classes_b[y], attrs_b[y], nchild_b[y],
+                                           index_b[y], nsib_b[y])
+                found = memo.get((x, key, kids_b))
+                if found is None:
+                    found = memo[x, key, kids_b] = equality(a, x, b, y, p)
+                score = found
             if score >= threshold:
                 scored.append((-score, abs(a.index[x] - b.index[y]), a.index[x], x, y))
     if not scored:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from lxml import html
 
 from newscrawl.page import Page
-from newscrawl.template import detect_template
+from newscrawl.template import Template, detect_template
 from newscrawl.template.etdm import PageSkeleton, Skeleton
 
 from .test_detect import SECTIONS, page
@@ -45,6 +45,7 @@ def test_page_skeleton_is_the_walked_skeleton() -> None:
 
 
 def test_matching_a_page_reads_part_of_it_and_marks_the_same_nodes() -> None:
+    """Also: a template that remembers equality probabilities across pages maps as a fresh one."""
     template = detect_template(html.document_fromstring(page("article", "a", 1)),
                                [html.document_fromstring(page("article", "b", s)) for s in (2, 3, 4)])
     section_template = detect_template(html.document_fromstring(page("section", "sports", 5)),
@@ -55,11 +56,13 @@ def test_matching_a_page_reads_part_of_it_and_marks_the_same_nodes() -> None:
         parsed = Page.from_html(source)
         lazy, marked = template.match(parsed)
         assert isinstance(lazy, PageSkeleton)
-        walked, expected = template.match(html.document_fromstring(source))
+        # a fresh copy of the template, without the equalities the first one remembers from earlier pages
+        walked, expected = Template.from_dict(template.to_dict()).match(html.document_fromstring(source))
         assert marked == expected and len(marked) > 10
         assert [walked.elements[i].sourceline for i in sorted(expected)] == \
             [lazy.elements[i].sourceline for i in sorted(marked)]
         assert any(sig is None for sig in lazy.sig)  # the article's paragraphs were never read
+        assert template.skeleton().equalities(template.params)  # remembered, not only computed
         # a second template on the same page reuses its skeleton (the nodes read stay read)
         again, second = section_template.match(parsed, lazy)
         assert again is lazy
