@@ -67,3 +67,18 @@ def test_matching_a_page_reads_part_of_it_and_marks_the_same_nodes() -> None:
         again, second = section_template.match(parsed, lazy)
         assert again is lazy
         assert second == section_template.match(html.document_fromstring(source))[1]
+
+
+def test_removed_texts_are_the_elements_text_content() -> None:
+    from newscrawl.template.extraction import _add_texts
+
+    def by_xpath(top: object) -> tuple[set[str], int]:
+        els = [el for el in top.iter() if isinstance(el.tag, str)]  # type: ignore[attr-defined]
+        return {t for el in els if (t := " ".join(el.text_content().split()))}, len(els)
+
+    # a Page's tree (elements only) and a raw parse that keeps comments and processing instructions
+    for top in (Page.from_html(ODD).body, html.document_fromstring(ODD).find("body"),
+                html.fromstring("<div>a<!--x-->b<?pi y?><p>c<b>d</b>e</p>f</div>")):
+        texts: set[str] = set()
+        count = _add_texts(top, texts)
+        assert (texts, count) == by_xpath(top) and count > 1
