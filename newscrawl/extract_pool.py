@@ -254,13 +254,13 @@ class _Worker:
         from newscrawl.template.extraction import remove_template
 
         key = message["template"][0]
-        match = template.match(page.root)
+        match = template.match(page)
         low = bool(match) and len(match[1]) < self.options.min_coverage * template.size
         if low and message["has_section"]:
             if section is None:
                 return None
             template, key = section, message["section"][0]
-            match = template.match(page.root)
+            match = template.match(page, match[0])
         new_body, removed = remove_template(page, template, body, self.options.template_mode, sheets, match)
         return {"id": template.id, "key": key, "removed": removed, "body": new_body, "low_coverage": low}
 

@@ -26,11 +26,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
+from weakref import WeakKeyDictionary
 
 from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
-from newscrawl.page import fold
+from newscrawl.page import Page, fold
 from newscrawl.safeurl import join_url
 
 __all__ = ["Metadata", "read_metadata", "headline_segment", "strip_site_name", "strip_site_suffix", "ARTICLE_TYPES"]
@@ -445,12 +446,29 @@ class _Collector:
                 self.values[name + "_text"] = text
 
 
+# what read_metadata gave for a Page (and the url it was asked with): the extraction and the site
+# layout both ask for it, once each a page; a Page's tree does not change after it is measured
+_READ: WeakKeyDictionary[Page, tuple[str | None, Metadata]] = WeakKeyDictionary()
+
+
 def read_metadata(page_or_root: Any, url: str | None = None) -> Metadata:
     """Read a page's declared metadata from a :class:`newscrawl.page.Page` or an lxml root.
 
     ``url`` is only used to resolve a relative canonical link. Never raises on malformed markup
-    or JSON; a block that cannot be read is skipped.
+    or JSON; a block that cannot be read is skipped. A Page is read once (the same, shared
+    Metadata for the same ``url``: read it, do not change it).
     """
+    if not isinstance(page_or_root, Page):
+        return _read_metadata(page_or_root, url)
+    found = _READ.get(page_or_root)
+    if found is not None and found[0] == url:
+        return found[1]
+    meta = _read_metadata(page_or_root, url)
+    _READ[page_or_root] = (url, meta)
+    return meta
+
+
+def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
     root = _root_of(page_or_root)
     if root is None:
         return Metadata()

@@ -43,6 +43,7 @@ NO_TEXT = -1
 _EMPTY: frozenset = frozenset()
 _RANK_WINDOW = 8  # same-tag children compared around each child's rank (left and right)
 _ALL_PAIRS = 256  # below this many same-tag pairs, compare them all
+EQUALITY_MEMO = 20_000  # equality probabilities a skeleton remembers (Skeleton.equalities)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,28 @@ def _value_key(value: str) -> int:
     return zlib.crc32(value.encode("utf-8", "surrogatepass"))
 
 
+def _features(el: Any) -> tuple[str, frozenset[str], frozenset[tuple[str, int]], int]:
+    """The compared features of one element: id, classes, other attributes (name, value key) and
+    the key of its own text (its text and its children's tails, whatever their kind)."""
+    text = el.text or ""
+    if len(el):
+        text += "".join(c.tail or "" for c in el)
+    id_, classes, attrs = "", _EMPTY, _EMPTY
+    items = el.items()
+    if items:
+        rest = []
+        for name, value in items:
+            if name == "class":
+                classes = frozenset(value.split())
+            elif name == "id":
+                id_ = value.strip()
+            else:
+                rest.append((name, _value_key(value)))
+        if rest:
+            attrs = frozenset(rest)
+    return id_, classes, attrs, text_key(text)
+
+
 class Skeleton:
     """A tree's nodes in pre-order with the features Def. 3.2.1 uses.
 
@@ -110,6 +133,8 @@ class Skeleton:
         "sig",
         "_kid_classes",
         "_shape",
+        "_sizes",
+        "_equalities",
     )
 
     def __init__(self) -> None:
@@ -128,6 +153,8 @@ class Skeleton:
         self.sig: list[int] = []  # in-process hash of the position-free features (fast equality)
         self._kid_classes: dict[int, frozenset[str]] = {}
         self._shape: list[int] | None = None
+        self._sizes: list[int] | None = None
+        self._equalities: dict[Params, dict[Any, float]] = {}
 
     def __len__(self) -> int:
         return len(self.tag)
@@ -170,28 +197,28 @@ class Skeleton:
         stack: list[tuple[Any, int, int, int]] = [(root, -1, 0, 1)]
         while stack:
             el, parent, index, nsib = stack.pop()
-            children = list(el)
-            kids = [c for c in children if isinstance(c.tag, str) and c.tag.lower() not in SKIP_TAGS]
-            text = el.text or ""
-            if children:
-                text += "".join(c.tail or "" for c in children)
-            id_, classes, attrs = "", _EMPTY, _EMPTY
-            items = el.items()
-            if items:
-                rest = []
-                for name, value in items:
-                    if name == "class":
-                        classes = frozenset(value.split())
-                    elif name == "id":
-                        id_ = value.strip()
-                    else:
-                        rest.append((name, _value_key(value)))
-                if rest:
-                    attrs = frozenset(rest)
-            i = sk.add(parent, el.tag.lower(), id_, classes, attrs, text_key(text), len(kids), index, nsib, el)
+            kids = [c for c in el if isinstance(c.tag, str) and c.tag.lower() not in SKIP_TAGS]
+            id_, classes, attrs, text = _features(el)
+            i = sk.add(parent, el.tag.lower(), id_, classes, attrs, text, len(kids), index, nsib, el)
             for k in range(len(kids) - 1, -1, -1):
                 stack.append((kids[k], i, k, len(kids)))
         return sk
+
+    def expand(self, node: int) -> None:
+        """Make the features of ``node``'s children readable (all are, but in a PageSkeleton)."""
+
+    def size(self, node: int) -> int:
+        """Nodes in ``node``'s subtree, itself included."""
+        if self._sizes is None:
+            sizes = [1] * len(self)
+            for i in range(len(self) - 1, 0, -1):
+                sizes[self.parent[i]] += sizes[i]
+            self._sizes = sizes
+        return self._sizes[node]
+
+    def shape(self, node: int) -> int:
+        """A hash of ``node``'s whole subtree (see :meth:`shapes`)."""
+        return self.shapes()[node]
 
     def shapes(self) -> list[int]:
         """Per node, a hash of its whole subtree (features and child lists, in order): two nodes
@@ -202,6 +229,15 @@ class Skeleton:
                 shape[i] = hash((self.sig[i], self.index[i], self.nsib[i], tuple(shape[c] for c in self.children[i])))
             self._shape = shape
         return self._shape
+
+    def equalities(self, p: Params) -> dict[Any, float]:
+        """Equality probabilities of this skeleton's nodes with other skeletons' nodes, keyed by the
+        node and the other node's features (see map_children): a template meets the same menus and
+        blocks on every page of its site. Forgotten at EQUALITY_MEMO entries."""
+        found = self._equalities.get(p)
+        if found is None or len(found) >= EQUALITY_MEMO:
+            found = self._equalities[p] = {}
+        return found
 
     def kid_classes(self, parent: int) -> frozenset[str]:
         """Every class on a child of ``parent`` (cached: asked for each compared sibling)."""
@@ -232,6 +268,110 @@ class Skeleton:
         return pos
 
 
+class PageSkeleton(Skeleton):
+    """The skeleton of a parsed page's body (a :class:`newscrawl.page.Page`), with the same nodes,
+    order and features as :meth:`Skeleton.from_element` on it, built for one template mapping.
+
+    Its structure comes from the Page's element list (tags, parent indices, descendant counts:
+    the tree is not walked again), and a node's id, classes, attributes and text are read from
+    lxml only when the mapping reaches it: a top-down mapping compares the children of mapped
+    nodes only (about half of a page's nodes), and needs a subtree's shape only where its size
+    is that of the template node it is mapped to."""
+
+    __slots__ = ()
+
+    @classmethod
+    def from_page(cls, page: Any) -> PageSkeleton:
+        """The skeleton of ``page.body``; the tree must be as the Page measured it."""
+        elements, tags = page.elements, page.tags()
+        parents, _depth, desc = page.structure()
+        names: dict[Any, str | None] = {}  # page tag -> node tag, None for skipped subtrees
+        for tag in set(tags):
+            name = tag.lower() if isinstance(tag, str) else None
+            names[tag] = None if name is None or name in SKIP_TAGS else name
+        sk = cls()
+        node_of = [-1] * len(tags)  # element index -> node
+        node_of[0] = 0
+        node_tag, node_el, node_parent, node_index = [tags[0].lower()], [elements[0]], [-1], [0]
+        children: list[list[int]] = [[]]
+        add_tag, add_el, add_parent, add_index, add_children = (
+            node_tag.append,
+            node_el.append,
+            node_parent.append,
+            node_index.append,
+            children.append,
+        )
+        i, end = 1, len(tags)
+        while i < end:
+            name = names[tags[i]]
+            if name is None:  # a skipped element: its descendants are the next desc[i] elements
+                i += desc[i] + 1
+                continue
+            parent = node_of[parents[i]]
+            node_of[i] = k = len(node_tag)
+            kids = children[parent]
+            add_index(len(kids))
+            kids.append(k)
+            add_tag(name)
+            add_el(elements[i])
+            add_parent(parent)
+            add_children([])
+            i += 1
+        nchild = [len(kids) for kids in children]
+        sk.elements, sk.tag, sk.parent, sk.index, sk.children, sk.nchild = (
+            node_el,
+            node_tag,
+            node_parent,
+            node_index,
+            children,
+            nchild,
+        )
+        sk.nsib = [1, *(nchild[p] for p in node_parent[1:])]
+        unread: list[Any] = [None] * len(node_tag)
+        sk.id, sk.classes, sk.attrs, sk.attr_names, sk.text, sk.sig = (
+            unread,
+            unread[:],
+            unread[:],
+            unread[:],
+            unread[:],
+            unread[:],
+        )
+        return sk
+
+    def _read(self, node: int) -> None:
+        id_, classes, attrs, text = _features(self.elements[node])
+        self.id[node], self.classes[node], self.attrs[node], self.text[node] = id_, classes, attrs, text
+        self.attr_names[node] = frozenset(name for name, _ in attrs) if attrs else _EMPTY
+        self.sig[node] = hash((self.tag[node], id_, classes, attrs, text, self.nchild[node]))
+
+    def expand(self, node: int) -> None:
+        sig = self.sig
+        for c in self.children[node]:
+            if sig[c] is None:
+                self._read(c)
+
+    def shape(self, node: int) -> int:
+        if self._shape is None:
+            self._shape = [None] * len(self)  # type: ignore[list-item]
+        shape = self._shape
+        found = shape[node]
+        if found is None:
+            end = node + self.size(node)  # pre-order: the subtree is the nodes node .. end - 1
+            sig, index, nsib, children = self.sig, self.index, self.nsib, self.children
+            for i in range(end - 1, node - 1, -1):
+                if shape[i] is None:
+                    if sig[i] is None:
+                        self._read(i)
+                    shape[i] = hash((sig[i], index[i], nsib[i], tuple(shape[c] for c in children[i])))
+            found = shape[node]
+        return found
+
+    def shapes(self) -> list[int]:
+        self.shape(0)
+        assert self._shape is not None
+        return self._shape
+
+
 def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
     """Def. 3.2.2: the probability that node ``i`` of ``a`` and node ``j`` of ``b`` are equal."""
     if a.tag[i] != b.tag[j]:
@@ -241,8 +381,7 @@ def equality(a: Skeleton, i: int, b: Skeleton, j: int, p: Params) -> float:
         return factor
     ca, cb = a.classes[i], b.classes[j]
     if p.moved_classes and ca != cb and i and j and ca & cb:
-        moved = {c for c in ca - cb if c in b.kid_classes(b.parent[j])}
-        moved.update(c for c in cb - ca if c in a.kid_classes(a.parent[i]))
+        moved = ((ca - cb) & b.kid_classes(b.parent[j])) | ((cb - ca) & a.kid_classes(a.parent[i]))
         if moved:
             ca, cb = ca - moved, cb - moved
     pc = p.not_classes if not ca and not cb else len(ca & cb) / len(ca | cb)
@@ -304,6 +443,11 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             groups_a.setdefault(tag_a[x], []).append(x)
     scored: list[tuple[float, int, int, int, int]] = []
     sig_a, sig_b, index_a, index_b, nsib_a, nsib_b = a.sig, b.sig, a.index, b.index, a.nsib, b.nsib
+    # equality() of (x, y) reads x's features and its siblings' classes (fixed in a), y's features
+    # and position, and the classes of y's siblings (the children of pb): those are the memo's key
+    memo, kids_b = a.equalities(p), b.kid_classes(pb)
+    id_b, classes_b, attrs_b, nchild_b = b.id, b.classes, b.attrs, b.nchild
+    features_b: dict[int, tuple[Any, ...]] = {}
     for group, xs in groups_a.items():
         ys = groups_b.get(group)
         if not ys:
@@ -319,7 +463,14 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             if sig_a[x] == sig_b[y] and index_a[x] == index_b[y] and nsib_a[x] == nsib_b[y]:
                 score = _identical(a, x, p)  # same features and position: the common template case
             else:
-                score = equality(a, x, b, y, p)
+                key = features_b.get(y)
+                if key is None:
+                    key = features_b[y] = (tag_b[y], text_b[y], id_b[y], classes_b[y], attrs_b[y], nchild_b[y],
+                                           index_b[y], nsib_b[y])
+                found = memo.get((x, key, kids_b))
+                if found is None:
+                    found = memo[x, key, kids_b] = equality(a, x, b, y, p)
+                score = found
             if score >= threshold:
                 scored.append((-score, abs(a.index[x] - b.index[y]), a.index[x], x, y))
     if not scored:
@@ -376,12 +527,13 @@ def etdm(a: Skeleton, b: Skeleton, p: Params) -> dict[int, int]:
         return {}
     mapping = {0: 0}
     stack = [(0, 0)]
-    shape_a, shape_b = a.shapes(), b.shapes()
     while stack:
         x, y = stack.pop()
-        if x and shape_a[x] == shape_b[y]:
+        if x and a.size(x) == b.size(y) and a.shape(x) == b.shape(y):  # equal shapes have equal sizes
             _map_identical(a, x, b, y, p, mapping)
             continue
+        a.expand(x)
+        b.expand(y)
         for cx, cy in map_children(a, x, b, y, p):
             mapping[cx] = cy
             stack.append((cx, cy))

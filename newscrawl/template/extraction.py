@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from lxml import etree
+
 from newscrawl.page import Page
 from newscrawl.template.etdm import Skeleton
 from newscrawl.template.model import Template, whole_subtrees
@@ -35,18 +37,11 @@ def strip_page(
     remeasure: bool = True,
 ) -> Stripped:
     """Remove ``template`` from ``page`` (its tree is modified): one mapping (or the given
-    ``template.match(page.root)``) and, with ``remeasure``, a new Page over the stripped tree."""
-    sk, marked = match or template.match(page.root)
+    ``template.match(page)``) and, with ``remeasure``, a new Page over the stripped tree."""
+    sk, marked = match or template.match(page)
     roots = [sk.elements[i] for i in whole_subtrees(sk, marked)]
     texts: set[str] = set()
-    removed = 0
-    for top in roots:
-        for el in top.iter():
-            if isinstance(el.tag, str):
-                removed += 1
-                text = " ".join(el.text_content().split())
-                if text:
-                    texts.add(text)
+    removed = sum(_add_texts(top, texts) for top in roots)
     for top in roots:
         top.drop_tree()
     if not removed or not remeasure:
@@ -62,6 +57,39 @@ def strip_page(
         style_elements=page.style_elements,
     )
     return Stripped(new, removed, texts)
+
+
+def _add_texts(top: Any, texts: set[str]) -> int:
+    """Add the collapsed ``text_content()`` of every element of ``top``'s subtree to ``texts``; the
+    number of elements. One bottom-up pass (an element's text is its own text, then each child's
+    text and tail), not one XPath evaluation an element: a Page's tree holds elements only (the
+    parse drops comments and processing instructions); a subtree with other nodes is read the slow way."""
+    if next(top.iter(etree.Comment, etree.ProcessingInstruction, etree.Entity), None) is not None:
+        count = 0
+        for el in top.iter():
+            if isinstance(el.tag, str):
+                count += 1
+                text = " ".join(el.text_content().split())
+                if text:
+                    texts.add(text)
+        return count
+    count = 0
+    open_parts: list[list[str]] = []
+    for event, el in etree.iterwalk(top, events=("start", "end")):
+        if event == "start":
+            open_parts.append([el.text or ""])
+            continue
+        whole = "".join(open_parts.pop())
+        count += 1
+        text = " ".join(whole.split())
+        if text:
+            texts.add(text)
+        if open_parts:
+            parts = open_parts[-1]
+            parts.append(whole)
+            if el.tail:
+                parts.append(el.tail)
+    return count
 
 
 def filter_lines(body: str | None, texts: set[str]) -> tuple[str | None, int]:

@@ -15,7 +15,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from newscrawl.template.etdm import Params, Skeleton, etdm
+from newscrawl.page import Page
+from newscrawl.template.etdm import PageSkeleton, Params, Skeleton, etdm
 
 FORMAT_VERSION = 2
 
@@ -100,11 +101,15 @@ class Template:
             self._skeleton = sk
         return self._skeleton
 
-    def match(self, root: Any) -> tuple[Skeleton, set[int]]:
-        """Map the template onto a page: the page's skeleton and its template node indices."""
-        page = Skeleton.from_element(body_of(root))
-        mapping = etdm(self.skeleton(), page, self.params)
-        return page, set(mapping.values())
+    def match(self, root: Any, skeleton: Skeleton | None = None) -> tuple[Skeleton, set[int]]:
+        """Map the template onto a page (an lxml root, or a :class:`~newscrawl.page.Page` whose
+        element list the page's skeleton is built from): the page's skeleton and its template node
+        indices. ``skeleton``: the page's skeleton from an earlier match of another template on the
+        same, unchanged page (its nodes read then are not read again)."""
+        if skeleton is None:
+            skeleton = PageSkeleton.from_page(root) if isinstance(root, Page) else Skeleton.from_element(body_of(root))
+        mapping = etdm(self.skeleton(), skeleton, self.params)
+        return skeleton, set(mapping.values())
 
     def apply(self, root: Any) -> int:
         """Remove this template from a page of the site: every maximal subtree whose nodes are all

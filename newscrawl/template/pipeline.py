@@ -336,7 +336,7 @@ class TemplatePipeline:
             self.store.add_links(canonicalize(url), html, list(adapter["outlinks"]))
         key = cache_key(url)
         template = await self._template(key, url, page)
-        match = template.match(page.root) if template is not None else None
+        match = template.match(page) if template is not None else None
         if template is not None and match and len(match[1]) < self.min_coverage * template.size:
             section = cache_key(url, section=True)
             if section != key:
@@ -344,7 +344,7 @@ class TemplatePipeline:
                 section_template = await self._template(section, url, page)
                 if section_template is not None:
                     template, key = section_template, section
-                    match = template.match(page.root)
+                    match = template.match(page, match[0])
         if template is None:
             self.stats.inc_value(f"{STATS}/items_without_template")
             return item
