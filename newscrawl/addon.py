@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from scrapy.settings import BaseSettings, Settings
 
-from newscrawl.defaults import DEFAULTS, feed_errors, setting_errors
+from newscrawl.defaults import DEFAULTS, SCRAPY_DEFAULTS, feed_errors, setting_errors
 from newscrawl.extras import extra_errors
 
 # (import path, priority) of each component the add-on enables; modules that are not built in
@@ -54,7 +54,7 @@ class NewscrawlAddon:
     def update_settings(self, settings: Settings) -> None:
         # update_pre_crawler_settings is not called when ADDONS comes from a spider; repeat it.
         settings.add_to_list("SPIDER_MODULES", "newscrawl.spiders")
-        for name, value in DEFAULTS.items():
+        for name, value in {**DEFAULTS, **SCRAPY_DEFAULTS}.items():
             settings.set(name, value, priority="addon")
         for path, priority in DOWNLOADER_MIDDLEWARES.items():
             if _available(path):

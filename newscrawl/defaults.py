@@ -252,6 +252,15 @@ DEFAULTS: dict[str, Any] = {
 
 # the values a string setting must take (the reader compares with them: a typo would silently
 # mean the default)
+# --- Scrapy's own settings that the add-on changes (the same ``addon`` priority: a project's value wins)
+SCRAPY_DEFAULTS: dict[str, Any] = {
+    # Items and requests of one response processed in parallel (Scrapy's default: 100). Scrapy starts
+    # this many tasks for every response, whatever it yields; a news page yields one item and a few
+    # new links, and 100 tasks cost the crawl's main process about a millisecond a page
+    # (benchmarks/crawl.py). Pages are still processed in parallel with each other.
+    "CONCURRENT_ITEMS": 16,
+}
+
 CHOICES: dict[str, tuple[str, ...]] = {
     "NEWSCRAWL_HAND_OFF": ("articles", "all"),
     "NEWSCRAWL_TEMPLATE_MODE": ("after", "before", "both"),

@@ -28,7 +28,7 @@ from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet import task
 from twisted.internet.defer import Deferred
 
-from newscrawl.classify.site import SiteLayouts, Verdict
+from newscrawl.classify.site import AGREEMENT, SiteLayouts, Verdict
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/site"
@@ -94,6 +94,8 @@ class SiteArticlePipeline:
             return None
         if verdict.method == "page-model":  # its layout's evidence is not conclusive yet: more of it may come
             return None
+        if verdict.method == "site-layout" and verdict.is_article and verdict.scores["layout"]["share"] < AGREEMENT:
+            return None  # a bare majority of its layout: more of the site may show it a listing
         return verdict
 
     def _apply(self, adapter: ItemAdapter, verdict: Verdict) -> None:
@@ -154,9 +156,12 @@ class SiteArticlePipeline:
         if getattr(engine_slot, "closing", None) is not None or getattr(slot, "closing", None) is not None:
             self._decide_all("closing")
             return
-        if slot is not None and slot.needs_backout():  # Scrapy stops downloading: the oldest half goes
-            for _ in range((len(self.waiting) + 1) // 2):
-                self._decide_oldest("memory")
+        if slot is not None and slot.needs_backout():
+            # Scrapy stops downloading: once the pages still in the earlier stages (extraction workers)
+            # have come, no evidence can come while these wait, and the oldest half goes
+            if len(getattr(slot, "active", ())) <= len(self.waiting):
+                for _ in range((len(self.waiting) + 1) // 2):
+                    self._decide_oldest("memory")
             return
         downloader = getattr(engine, "downloader", None)
         scheduler = getattr(engine_slot, "scheduler", None)

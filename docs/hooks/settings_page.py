@@ -16,14 +16,16 @@ SOURCE = REPO / "newscrawl" / "defaults.py"
 MODELS = REPO / "models"
 
 
-def settings_table(source: str) -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """``[(section, [(name, default source, comment)])]`` from the text of defaults.py."""
+def settings_table(source: str, variable: str = "DEFAULTS", first: str = "General"
+                   ) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """``[(section, [(name, default source, comment)])]`` of the dict ``variable`` in the text of
+    defaults.py; entries before its first ``# ---`` line go under ``first``."""
     tree = ast.parse(source)
     lines = source.splitlines()
     defaults = next(node.value for node in tree.body if isinstance(node, ast.AnnAssign | ast.Assign)
-                    and getattr(getattr(node, "target", None), "id", None) == "DEFAULTS")
+                    and getattr(getattr(node, "target", None), "id", None) == variable)
     assert isinstance(defaults, ast.Dict)
-    sections: list[tuple[str, list[tuple[str, str, str]]]] = [("General", [])]
+    sections: list[tuple[str, list[tuple[str, str, str]]]] = [(first, [])]
     previous_end = defaults.lineno  # the line of "DEFAULTS = {"
     for key, value in zip(defaults.keys, defaults.values):
         assert isinstance(key, ast.Constant)
@@ -54,7 +56,8 @@ def page(source: str) -> str:
            "documentation is built. The add-on installs these defaults with the `addon` priority, so a",
            "project's `settings.py`, a spider's `custom_settings` and `-s NAME=VALUE` still win. A value a",
            "setting cannot take stops the crawl before it starts, naming the setting.", ""]
-    for title, rows in settings_table(source):
+    scrapy = settings_table(source, "SCRAPY_DEFAULTS", "Scrapy settings the add-on changes (a project's value wins)")
+    for title, rows in settings_table(source) + scrapy:
         out += [f"## {title[:1].upper() + title[1:]}", "", "| setting | default | what it does |", "|---|---|---|"]
         for name, default, comment in rows:
             if name in CHOICES:

@@ -465,8 +465,16 @@ def map_children(a: Skeleton, pa: int, b: Skeleton, pb: int, p: Params) -> list[
             else:
                 key = features_b.get(y)
                 if key is None:
-                    key = features_b[y] = (tag_b[y], text_b[y], id_b[y], classes_b[y], attrs_b[y], nchild_b[y],
-                                           index_b[y], nsib_b[y])
+                    key = features_b[y] = (
+                        tag_b[y],
+                        text_b[y],
+                        id_b[y],
+                        classes_b[y],
+                        attrs_b[y],
+                        nchild_b[y],
+                        index_b[y],
+                        nsib_b[y],
+                    )
                 found = memo.get((x, key, kids_b))
                 if found is None:
                     found = memo[x, key, kids_b] = equality(a, x, b, y, p)
