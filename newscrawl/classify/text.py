@@ -4,9 +4,9 @@ Markup, punctuation and URL features cannot tell an undated evergreen guide (an 
 wcxb-dev's labels) from a service page written as prose, or a forum thread marked up as an
 article (docs/decisions.md, "Page classifier, round 4"); the words can. The extracted headline,
 the page's ``<title>`` and its visible body text are hashed into word n-gram counts (scikit-learn's
-HashingVectorizer: stateless, no vocabulary to store or to drift), log-scaled and L2-normalised, and a
-logistic model reads them. Its settings and weights are data in a checked JSON file
-(:func:`newscrawl.modelio.load_linear`).
+HashingVectorizer, computed in numpy by :mod:`newscrawl.classify.hashing`: stateless, no vocabulary
+to store or to drift), log-scaled and L2-normalised, and a logistic model reads them. Its settings
+and weights are data in a checked JSON file (:func:`newscrawl.modelio.load_linear`).
 
 A second model of the same kind reads the headline and ``<title>`` alone (:func:`headline_text`).
 ``newscrawl train page`` fits both and feeds their *out-of-fold* probabilities to the boosted trees
@@ -18,16 +18,15 @@ cheap language signal that decides which pages they may read (docs/decisions.md,
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Mapping
-from itertools import repeat
 from typing import Any
 
 import numpy as np
 
 from newscrawl import modelio
 from newscrawl.classify.codepoints import CodePointClasses, code_points, runs
+from newscrawl.classify.hashing import hashed_row
 from newscrawl.page import Page
 
 MAX_CHARS = 20_000  # bounded hashing work on very long pages; the start of a page says what it is
@@ -85,48 +84,18 @@ TEXT_INPUTS: dict[str, Callable[[Page, str | None], str]] = {"text_model": page_
 TEXT_FEATURES = tuple(TEXT_INPUTS)
 
 
-@functools.lru_cache(maxsize=8)
-def vectorizer(analyzer: str, ngram_range: tuple[int, int], n_features: int, lowercase: bool) -> Any:
-    """The hashing vectorizer a model names (counts; scaling is :func:`vectorize`'s)."""
-    from sklearn.feature_extraction.text import HashingVectorizer
-
-    return HashingVectorizer(
-        analyzer=analyzer,
-        ngram_range=ngram_range,
-        n_features=n_features,
-        lowercase=lowercase,
-        alternate_sign=False,
-        norm=None,
-        dtype=np.float64,
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _hashing(analyzer: str, ngram_range: tuple[int, int], n_features: int, lowercase: bool) -> tuple[Any, Any]:
-    """The named vectorizer's analyzer (text to n-grams) and a hasher of (n-gram, 1) pairs: what its
-    ``transform`` builds on every call, with a parameter check and a generator over the n-grams
-    that cost a third of a page's two text models (docs/decisions.md, extraction speed round 8)."""
-    from sklearn.feature_extraction import FeatureHasher
-
-    return (
-        vectorizer(analyzer, ngram_range, n_features, lowercase).build_analyzer(),
-        FeatureHasher(n_features=n_features, input_type="pair", dtype=np.float64, alternate_sign=False),
-    )
-
-
 def vectorize(texts: list[str], settings: dict[str, Any]) -> Any:
-    """Rows of log(1 + count), L2-normalised: long pages and repeated words do not dominate. The
-    counts are :func:`vectorizer`'s, the scaling ``sklearn.preprocessing.normalize``'s kernel, so the
-    rows equal theirs bit for bit without the per-call input checks."""
-    from sklearn.utils.sparsefuncs_fast import inplace_csr_row_normalize_l2
+    """Rows of log(1 + count), L2-normalised (a SciPy CSR matrix, for training): long pages and repeated
+    words do not dominate. Each row is :func:`newscrawl.classify.hashing.hashed_row`'s, which equals
+    scikit-learn's HashingVectorizer, log1p and ``sklearn.preprocessing.normalize`` bit for bit."""
+    from scipy.sparse import csr_matrix  # type: ignore[import-untyped]  # training only: workers never load SciPy
 
-    analyze, hasher = _hashing(
-        settings["analyzer"], tuple(settings["ngram_range"]), settings["n_features"], settings["lowercase"]
-    )
-    matrix = hasher.transform(zip(analyze(text), repeat(1)) for text in texts)  # sorted, duplicates summed
-    matrix.data = np.log1p(matrix.data)
-    inplace_csr_row_normalize_l2(matrix)
-    return matrix
+    rows = [hashed_row(text, settings) for text in texts]
+    indptr = np.zeros(len(rows) + 1, dtype=np.int32)
+    np.cumsum([len(indices) for indices, _ in rows], out=indptr[1:])
+    indices = np.concatenate([r[0] for r in rows]).astype(np.int32) if rows else np.zeros(0, dtype=np.int32)
+    data = np.concatenate([r[1] for r in rows]) if rows else np.zeros(0)
+    return csr_matrix((data, indices, indptr), shape=(len(rows), settings["n_features"]))
 
 
 def text_inputs(page: Page, headline: str | None) -> dict[str, str]:
@@ -138,6 +107,4 @@ def text_inputs(page: Page, headline: str | None) -> dict[str, str]:
 def text_probabilities(models: dict[str, modelio.LinearModel], inputs: Mapping[str, str]) -> list[float]:
     """P(article) from each text model (by feature name, in the dict's order) reading its input
     (:func:`text_inputs`)."""
-    return [
-        float(model.positive_proba(vectorize([inputs[name]], model.vectorizer))[0]) for name, model in models.items()
-    ]
+    return [model.positive_proba_row(*hashed_row(inputs[name], model.vectorizer)) for name, model in models.items()]

@@ -183,3 +183,19 @@ def test_url_model_refuses_a_boosted_file(tmp_path):
     model = load_model(path)
     with pytest.raises(ModelError, match="averaged tree ensemble"):
         UrlClassifier(model)
+
+
+def test_a_reformatted_but_unedited_file_still_passes_its_checksum(tmp_path):
+    """An unedited file is checked from its text; the same payload written another way (indented, keys
+    in another order) is checked from its canonical form: both load, and predict the same."""
+    X, y = _data()
+    path = tmp_path / "boosted.json"
+    save_model(export_trees(HistGradientBoostingClassifier(max_iter=5, random_state=0).fit(X, y), NAMES), path)
+    expected = load_model(path).predict_proba(X)
+    body = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(reversed(list(body.items()))), indent=2))
+    assert np.array_equal(load_model(path).predict_proba(X), expected)
+    body.pop("sha256")
+    path.write_text(json.dumps(body, sort_keys=True, separators=(",", ":")))
+    with pytest.raises(ModelError, match="checksum"):
+        load_model(path)

@@ -1,0 +1,98 @@
+"""Hashed n-gram counts as scikit-learn's ``HashingVectorizer(alternate_sign=False)`` computes them, in numpy.
+
+The text models were trained on scikit-learn's hashing (murmurhash3_32 of each n-gram's UTF-8 bytes,
+seed 0, bucket ``abs(hash) % n_features``), so prediction must hash exactly as it does. Importing
+scikit-learn for it cost every extraction worker 0.75 s of its start (scikit-learn imports SciPy),
+while the worker is what a crawl waits for (docs/decisions/workers.md). This module has the same
+analyzers and hash, to the bit (tests compare them with scikit-learn's), and needs only numpy; the
+murmur rounds run on all of a text's n-grams at once, one array step per 4-byte block.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token_pattern
+_WHITE_SPACES = re.compile(r"\s\s+")
+_C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
+_TAIL_MASK = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF], dtype=np.uint32)
+
+
+def ngrams(text: str, analyzer: str, ngram_range: tuple[int, int], lowercase: bool) -> list[str]:
+    """The text's n-grams, as the named scikit-learn analyzer lists them (their order is irrelevant
+    to the counts)."""
+    if lowercase:
+        text = text.lower()
+    low, high = ngram_range
+    if analyzer == "word":
+        return _word_ngrams(_TOKEN.findall(text), low, high)
+    text = _WHITE_SPACES.sub(" ", text)
+    if analyzer == "char":
+        return [text[i : i + n] for n in range(low, min(high, len(text)) + 1) for i in range(len(text) - n + 1)]
+    if analyzer == "char_wb":
+        return [gram for word in text.split() for gram in _padded_word_ngrams(f" {word} ", low, high)]
+    raise ValueError(f"unknown analyzer {analyzer!r}")
+
+
+def _word_ngrams(tokens: list[str], low: int, high: int) -> list[str]:
+    grams = list(tokens) if low == 1 else []
+    for n in range(max(low, 2), min(high, len(tokens)) + 1):
+        grams.extend(map(" ".join, zip(*(tokens[k:] for k in range(n)))))
+    return grams
+
+
+def _padded_word_ngrams(word: str, low: int, high: int) -> list[str]:
+    """A space-padded word's n-grams; a word shorter than ``n`` once, for the first such ``n`` only."""
+    out = []
+    for n in range(low, high + 1):
+        if len(word) <= n:
+            out.append(word[:n])
+            break
+        out.extend(word[i : i + n] for i in range(len(word) - n + 1))
+    return out
+
+
+def _rotl(x: np.ndarray, r: int) -> np.ndarray:
+    return (x << np.uint32(r)) | (x >> np.uint32(32 - r))
+
+
+def murmurhash3_32(strings: list[str]) -> np.ndarray:
+    """Signed 32-bit MurmurHash3 (x86, seed 0) of each string's UTF-8 bytes, as int64."""
+    encoded = [s.encode("utf-8") for s in strings]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    starts = np.zeros(len(encoded), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    raw = b"".join(encoded) + b"\0" * 4
+    # every byte offset's next four bytes as a little-endian word (the buffer read with stride 1)
+    words = np.ndarray((len(raw) - 3,), dtype="<u4", buffer=raw, strides=(1,))
+    blocks = lengths // 4
+    h = np.zeros(len(encoded), dtype=np.uint32)
+    for j in range(int(blocks.max(initial=0))):
+        live = np.flatnonzero(blocks > j)
+        k = _rotl(words[starts[live] + 4 * j] * _C1, 15) * _C2
+        h[live] = _rotl(h[live] ^ k, 13) * np.uint32(5) + np.uint32(0xE6546B64)
+    tail = lengths & 3
+    k = _rotl((words[starts + 4 * blocks] & _TAIL_MASK[tail]) * _C1, 15) * _C2
+    h = np.where(tail > 0, h ^ k, h).astype(np.uint32) ^ lengths.astype(np.uint32)
+    h ^= h >> np.uint32(16)
+    h *= np.uint32(0x85EBCA6B)
+    h ^= h >> np.uint32(13)
+    h *= np.uint32(0xC2B2AE35)
+    h ^= h >> np.uint32(16)
+    return h.view(np.int32).astype(np.int64)
+
+
+def hashed_row(text: str, settings: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The text's row as the text models read it: sorted bucket indices and log(1 + count) values,
+    L2-normalised. The sums run in order (``cumsum``) as scikit-learn's and SciPy's loops do, so
+    the values and a model's dot product with them are theirs to the last bit."""
+    grams = ngrams(text, settings["analyzer"], tuple(settings["ngram_range"]), settings["lowercase"])
+    buckets = np.abs(murmurhash3_32(grams)) % settings["n_features"]
+    indices, counts = np.unique(buckets, return_counts=True)
+    values = np.log1p(counts.astype(np.float64))
+    if len(values):
+        values /= np.sqrt(np.cumsum(values * values)[-1])
+    return indices, values
