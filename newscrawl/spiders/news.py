@@ -16,6 +16,7 @@ at DEBUG. With ``NEWSCRAWL_HAND_OFF = "all"`` every HTML page becomes an item.
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Iterator
 from datetime import UTC, datetime
@@ -38,9 +39,12 @@ from newscrawl.links.discovery import FEED_TYPES, parse_feed, parse_sitemap, sit
 from newscrawl.links.traps import TrapGuard
 from newscrawl.links.urls import Scope, UrlCanonicalizer, looks_like_html, registrable_domain
 from newscrawl.modelio import ModelError
-from newscrawl.responses import resolve, selector
+from newscrawl.responses import base_url, resolve, selector
+from newscrawl.safeurl import join_url, valid_url
 
 logger = logging.getLogger(__name__)
+# an http(s) href with a host: urljoin returns it (re-assembled) whatever the base, given the scheme
+_ABSOLUTE_HREF = re.compile(r"[Hh][Tt][Tt][Pp][Ss]?://[^/?#]")
 
 
 def _looks_binary(body: bytes) -> bool:
@@ -123,6 +127,7 @@ class NewsSpider(scrapy.Spider):
         # middlewares, a fingerprint and the URL model. Exact strings only: a URL that Scrapy
         # rewrites still reaches the dupefilter, as before.
         self.scheduled_urls: set[int] = set()
+        self.href_links: dict[tuple[str, str], str | None] = {}  # _outlinks' resolved hrefs
 
     def valid_start_urls(self, urls: Iterable[str]) -> list[str]:
         """The canonical start URLs; a malformed one (``http://[x/``, a port that is not a number)
@@ -229,15 +234,22 @@ class NewsSpider(scrapy.Spider):
     def _resolve(self, response: Response, href: str) -> str | None:
         """The canonical absolute URL of ``href`` on ``response``; None (counted, logged at debug
         level) when it is malformed, so one bad attribute costs only itself."""
-        url = resolve(response, href)
+        link = self._canonical_link(resolve(response, href))
+        if link is None:
+            self._invalid_link(response, href)
+        return link
+
+    def _canonical_link(self, url: str | None) -> str | None:
         if url is not None:
             try:
                 return self.canonicalize(url)
             except ValueError:  # e.g. a port that is not a number
                 pass
+        return None
+
+    def _invalid_link(self, response: Response, href: str) -> None:
         self.stats.inc_value("newscrawl/links/invalid")
         logger.debug("Malformed URL %r on %s", href[:200], response.url)
-        return None
 
     def _outlinks(self, response: HtmlResponse, sel: Selector) -> list[str]:
         # lxml's own strings: parsel would wrap each of a page's hundreds of values in a Selector
@@ -245,15 +257,28 @@ class NewsSpider(scrapy.Spider):
         if len(hrefs) > self.max_links:
             self.stats.inc_value("newscrawl/links/truncated_pages")
             hrefs = hrefs[: self.max_links]
+        base = base_url(response)
+        # an absolute href with a host resolves the same on every page of the base's scheme: the
+        # site's navigation, repeated on all its pages, is resolved once per crawl, not per page
+        scheme = base.partition(":")[0].lower() if valid_url(base) else None
+        cache = self.href_links
+        if len(cache) > 100_000:
+            cache.clear()
         seen: dict[str, None] = {}
         for href in dict.fromkeys(hrefs):  # a page repeats most of its links: resolve each once
             href = href.strip()
             if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
                 continue
-            link = self._resolve(response, href)
+            key = (scheme, href) if scheme is not None and _ABSOLUTE_HREF.match(href) else None
+            if key is not None and key in cache:
+                link = cache[key]
+            else:
+                link = self._canonical_link(join_url(base, href))
+                if key is not None:
+                    cache[key] = link
             if link is None:
-                continue
-            if link in self.scope:
+                self._invalid_link(response, href)
+            elif link in self.scope:
                 seen.setdefault(link, None)
             else:
                 self.stats.inc_value("newscrawl/links/offsite")

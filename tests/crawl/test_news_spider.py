@@ -237,3 +237,42 @@ def test_the_page_limit_bounds_what_a_large_sitemap_queues(crawl, tmp_path):
     assert result.stats["newscrawl/sitemaps/urls"] == 600
     assert 100 <= len(stories) <= 100 + 2 * 10, len(stories)  # the limit, plus Scrapy's item buffer
     assert result.stats["newscrawl/skipped/domain_page_limit"] >= 600 - len(stories)
+
+
+def test_hrefs_resolved_once_per_crawl_resolve_as_on_each_page():
+    """Absolute hrefs are resolved once per crawl (by the base's scheme); every page still gets what
+    urljoin against its own base and the canonicaliser give, and each malformed href is counted."""
+    from urllib.parse import urljoin
+
+    from scrapy.http import HtmlResponse
+    from scrapy.utils.test import get_crawler
+
+    from newscrawl.links.urls import canonicalize
+    from newscrawl.responses import selector
+    from newscrawl.spiders.news import NewsSpider
+
+    crawler = get_crawler(NewsSpider, {"NEWSCRAWL_LOCAL": True})
+    crawler.stats.open_spider()
+    spider = NewsSpider.from_crawler(crawler, start_urls=["https://a.example/"])
+    spider._configure()
+    hrefs = ["https://a.example/p/../q?utm_source=x", "http://a.example/r", "HTTPS://A.example/s#top", "/t", "u",
+             "https:///v", "http://[bad/", "https://b.example/w"]
+    anchors = "".join(f'<a href="{h}">x</a>' for h in hrefs)
+    pages = [("https://a.example/one/", ""), ("http://a.example/two/", ""), ("https://a.example/three/four",
+             '<base href="https://a.example/base/">'), ("https://a.example/five/", "")]
+    for url, head in pages:
+        response = HtmlResponse(url, body=f"<html><head>{head}</head><body>{anchors}</body></html>".encode(),
+                                encoding="utf-8")
+        base = "https://a.example/base/" if head else url
+        expected = []
+        for href in hrefs:
+            try:
+                link = canonicalize(urljoin(base, href))
+            except ValueError:
+                continue
+            if link in spider.scope and link not in expected:
+                expected.append(link)
+        invalid = crawler.stats.get_value("newscrawl/links/invalid", 0)
+        assert spider._outlinks(response, selector(response)) == expected
+        assert crawler.stats.get_value("newscrawl/links/invalid") == invalid + 1  # http://[bad/, on every page
+    assert ("https", "https://a.example/p/../q?utm_source=x") in spider.href_links  # resolved once, kept
