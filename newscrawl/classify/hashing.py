@@ -61,28 +61,55 @@ def _rotl(x: np.ndarray, r: int) -> np.ndarray:
 
 def murmurhash3_32(strings: list[str]) -> np.ndarray:
     """Signed 32-bit MurmurHash3 (x86, seed 0) of each string's UTF-8 bytes, as int64."""
-    encoded = [s.encode("utf-8") for s in strings]
-    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
-    starts = np.zeros(len(encoded), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    raw = b"".join(encoded) + b"\0" * 4
+    raw, starts, lengths = _utf8(strings)
+    raw += b"\0" * 4
     # every byte offset's next four bytes as a little-endian word (the buffer read with stride 1)
     words = np.ndarray((len(raw) - 3,), dtype="<u4", buffer=raw, strides=(1,))
     blocks = lengths // 4
-    h = np.zeros(len(encoded), dtype=np.uint32)
-    for j in range(int(blocks.max(initial=0))):
-        live = np.flatnonzero(blocks > j)
-        k = _rotl(words[starts[live] + 4 * j] * _C1, 15) * _C2
-        h[live] = _rotl(h[live] ^ k, 13) * np.uint32(5) + np.uint32(0xE6546B64)
+    # longest first, so the strings still in their blocks at step j are a prefix (live[j] of them),
+    # and every block's k is mixed in one pass, laid out step after step
+    order = np.argsort(-blocks, kind="stable")
+    first, blocks, lengths = starts[order], blocks[order], lengths[order]
+    live = np.searchsorted(-blocks, -np.arange(int(blocks.max(initial=0))), side="left")  # with > j blocks
+    at_step = [first[:n] + 4 * j for j, n in enumerate(live)] or [np.zeros(0, dtype=np.int64)]
+    k = _rotl(words[np.concatenate(at_step)] * _C1, 15) * _C2
+    h = np.zeros(len(strings), dtype=np.uint32)
+    at = 0
+    for n in live.tolist():
+        step = h[:n]
+        step ^= k[at : at + n]
+        step[:] = _rotl(step, 13)
+        step *= np.uint32(5)
+        step += np.uint32(0xE6546B64)
+        at += n
     tail = lengths & 3
-    k = _rotl((words[starts + 4 * blocks] & _TAIL_MASK[tail]) * _C1, 15) * _C2
+    k = _rotl((words[first + 4 * blocks] & _TAIL_MASK[tail]) * _C1, 15) * _C2
     h = np.where(tail > 0, h ^ k, h).astype(np.uint32) ^ lengths.astype(np.uint32)
     h ^= h >> np.uint32(16)
     h *= np.uint32(0x85EBCA6B)
     h ^= h >> np.uint32(13)
     h *= np.uint32(0xC2B2AE35)
     h ^= h >> np.uint32(16)
-    return h.view(np.int32).astype(np.int64)
+    out = np.empty(len(strings), dtype=np.int64)
+    out[order] = h.view(np.int32)
+    return out
+
+
+def _utf8(strings: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """The strings' UTF-8 bytes in one buffer, and each one's start and length in it. Joined by NUL
+    and encoded at once when no string holds a NUL (n-grams of words never do), else one by one."""
+    joined = "\0".join(strings)
+    if joined.count("\0") == len(strings) - 1 and strings:
+        raw = joined.encode("utf-8")
+        ends = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 0)
+        starts = np.concatenate(([0], ends + 1))
+        lengths = np.concatenate((ends, [len(raw)])) - starts
+        return raw, starts, lengths  # the NULs between them are never read: a tail is masked
+    encoded = [s.encode("utf-8") for s in strings]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    starts = np.zeros(len(encoded), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    return b"".join(encoded), starts, lengths
 
 
 def hashed_row(text: str, settings: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
