@@ -259,6 +259,12 @@ SCRAPY_DEFAULTS: dict[str, Any] = {
     # new links, and 100 tasks cost the crawl's main process about a millisecond a page
     # (benchmarks/crawl.py). Pages are still processed in parallel with each other.
     "CONCURRENT_ITEMS": 16,
+    # Bytes of responses in processing before Scrapy stops downloading (Scrapy's default: 5 MB).
+    # A response counts until its item leaves the last pipeline, so the pages waiting for an
+    # extraction worker and those the site-level article stage holds all count: 5 MB is 16 news
+    # pages of 300 KB, fewer than one worker's queue, and the crawl downloaded in bursts
+    # (wyofile, 1 worker: 14.8 s at 5 MB, 10-11.5 s at 20-200 MB; docs/decisions/workers.md).
+    "SCRAPER_SLOTS_MAX_ACTIVE_SIZE": 50_000_000,
 }
 
 CHOICES: dict[str, tuple[str, ...]] = {

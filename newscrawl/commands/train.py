@@ -22,7 +22,7 @@ TARGETS: dict[str, str] = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from newscrawl.cli import add_module_commands
 
-    add_module_commands(parser, "target", TARGETS, wrap=_with_data)
+    add_module_commands(parser, "target", TARGETS, wrap=_with_data, argv=getattr(parser, "newscrawl_argv", None))
 
 
 def _with_data(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:

@@ -125,3 +125,18 @@ def test_bad_setting_values_are_refused_before_the_crawl_with_what_is_wrong():
                            "-s", "NEWSCRAWL_HAND_OFF=al"],
                           cwd=REPO, capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 1 and "NEWSCRAWL_HAND_OFF = 'al'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_addon_changes_scrapys_own_defaults_but_a_projects_value_wins():
+    from scrapy.settings import Settings
+
+    from newscrawl.addon import NewscrawlAddon
+    from newscrawl.defaults import SCRAPY_DEFAULTS
+
+    settings = Settings()
+    NewscrawlAddon().update_settings(settings)
+    assert settings.getint("SCRAPER_SLOTS_MAX_ACTIVE_SIZE") == SCRAPY_DEFAULTS["SCRAPER_SLOTS_MAX_ACTIVE_SIZE"] > 5_000_000
+    assert settings.getint("CONCURRENT_ITEMS") == 16
+    own = Settings({"SCRAPER_SLOTS_MAX_ACTIVE_SIZE": 1_000_000, "CONCURRENT_ITEMS": 50}, priority="project")
+    NewscrawlAddon().update_settings(own)
+    assert own.getint("SCRAPER_SLOTS_MAX_ACTIVE_SIZE") == 1_000_000 and own.getint("CONCURRENT_ITEMS") == 50

@@ -300,3 +300,27 @@ def test_style_elements_flag_on_extract_batch_and_evaluate(tmp_path: Path, capsy
         assert main(["evaluate", str(tmp_path), "--json", *flag]) == 0
         fp[bool(flag)] = json.loads(capsys.readouterr().out)["snippets"]["fp"]
     assert fp == {False: 1, True: 0}
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    """The parser for one command imports that command alone (building them all cost every crawl
+    0.4 s, the training targets importing the extractor); the full help still lists every command."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from newscrawl.cli import build_parser\n"
+        "args = build_parser(['crawl', 'http://127.0.0.1/', '-o', 'x.jsonl']).parse_args(['crawl', 'http://127.0.0.1/', '-o', 'x.jsonl'])\n"
+        "assert args._run.__module__ == 'newscrawl.commands.crawl', args._run\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('newscrawl.commands.', 'newscrawl.train'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['newscrawl.commands.crawl']", out.stdout + out.stderr
+    helps = subprocess.run([sys.executable, "-m", "newscrawl", "--help"], capture_output=True, text=True, check=True)
+    from newscrawl.cli import COMMANDS
+
+    assert all(name in helps.stdout for name in COMMANDS)
+    targets = subprocess.run([sys.executable, "-m", "newscrawl", "train", "page", "--help"], capture_output=True,
+                             text=True, check=True)
+    assert "usage: newscrawl train page" in targets.stdout
