@@ -65,13 +65,7 @@ class ExtractionPipeline:
         settings = crawler.settings
         if not settings.getbool("NEWSCRAWL_EXTRACTION_ENABLED", True):
             raise NotConfigured("NEWSCRAWL_EXTRACTION_ENABLED is off")
-        from newscrawl.extract import extract
-        from newscrawl.extract.api import extract_from_page
-        from newscrawl.page import Page
-
-        self._extract = extract
-        self._extract_from_page = extract_from_page
-        self._page = Page.from_html
+        self._extract: Any = None  # the extractor, for the in-reactor path: _load_extractor
         self.crawler = crawler
         self.method = settings.get("NEWSCRAWL_BODY_EXTRACTOR", "nce")
         self.page_model = settings.get("NEWSCRAWL_PAGE_MODEL") or None
@@ -80,6 +74,8 @@ class ExtractionPipeline:
         self.share = settings.getbool("NEWSCRAWL_TEMPLATE_ENABLED", True)
         self.timeout = settings.getfloat("NEWSCRAWL_EXTRACTION_TIMEOUT", 120.0)
         self.workers = _worker_count(settings.get("NEWSCRAWL_EXTRACTION_WORKERS"))
+        if not self.workers:
+            self._load_extractor()
         self.pool: ExtractionPool | None = None
         self.waiting: Any = None  # a DeferredSemaphore: pages given to the pool at most (back-pressure)
         if self.workers:
@@ -87,6 +83,17 @@ class ExtractionPipeline:
 
             stylesheet_store(crawler).keep_sources = True  # workers parse sheets from their source
         self.site_layout = settings.getbool("NEWSCRAWL_SITE_ARTICLES", True)
+
+    def _load_extractor(self) -> None:
+        """The extractor in this process: with workers only if the pool breaks (the crawl's own
+        process otherwise never imports it, 0.2 s of its start)."""
+        from newscrawl.extract import extract
+        from newscrawl.extract.api import extract_from_page
+        from newscrawl.page import Page
+
+        self._extract = extract
+        self._extract_from_page = extract_from_page
+        self._page = Page.from_html
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> ExtractionPipeline:
@@ -133,6 +140,8 @@ class ExtractionPipeline:
             return item
         if self.pool is not None and self.pool.broken is None:
             return self._in_worker(item, adapter, html)  # a coroutine: Scrapy awaits it
+        if self._extract is None:
+            self._load_extractor()
         stats = self.crawler.stats
         sheets = _stylesheets_for(self.crawler, list(adapter.get("stylesheets") or []))
         page = None

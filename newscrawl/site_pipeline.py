@@ -32,7 +32,9 @@ from newscrawl.classify.site import AGREEMENT, SiteLayouts, Verdict
 
 logger = logging.getLogger(__name__)
 STATS = "newscrawl/site"
-CHECK_SECONDS = 0.5  # how often the waiting items are checked against the crawl's state
+# how often the waiting items are checked against the crawl's state: the items still waiting when the
+# crawl runs dry go two checks later, the crawl's last step (a check reads a few counters)
+CHECK_SECONDS = 0.1
 
 
 class SiteArticlePipeline:
