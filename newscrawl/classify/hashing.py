@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token_pattern
+# scikit-learn's default token_pattern, (?u)\b\w\w+\b, without its \b: the same tokens (a maximal
+# run of word characters is bounded by non-word ones), a quarter faster
+_TOKEN = re.compile(r"\w\w+")
 _WHITE_SPACES = re.compile(r"\s\s+")
 _C1, _C2 = np.uint32(0xCC9E2D51), np.uint32(0x1B873593)
 _TAIL_MASK = np.array([0, 0xFF, 0xFFFF, 0xFFFFFF], dtype=np.uint32)
@@ -61,7 +63,26 @@ def _rotl(x: np.ndarray, r: int) -> np.ndarray:
 
 def murmurhash3_32(strings: list[str]) -> np.ndarray:
     """Signed 32-bit MurmurHash3 (x86, seed 0) of each string's UTF-8 bytes, as int64."""
-    raw, starts, lengths = _utf8(strings)
+    return _murmur(*_utf8(strings))
+
+
+def _word_ngram_hashes(text: str, ngram_range: tuple[int, int], lowercase: bool) -> np.ndarray:
+    """:func:`murmurhash3_32` of the word analyzer's n-grams, without building them: the tokens
+    joined by spaces are every n-gram too (n-gram i runs from token i's start to token i+n-1's end)."""
+    tokens = _TOKEN.findall(text.lower() if lowercase else text)
+    raw = " ".join(tokens).encode("utf-8")  # a token holds no space, nor does UTF-8 make one
+    spaces = np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 32)
+    starts = np.concatenate(([0], spaces + 1)) if tokens else np.zeros(0, dtype=np.int64)
+    ends = np.concatenate((spaces, [len(raw)])) if tokens else np.zeros(0, dtype=np.int64)
+    low, high = ngram_range
+    orders = range(low, min(high, len(tokens)) + 1)
+    first = np.concatenate([starts[: len(tokens) - n + 1] for n in orders] or [np.zeros(0, dtype=np.int64)])
+    last = np.concatenate([ends[n - 1 :] for n in orders] or [np.zeros(0, dtype=np.int64)])
+    return _murmur(raw, first.astype(np.int64), (last - first).astype(np.int64))
+
+
+def _murmur(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """:func:`murmurhash3_32` of the byte ranges ``raw[start : start + length]``."""
     raw += b"\0" * 4
     # every byte offset's next four bytes as a little-endian word (the buffer read with stride 1)
     words = np.ndarray((len(raw) - 3,), dtype="<u4", buffer=raw, strides=(1,))
@@ -73,7 +94,7 @@ def murmurhash3_32(strings: list[str]) -> np.ndarray:
     live = np.searchsorted(-blocks, -np.arange(int(blocks.max(initial=0))), side="left")  # with > j blocks
     at_step = [first[:n] + 4 * j for j, n in enumerate(live)] or [np.zeros(0, dtype=np.int64)]
     k = _rotl(words[np.concatenate(at_step)] * _C1, 15) * _C2
-    h = np.zeros(len(strings), dtype=np.uint32)
+    h = np.zeros(len(starts), dtype=np.uint32)
     at = 0
     for n in live.tolist():
         step = h[:n]
@@ -90,7 +111,7 @@ def murmurhash3_32(strings: list[str]) -> np.ndarray:
     h ^= h >> np.uint32(13)
     h *= np.uint32(0xC2B2AE35)
     h ^= h >> np.uint32(16)
-    out = np.empty(len(strings), dtype=np.int64)
+    out = np.empty(len(starts), dtype=np.int64)
     out[order] = h.view(np.int32)
     return out
 
@@ -116,8 +137,12 @@ def hashed_row(text: str, settings: dict[str, Any]) -> tuple[np.ndarray, np.ndar
     """The text's row as the text models read it: sorted bucket indices and log(1 + count) values,
     L2-normalised. The sums run in order (``cumsum``) as scikit-learn's and SciPy's loops do, so
     the values and a model's dot product with them are theirs to the last bit."""
-    grams = ngrams(text, settings["analyzer"], tuple(settings["ngram_range"]), settings["lowercase"])
-    buckets = np.abs(murmurhash3_32(grams)) % settings["n_features"]
+    analyzer, ngram_range, lowercase = settings["analyzer"], tuple(settings["ngram_range"]), settings["lowercase"]
+    if analyzer == "word":
+        hashes = _word_ngram_hashes(text, ngram_range, lowercase)
+    else:
+        hashes = murmurhash3_32(ngrams(text, analyzer, ngram_range, lowercase))
+    buckets = np.abs(hashes) % settings["n_features"]
     indices, counts = np.unique(buckets, return_counts=True)
     values = np.log1p(counts.astype(np.float64))
     if len(values):

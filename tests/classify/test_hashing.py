@@ -40,6 +40,23 @@ def test_ngrams_are_the_analyzers_own(analyzer, ngram_range, lowercase):
         assert sorted(ngrams(text, analyzer, ngram_range, lowercase)) == sorted(reference(text))
 
 
+@pytest.mark.parametrize("analyzer,ngram_range,lowercase", [
+    ("word", (1, 2), True), ("word", (1, 1), False), ("word", (2, 3), True), ("char_wb", (2, 4), True),
+])
+def test_rows_equal_sklearns_hashing_on_any_text(analyzer, ngram_range, lowercase):
+    """hashed_row's buckets and counts (the word analyzer hashes spans of one buffer, no n-gram
+    strings) against HashingVectorizer's on random texts of many scripts."""
+    settings = {"analyzer": analyzer, "ngram_range": list(ngram_range), "n_features": 2**10, "lowercase": lowercase}
+    reference = HashingVectorizer(analyzer=analyzer, ngram_range=ngram_range, n_features=2**10, lowercase=lowercase,
+                                  alternate_sign=False, norm=None, dtype=np.float64)
+    for text in _random_texts(200, 300, 6) + ["", "a", "ab", "ab cd", "İstanbul ǅemal"]:
+        expected = reference.transform([text]).tocsr()
+        indices, values = hashed_row(text, settings)
+        assert indices.tolist() == expected.indices.tolist(), text
+        counts = np.expm1(values * np.sqrt((np.log1p(expected.data) ** 2).sum())) if len(values) else values
+        assert np.allclose(counts, expected.data), text
+
+
 def test_unknown_analyzer_is_refused():
     with pytest.raises(ValueError, match="analyzer"):
         ngrams("text", "os.system", (1, 1), True)
