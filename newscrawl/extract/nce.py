@@ -96,6 +96,7 @@ class NCEParams:
     link_sentences: int = 30  # a <p>/<li> with this much text outside its links is not pruned for them (0 = off)
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
+    inline_text: bool = True  # inline children (links) of a separator whose own text is prose stay with it
     # metadata declares a forum thread (DiscussionForumPosting; set by extract_page): its replies are
     # the content, so comment names, the comment votes' discount and the comment cut do not apply
     discussion: bool = False
@@ -243,6 +244,7 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
     forest = []
     keep: list[int] = []
     own = set(page.text_range(u))
+    running = p.inline_text and _running_text(page, u, p)
     for child in u:
         if not page.has(child):
             continue
@@ -252,6 +254,7 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
             continue
         if (
             page.link_density(child) <= p.beta4
+            or (running and child.tag in INLINE)
             or (p.keep_data and _data(page, child, u, u))
             or (
                 p.top_headings
@@ -269,6 +272,14 @@ def _kept_ranges(page: Page, u: Any, p: NCEParams) -> tuple[list[Any], list[int]
     keep.extend(own)  # tails of children and u.text
     keep.sort()
     return forest, keep
+
+
+def _running_text(page: Page, u: Any, p: NCEParams) -> bool:
+    """``u`` holds prose of its own (text outside its child elements, at least a long leaf's
+    worth): a text written as lines between ``<br>`` with links inside its sentences, whose
+    links are words of those sentences, as :func:`pruned` keeps inline elements."""
+    own = page.text_len(u) - sum(page.text_len(c) for c in u if page.has(c))
+    return own >= p.beta3
 
 
 def _followed_by_prose(page: Page, el: Any, p: NCEParams) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from newscrawl.extract import extract
 from newscrawl.extract.nce import NCEParams, find_separator, lcs_len, relevant_content
 from newscrawl.page import Page
 
@@ -273,3 +274,19 @@ def test_boilerplate_reads_names_once_as_it_read_them_each_time(random_tag_soup)
                 assert _boilerplate(page, el, u, params) == _boilerplate_reading_each_name(page, el, u, params)
                 checked += 1
     assert checked > 1000
+
+
+def test_links_inside_text_written_between_br_stay_in_their_sentences() -> None:
+    # the text container holds its lines directly, separated by <br>, with links inside the sentences
+    lines = "".join(f"{p} <br>" for p in PARAS[1:])
+    html = ('<html><body><h1>Council expands bike lanes</h1><div class="text">The city council met the mayor '
+            '<a href="/topic/mayor">Jane Roe</a>, who voted on Tuesday to expand the bicycle lanes. <br>'
+            f'{lines}</div><ul class="nav"><li><a href="/a">Home</a></li><li><a href="/b">World</a></li></ul>'
+            "</body></html>")
+    page = Page.from_html(html)
+    assert "Jane Roe" in _texts(page, relevant_content(page).nodes)
+    assert "the mayor Jane Roe, who voted" in extract(html, "https://news.example.com/2024/03/12/lanes").body
+    assert "Jane Roe" not in _texts(page, relevant_content(page, NCEParams(inline_text=False)).nodes)
+    # a container of links with no prose of its own stays a link list
+    menu = Page.from_html(html.replace("who voted on Tuesday to expand the bicycle lanes.", ""))
+    assert "Home" not in _texts(menu, relevant_content(menu).nodes)
