@@ -200,6 +200,20 @@ def _stamped_on_edit(published: str, modified: str | None, td: TitleDate, url_da
         return False
 
 
+def _declared_as_shown(published: str, meta: Any, td: TitleDate, shown_line: _Lazy) -> str | None:
+    """Of publication dates the metadata declares for different days (JSON-LD one, OpenGraph
+    another), the later one the page's own date agrees with, when the first is more than
+    URL_CONFLICT_DAYS from that date: a stale or template-wide declaration loses to the one the
+    reader sees (docs/decisions/dates-news.md, "Metadata that disagrees with itself")."""
+    others = meta.published_others if meta is not None else ()
+    if len(others) != 1:  # none, or a page of many dated parts: no second declaration to weigh
+        return None
+    shown = td.published or shown_line.get()
+    if _days_apart(published, shown) <= URL_CONFLICT_DAYS:
+        return None
+    return next((other for other in others if _days_apart(other, shown) <= 1), None)
+
+
 class _Lazy:
     """A value computed on first use: the dateline scan runs only on pages whose choice needs it."""
 
@@ -328,7 +342,11 @@ def extract_page(
             page, _headline_node(page, td), rel.comment_cut, dayfirst_for(meta.language if meta is not None else None)
         )
     )
-    if published and not stamped:
+    agreeing = _declared_as_shown(published, meta, td, shown_line) if published and not stamped else None
+    if agreeing:
+        art.published = local_published(agreeing, td.published, url_day)
+        art.provenance["published"] = {"method": "metadata-as-shown", "score": 1.0}
+    elif published and not stamped:
         art.published = local_published(published, td.published, url_day)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
         full_url_day = padded_url_date(page.url)

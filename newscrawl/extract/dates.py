@@ -299,10 +299,18 @@ _BYLINE_WORDS = re.compile(r"\b(?:by|von|par|por|di|door|przez|av)\b[^\d]{1,40}\
 _COPYRIGHT = re.compile(r"\u00a9|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b|\balle rechte\b")
 
 
+# a text that opens with its date, set off by a bracket or a dash, a place name before it or not:
+# "(21. November 2022) Energieverbraucher ...", "BERLIN, 3. März 2021 – Die ...", the dateline of
+# press releases and wire copy
+_OPENING = re.compile(r"\s*[(\[]?\s*(?:[a-z][a-z .'/-]{1,30},\s*(?:den\s+|le\s+|el\s+)?)?")
+_OPENING_END = re.compile(r"\s*(?:[)\]]|[-\u2013\u2014:|]\s)")
+
+
 def cued_date(text: str, *, dayfirst: bool | None = None) -> str | None:
     """The date a "published" word or a byline introduces in ``text`` ("veröffentlicht am 12. März
-    2019", "Posted on March 12, 2019 by", "Par Jean Dupont le 3 mars 2021"), or None when no date
-    of the text is introduced so: a longer text node says its date this way, while a bare date in
+    2019", "Posted on March 12, 2019 by", "Par Jean Dupont le 3 mars 2021"), or that opens it set
+    off by a bracket or a dash ("(21. November 2022) Die ...", "BERLIN, 3. März 2021 – Die ..."),
+    or None when no date of the text is introduced so: a longer text node says its date this way, while a bare date in
     running prose ("the hearing on 12 March 2019") is not the page's."""
     head = text[:_MAX_SCAN]
     if not head or not _QUICK.search(head):
@@ -311,7 +319,11 @@ def cued_date(text: str, *, dayfirst: bool | None = None) -> str | None:
     today = date.today()
     for start, end, value, m in sorted(_candidates(folded, today, dayfirst), key=lambda c: (c[0], -c[1])):
         prefix = folded[max(0, start - 60) : start]
-        if _PUBLISH_WORDS.search(prefix[-40:]) or _BYLINE_WORDS.search(prefix):
+        if (
+            _PUBLISH_WORDS.search(prefix[-40:])
+            or _BYLINE_WORDS.search(prefix)
+            or (_OPENING.fullmatch(folded, 0, start) and _OPENING_END.match(folded, end))
+        ):
             return _render(folded, end, value, m)
     return None
 

@@ -189,6 +189,9 @@ class Metadata:
     title: str | None = None
     published: str | None = None
     published_text: str | None = None  # the text ``published`` was read from
+    # publication dates of other days that later sources declare (JSON-LD says one day, OpenGraph
+    # another): the extraction takes the one the page's own dateline agrees with
+    published_others: tuple[str, ...] = ()
     modified: str | None = None
     authors: list[str] = field(default_factory=list)
     language: str | None = None
@@ -424,12 +427,18 @@ def _root_of(page_or_root: Any) -> Any:
     return root
 
 
+# sources that declare the page's own dates (not a post's or an element's: microdata and <time> date
+# each reply of a thread)
+_PAGE_WIDE = frozenset({"jsonld", "og"})
+
+
 class _Collector:
-    """First valid value per field, with its source."""
+    """First valid value per field, with its source; of dates, the later declarations of other days."""
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.sources: dict[str, str] = {}
+        self.other_days: dict[str, list[str]] = {}
 
     def offer(self, name: str, value: Any, source: str) -> None:
         if value and name not in self.values:
@@ -444,6 +453,11 @@ class _Collector:
             if value:
                 self.offer(name, value, source)
                 self.values[name + "_text"] = text
+        elif text and source in _PAGE_WIDE:
+            value = parse_machine_date(text)
+            others = self.other_days.setdefault(name, [])
+            if value and value[:10] != self.values[name][:10] and all(value[:10] != o[:10] for o in others):
+                others.append(value)
 
 
 # what read_metadata gave for a Page (and the url it was asked with): the extraction and the site
@@ -631,6 +645,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         title=strip_site_name(values.get("title"), site_name),
         published=values.get("published"),
         published_text=values.get("published_text"),
+        published_others=tuple(got.other_days.get("published", ())),
         modified=values.get("modified"),
         authors=_dedupe(values.get("authors", [])),
         language=values.get("language"),

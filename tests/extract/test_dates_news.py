@@ -165,3 +165,35 @@ def test_of_several_time_elements_the_one_nearest_the_headline_dates_the_page():
     assert _nearest_time(page, comments, None)[0] == "2019-03-14"
     assert _nearest_time(page, comments, comment_cut=comments)[0].startswith("2019-03-12")  # a comment's: never
     assert _nearest_time(page, None, None) is None
+
+
+NO_DATE_URL = "https://valley.example/news/water-plan/"
+
+
+def test_of_two_declared_days_the_one_the_page_shows_wins():
+    og = '<meta property="article:published_time" content="2022-12-15T09:13:00+01:00">'
+    head = _jsonld("2021-12-06T14:36:00") + og
+    art = extract(news_page(head, byline="By Mara Stein · 15.12.2022"), NO_DATE_URL)
+    assert art.published.startswith("2022-12-15")
+    assert art.provenance["published"]["method"] == "metadata-as-shown"
+    # the page shows neither, or the first one: the first declaration stands
+    assert extract(news_page(head), NO_DATE_URL).published.startswith("2021-12-06")
+    assert extract(news_page(head, byline="By Mara Stein · 6.12.2021"), NO_DATE_URL).published.startswith("2021-12-06")
+    # a day declared by a page's many dated parts (a thread's microdata) is no second declaration
+    parts = "".join(f'<div itemscope itemtype="https://schema.org/Comment"><meta itemprop="datePublished" '
+                    f'content="2022-12-{d:02d}"></div>' for d in (14, 15, 16))
+    many = news_page(_jsonld("2021-12-06T14:36:00"), byline=f"By Mara Stein · 15.12.2022{parts}")
+    assert extract(many, NO_DATE_URL).published.startswith("2021-12-06")
+
+
+@pytest.mark.parametrize("text, day", [
+    ("(21. November 2022) Energieverbraucher erhalten eine Preiserhöhung nach der nächsten, sagen die Verbände.",
+     "2022-11-21"),
+    ("BERLIN, 3. März 2021 – Die Bundesregierung hat am Mittwoch neue Regeln für die Bahn beschlossen.",
+     "2021-03-03"),
+    ("WASHINGTON, March 3, 2021 - The Senate voted on Tuesday to pass the bill after a long debate.", "2021-03-03"),
+    ("On 12 March 2019 the council met and decided that the bicycle lanes would be expanded next spring.", None),
+    ("12 March 2019 was the day the council met and decided that the bicycle lanes would be expanded.", None),
+])
+def test_a_text_that_opens_with_its_date_set_off_is_a_dateline(text, day):
+    assert cued_date(text, dayfirst=True) == day
