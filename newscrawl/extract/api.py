@@ -20,7 +20,7 @@ from newscrawl.extract.anchor import under_headline, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
-from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date, parse_machine_date
+from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date, parse_date, parse_machine_date
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
@@ -59,6 +59,8 @@ EDIT_STAMP_DAYS = 60
 # the page's own dateline is within this many days of the declared one (docs/decisions/dates-news.md,
 # "The URL's day over contradicting metadata")
 URL_CONFLICT_DAYS = 3
+# A node of the date cluster this long that reads as no date is not the date's (it stays in the body)
+DATE_PART_CHARS = 24
 # A lone <main> (or role="main") inside NCE's separator, and then a lone <article> inside what is
 # left, that holds at least this share of the body's text is where the body is: the rest of the
 # separator is the site's (a newsletter pitch, "How we reviewed this article", a footer promo)
@@ -212,6 +214,13 @@ def _declared_as_shown(published: str, meta: Any, td: TitleDate, shown_line: _La
     if _days_apart(published, shown) <= URL_CONFLICT_DAYS:
         return None
     return next((other for other in others if _days_apart(other, shown) <= 1), None)
+
+
+def _dateline_part(text: str) -> bool:
+    """A node of the date cluster that is the date's, not text the cluster swept in: it reads as a
+    date, or is short enough to be a piece of one ("March" | "12, 2019", "Updated 3 hours ago").
+    A spec line beside the dateline ("Ski: 2021-2022 Line Outline, 186 cm") stays in the body."""
+    return len(text) <= DATE_PART_CHARS or parse_date(text) is not None
 
 
 class _Lazy:
@@ -371,7 +380,7 @@ def extract_page(
     # body: the itemprop=articleBody element when the page marks one (seed 004; measured better
     # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as
     # NCE's forest drops them; else the relevant nodes from the title on; never title/date nodes
-    skip = set(td.date_nodes)
+    skip = {k for k in td.date_nodes if _dateline_part(page.text_nodes[k].text)}
     if td.title_node is not None:
         skip.add(td.title_node)
     marked = meta.article_body_element if meta is not None else None
