@@ -607,10 +607,26 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float)
                 and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
                 and block.tag not in _CAPTION_TAGS
                 and next(block.iterancestors(*_CAPTION_TAGS), None) is None
+                and not _kept_from_snippets(page, block, gap)
             )
         if ok:
             out.append(k)
     return out
+
+
+def _kept_from_snippets(page: Page, block: Any, gap: range) -> bool:
+    """``block``, or an ancestor of it between the headline and the content, carries
+    ``data-nosnippet``: the site keeps it out of search snippets as not the article's text (the
+    author's bio, the byline row, a promo in the header)."""
+    node = block
+    while node is not None and page.has(node):
+        span = page.text_range(node)
+        if span.start < gap.start or span.stop > gap.stop:
+            return False
+        if node.get("data-nosnippet") is not None:
+            return True
+        node = node.getparent()
+    return False
 
 
 def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:

@@ -97,6 +97,7 @@ class NCEParams:
     skip_links: bool = True  # an in-page link to the element right after its own box is not text
     outbound: float = 0.5  # a link-dense list stays when this share of its link text leads off-site (0 = off)
     inline_text: bool = True  # inline children (links) of a separator whose own text is prose stay with it
+    nosnippet: bool = True  # blocks marked data-nosnippet (under half the separator's text) go like <nav>
     # metadata declares a forum thread (DiscussionForumPosting; set by extract_page): its replies are
     # the content, so comment names, the comment votes' discount and the comment cut do not apply
     discussion: bool = False
@@ -298,10 +299,13 @@ def _followed_by_prose(page: Page, el: Any, p: NCEParams) -> bool:
 
 
 def _boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
-    """Named like navigation/share/comments (:func:`_named_boilerplate`), or an image gallery
-    inside a declared article (:func:`_gallery`)."""
+    """Named like navigation/share/comments (:func:`_named_boilerplate`), marked ``data-nosnippet``
+    (what the site keeps out of search snippets: bylines, author bios, promos) when under half of
+    the separator's text, or an image gallery inside a declared article (:func:`_gallery`)."""
     if not p.prune_boilerplate:
         return False
+    if p.nosnippet and el.get("data-nosnippet") is not None and page.text_len(el) * 2 < page.text_len(u):
+        return True
     return _named_boilerplate(page, el, u, p) or (p.declared_article and p.galleries and _gallery(page, el, u))
 
 

@@ -133,3 +133,34 @@ def test_lines_the_date_cluster_sweeps_in_stay_in_the_body() -> None:
     assert art.published == "2021-12-10"
     assert art.body.startswith("Ski: 2021-2022 Line Outline, 186 cm\nAvailable Lengths: 178, 186 cm\n")
     assert "December 10, 2021" not in art.body and "April 9, 2019" not in art.body
+
+
+def test_blocks_kept_from_search_snippets_are_not_body() -> None:
+    bio = ("Anna is an experienced journalist who has covered technology for ten years, with a focus on "
+           "phones and laptops. She has written for many sites and loves trying the newest gadgets.")
+    paras = "".join(f"<p>{t}</p>" for t in [
+        "Every morning, once the coffee is sorted, I open my laptop and go through the same set of tasks.",
+        "When everything opens at once, I slip into a reactive mode before deciding what to work on first.",
+        "So I wrote a single script that opens what I need, in the order I need it, and nothing else."] * 2)
+
+    def page(header_bio: str, inner_bio: str) -> str:
+        return f"""<html><head><title>One script for my morning | Tech Site</title></head><body><article>
+<h1>One script for my morning</h1><div class="header-data"><div class="author">By Anna Lee</div>{header_bio}</div>
+<div class="article-body">{paras}{inner_bio}{paras}</div></article></body></html>"""
+
+    url = "https://tech.example/one-script-morning"
+    marked = extract(page(f'<div class="excerpt" data-nosnippet>{bio}</div>',
+                          f'<div class="card" data-nosnippet><p>{bio.replace("Anna", "Ben")}</p></div>'), url)
+    assert "experienced journalist" not in marked.body and "same set of tasks" in marked.body
+    # unmarked, the header box is a lead and the inner box is text
+    plain = extract(page(f'<div class="excerpt">{bio}</div>', f'<div class="card"><p>{bio.replace("Anna", "Ben")}</p></div>'), url)
+    assert "Anna is an experienced journalist" in plain.body and "Ben is an experienced journalist" in plain.body
+
+
+def test_a_nosnippet_block_holding_most_of_the_text_stays() -> None:
+    paras = "".join(f"<p>{PARA}</p>" for PARA in [
+        "The council approved the new water plan after a long debate that lasted until late on Thursday.",
+        "Farmers in the valleys had asked for clear rules on irrigation in the dry summer months."] * 3)
+    html = (f"<html><body><h1>Council approves water plan</h1><div class='story'><p>Short intro line of the story "
+            f"that comes before the rest.</p><div data-nosnippet>{paras}</div></div></body></html>")
+    assert "late on Thursday" in extract(html, "https://news.example/water-plan").body
