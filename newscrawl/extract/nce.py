@@ -78,6 +78,7 @@ class NCEParams:
     climb_gain: float = 0.3  # widen to an ancestor with this much more long-leaf text (votes) ... (0 = off)
     climb_density: float = 0.55  # ... while votes are at least this share of the ancestor's text
     continuation: bool = True  # ... or to the parent when a sibling of the same tag and class holds more
+    climb_links: bool = True  # ... not counting separators in link-dense blocks (teaser rails, live tickers)
     retry_beta3: int = 40  # no leaf reaches beta3: look again with this shorter leaf (0 = off)
     prune_nested: bool = True  # also drop block descendants with link density > beta4
     prune_boilerplate: bool = True  # also drop descendants whose id/class say nav/share/comments...
@@ -208,7 +209,12 @@ def _climb(page: Page, best: Any, votes: dict[Any, int], p: NCEParams) -> Any:
         node = u
         named = False  # comments, related teasers, sidebars: long leaves that are not the article
         while node is not None and node is not best and node not in position:
-            named = named or page.is_boilerplate(node) or _comments_named(page.names(node))
+            named = (
+                named
+                or page.is_boilerplate(node)
+                or _comments_named(page.names(node))
+                or (p.climb_links and page.link_density(node) > p.beta1)
+            )
             node = node.getparent()
         if node is None or named or (node is not u and _teaser(page, u)):  # an ancestor holds every card
             continue

@@ -290,3 +290,19 @@ def test_links_inside_text_written_between_br_stay_in_their_sentences() -> None:
     # a container of links with no prose of its own stays a link list
     menu = Page.from_html(html.replace("who voted on Tuesday to expand the bicycle lanes.", ""))
     assert "Home" not in _texts(menu, relevant_content(menu).nodes)
+
+
+def test_the_separator_does_not_climb_over_a_link_dense_ticker() -> None:
+    # a live ticker after the article: linked headlines and one expanded item with a long paragraph,
+    # whose vote would widen the separator to the page around both
+    story = "".join(f"<p>{p}</p>" for p in PARAS * 2)
+    items = "".join(f'<div class="item"><a href="/news/{i}"><span>{i} minutes ago</span> <span>Headline of another '
+                    f"story number {i} of the day, with many words</span></a></div>" for i in range(2))
+    live = ('<div class="item"><h3>Three hundred cooperative flats</h3><div class="desc"><p>'
+            + "Two houses with up to 266 cooperative flats will be built along the street, the council said. " * 3
+            + "</p></div></div>")
+    html = (f'<html><body><div class="page"><div class="wrapper"><div class="article"><h1>Council expands bike '
+            f'lanes</h1>{story}</div></div><div class="wrapper"><h3>Happening now</h3><div class="timeline">'
+            f"{items}{live}{items}</div></div></div></body></html>")
+    assert find_separator(Page.from_html(html)).get("class") == "article"
+    assert find_separator(Page.from_html(html), NCEParams(climb_links=False)).get("class") == "page"
