@@ -310,8 +310,8 @@ def cued_date(text: str, *, dayfirst: bool | None = None) -> str | None:
     """The date a "published" word or a byline introduces in ``text`` ("veröffentlicht am 12. März
     2019", "Posted on March 12, 2019 by", "Par Jean Dupont le 3 mars 2021"), or that opens it set
     off by a bracket or a dash ("(21. November 2022) Die ...", "BERLIN, 3. März 2021 – Die ..."),
-    or None when no date of the text is introduced so: a longer text node says its date this way, while a bare date in
-    running prose ("the hearing on 12 March 2019") is not the page's."""
+    or None when no date of the text is introduced so: a longer text node says its date this way,
+    while a bare date in running prose ("the hearing on 12 March 2019") is not the page's."""
     head = text[:_MAX_SCAN]
     if not head or not _QUICK.search(head):
         return None
