@@ -433,12 +433,13 @@ _PAGE_WIDE = frozenset({"jsonld", "og"})
 
 
 class _Collector:
-    """First valid value per field, with its source; of dates, the later declarations of other days."""
+    """First valid value per field, with its source; of the publication date, the later page-wide
+    declarations of other days."""
 
     def __init__(self) -> None:
         self.values: dict[str, Any] = {}
         self.sources: dict[str, str] = {}
-        self.other_days: dict[str, list[str]] = {}
+        self.other_published: list[str] = []
 
     def offer(self, name: str, value: Any, source: str) -> None:
         if value and name not in self.values:
@@ -453,11 +454,11 @@ class _Collector:
             if value:
                 self.offer(name, value, source)
                 self.values[name + "_text"] = text
-        elif text and source in _PAGE_WIDE:
+        elif name == "published" and text and source in _PAGE_WIDE:
             value = parse_machine_date(text)
-            others = self.other_days.setdefault(name, [])
-            if value and value[:10] != self.values[name][:10] and all(value[:10] != o[:10] for o in others):
-                others.append(value)
+            days = {self.values[name][:10], *(other[:10] for other in self.other_published)}
+            if value and value[:10] not in days:
+                self.other_published.append(value)
 
 
 # what read_metadata gave for a Page (and the url it was asked with): the extraction and the site
@@ -645,7 +646,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         title=strip_site_name(values.get("title"), site_name),
         published=values.get("published"),
         published_text=values.get("published_text"),
-        published_others=tuple(got.other_days.get("published", ())),
+        published_others=tuple(got.other_published),
         modified=values.get("modified"),
         authors=_dedupe(values.get("authors", [])),
         language=values.get("language"),
