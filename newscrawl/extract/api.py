@@ -59,8 +59,6 @@ EDIT_STAMP_DAYS = 60
 # the page's own dateline is within this many days of the declared one (docs/decisions/dates-news.md,
 # "The URL's day over contradicting metadata")
 URL_CONFLICT_DAYS = 3
-# A node of the date cluster this long that reads as no date is not the date's (it stays in the body)
-DATE_PART_CHARS = 24
 # A lone <main> (or role="main") inside NCE's separator, and then a lone <article> inside what is
 # left, that holds at least this share of the body's text is where the body is: the rest of the
 # separator is the site's (a newsletter pitch, "How we reviewed this article", a footer promo)
@@ -218,9 +216,9 @@ def _declared_as_shown(published: str, meta: Any, td: TitleDate, shown_line: _La
 
 def _dateline_part(text: str) -> bool:
     """A node of the date cluster that is the date's, not text the cluster swept in: it reads as a
-    date, or is short enough to be a piece of one ("March" | "12, 2019", "Updated 3 hours ago").
-    A spec line beside the dateline ("Ski: 2021-2022 Line Outline, 186 cm") stays in the body."""
-    return len(text) <= DATE_PART_CHARS or parse_date(text) is not None
+    date, absolute or relative ("Updated 3 hours ago"). Spec values beside the dateline ("12,000
+    BTU", "Ski: 2021-2022 Line Outline, 186 cm") stay in the body however short."""
+    return parse_date(text, today=date.today()) is not None
 
 
 class _Lazy:

@@ -119,7 +119,7 @@ def test_teaser_cards_after_the_story_are_not_body() -> None:
 
 def test_lines_the_date_cluster_sweeps_in_stay_in_the_body() -> None:
     # spec lines with years and numbers right under the dateline: the date model's cluster takes
-    # them with the date, and only its date parts leave the body
+    # them with the date, and only what reads as a date leaves the body (short values too: "12,000 BTU")
     paras = "".join(f"<p>{t}</p>" for t in [
         "When it comes to playful powder skis, the designer is one of the most influential figures today.",
         "The newest ski that he has been working on is the Outline, the widest freestyle ski of the brand.",
@@ -127,11 +127,11 @@ def test_lines_the_date_cluster_sweeps_in_stay_in_the_body() -> None:
     html = f"""<html><head><title>2021-2022 Line Outline | Blister</title></head><body><article>
 <h1>2021-2022 Line Outline</h1>
 <div class="meta"><span>December 10, 2021</span> <span>April 9, 2019</span> by <a href="/a">Luke Koppa</a></div>
-<div class="text"><p>Ski: 2021-2022 Line Outline, 186 cm</p><p>Available Lengths: 178, 186 cm</p>
-<p>Stated Weight per Ski: 2030 grams</p>{paras}</div></article></body></html>"""
+<div class="text"><p>12,000 BTU</p><p>14 lbs. 12.8 oz.</p><p>Ski: 2021-2022 Line Outline, 186 cm</p>
+<p>Available Lengths: 178, 186 cm</p><p>Stated Weight per Ski: 2030 grams</p>{paras}</div></article></body></html>"""
     art = extract(html, "https://blister.example/gear-reviews/line-outline")
     assert art.published == "2021-12-10"
-    assert art.body.startswith("Ski: 2021-2022 Line Outline, 186 cm\nAvailable Lengths: 178, 186 cm\n")
+    assert art.body.startswith("12,000 BTU\n14 lbs. 12.8 oz.\nSki: 2021-2022 Line Outline, 186 cm\nAvailable")
     assert "December 10, 2021" not in art.body and "April 9, 2019" not in art.body
 
 
