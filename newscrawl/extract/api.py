@@ -34,6 +34,7 @@ from newscrawl.extract.titledate import (
     detect,
     evaluated_subset,
     labelled_date,
+    listed_date,
     local_published,
 )
 from newscrawl.gcpause import gc_paused
@@ -457,6 +458,12 @@ def extract_page(
         if labelled:
             art.published = labelled
             art.provenance["published"] = {"method": "published-label", "score": 0.5}
+    if art.published is None:  # a dated entry of its own: a page of a dated series, article or not
+        own = (page.url, meta.canonical_url if meta is not None else None)
+        listed = listed_date(page, own, rel.comment_cut, dayfirst_for(art.language))
+        if listed:
+            art.published = listed
+            art.provenance["published"] = {"method": "listed-entry", "score": 0.5}
     return art
 
 

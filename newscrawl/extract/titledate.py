@@ -33,9 +33,14 @@ from newscrawl.extract.nce import INLINE
 from newscrawl.modelio import ModelError, TreeModel, load_model
 from newscrawl.page import Page, collapse, enclosing, fold
 from newscrawl.paths import models_dir
+from newscrawl.safeurl import join_url
 
 THRESHOLD = 0.5  # class probability for "is title" / "is date"
 CLUSTER_GAP = 3  # date nodes at most two text nodes apart (index difference <= 3) share a cluster
+# the page's own entry in a listing on it (listed_date): a card of at most this much text, found at
+# most this many levels above the link to the page
+LISTED_ENTRY_CHARS = 400
+LISTED_ENTRY_LEVELS = 4
 MAX_DATE_LEN = 100  # longer "date" nodes add text, not a date (dropped, §3.4.3; never scored)
 # Measured in docs/decisions.md ("Extraction quality against the peers, round 4"): a date above
 # the headline counts this many text nodes farther than one below it (page banners show today's
@@ -352,6 +357,47 @@ def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
             found = parse_date(tns[k + 1].text, dayfirst=dayfirst)
             if found:
                 return found
+    return None
+
+
+def _own_address(url: str | None) -> str | None:
+    """A URL as the page's own links write it: no scheme, ``www.``, fragment or trailing slash."""
+    if not url or "#" in url:
+        return None
+    rest = url.split("://", 1)[-1]
+    return rest.removeprefix("www.").rstrip("/.") or None
+
+
+def listed_date(
+    page: Page, own_urls: Sequence[str | None], comment_cut: int | None = None, dayfirst: bool | None = None
+) -> str | None:
+    """The date a listing on the page gives the page itself: a "latest news" rail or archive list
+    that includes this article shows its date beside the link to it. The entry is the nearest
+    block around a link to the page's URL or canonical URL (a permalink, not a ``#`` anchor, which
+    is a comment's) holding at most LISTED_ENTRY_CHARS, within LISTED_ENTRY_LEVELS of the link; its
+    date is the first of its short text nodes that reads as one. For pages that show no date of
+    their own, and never from the comment section."""
+    own = {a for a in map(_own_address, own_urls) if a}
+    if not own:
+        return None
+    tns = page.text_nodes
+    for link in page.with_tags("a"):
+        href = link.get("href")
+        if not href or _own_address(join_url(page.url, href.strip())) not in own or page.is_hidden(link):
+            continue
+        entry = link
+        for _ in range(LISTED_ENTRY_LEVELS):
+            entry = entry.getparent()
+            if entry is None or not page.has(entry) or page.text_len(entry) > LISTED_ENTRY_CHARS:
+                break
+            span = page.text_range(entry)
+            if comment_cut is not None and span.stop > comment_cut:
+                break
+            for k in span:
+                if len(tns[k].text) <= MAX_DATE_LEN:
+                    found = parse_date(tns[k].text, dayfirst=dayfirst)
+                    if found:
+                        return found
     return None
 
 

@@ -197,3 +197,30 @@ def test_of_two_declared_days_the_one_the_page_shows_wins():
 ])
 def test_a_text_that_opens_with_its_date_set_off_is_a_dateline(text, day):
     assert cued_date(text, dayfirst=True) == day
+
+
+def test_a_page_showing_no_date_takes_the_one_its_own_listing_entry_shows():
+    own = "https://valley.example/news/water-plan"
+    rail = (
+        '<aside><ul class="latest">'
+        '<li><a href="/news/bridge-repairs">Bridge repairs start</a> <span>29.11.2022</span></li>'
+        '<li><a href="/news/water-plan/">Parliament approves water plan</a> <span>21.11.2022</span></li>'
+        "</ul></aside>"
+    )
+    more = "".join(f"<p>{p} And more.</p>" for p in PARAS * 3)  # the rail is past the dateline's reach
+    page = news_page().replace("</article>", f"{more}</article>").replace("</main>", f"</main>{rail}")
+    art = extract(page, own)
+    assert art.published == "2022-11-21"
+    assert art.provenance["published"]["method"] == "listed-entry"
+    # the canonical URL counts as the page's own
+    canonical = page.replace("<head>", f'<head><link rel="canonical" href="{own}">')
+    assert extract(canonical, "https://valley.example/print?id=7").published == "2022-11-21"
+    # a comment's permalink (an anchor on the page) dates the comment, not the page
+    comment = page.replace('href="/news/water-plan/"', 'href="/news/water-plan#comment-12"')
+    assert extract(comment, own).published is None
+    # an entry as long as an article is not an entry
+    long_entry = page.replace("Parliament approves water plan</a>", "Parliament approves water plan</a>" + PARAS[0] * 5)
+    assert extract(long_entry, own).published is None
+    # a date the page shows itself comes first
+    dated = page.replace("By Mara Stein", "By Mara Stein, 3 March 2022")
+    assert extract(dated, own).published == "2022-03-03"
