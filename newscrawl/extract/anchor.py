@@ -2,8 +2,9 @@
 
 NCE elects the block with the most long-leaf text. On a short post (a picture and two lines) that is
 often the sidebar's "about me" box or a comment thread, while the headline the title model found sits
-over the real text. When NCE's choice shares no word with the headline and sits in a sidebar or a
-comment section, the block under the headline is the body instead (docs/decisions/body-news.md).
+over the real text. When NCE's choice shares no word with the headline and sits in a sidebar, a
+comment section or wholly above the headline (a notice over the page), the block under the headline
+is the body instead (docs/decisions/body-news.md).
 """
 
 from __future__ import annotations
@@ -50,19 +51,28 @@ def under_headline(
     min_chars: int,
 ) -> tuple[list[int], Any] | None:
     """The text nodes of the block under the headline and that block, when NCE's choice (``kept``
-    under ``separator``) shares no word with the headline and sits beside the article; else None.
+    under ``separator``) shares no word with the headline (or is empty: all of it was a comment
+    section) and sits beside the article or wholly above the headline (a browser-upgrade or
+    cookie notice over the page); else None.
 
     The block is the headline's lowest ancestor that holds ``min_chars`` of text after the headline,
     climbing no higher than the first ancestor that also holds ``separator`` (that one is the whole
     page). Its link lists and boilerplate-named boxes are pruned as NCE prunes its own choice."""
-    if headline is None or not kept or separator is None or headline in page.text_range(separator):
+    if headline is None or separator is None:
+        return None
+    span = page.text_range(separator)
+    if headline in span:
         return None
     tns = page.text_nodes
     title = words(tns[headline].text)
     if not title or any(title & words(tns[k].text) for k in kept):
         return None
-    if not beside_article(page, separator):
+    if span.stop > headline and not beside_article(page, separator):
         return None
+    if shown and headline > max(shown):  # past the text the date model read: styles not yet judged
+        shown = shown | {
+            k for k in range(headline + 1, len(tns)) if getattr(page.style(tns[k].container), "visible", True)
+        }
     block = tns[headline].container
     end_of_headline = headline + 1
     while True:

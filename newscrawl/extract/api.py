@@ -38,7 +38,7 @@ from newscrawl.extract.titledate import (
     local_published,
 )
 from newscrawl.gcpause import gc_paused
-from newscrawl.page import Page, name_test
+from newscrawl.page import Page, fold, name_test
 
 logger = logging.getLogger(__name__)
 
@@ -235,15 +235,25 @@ class _Lazy:
         return self._value
 
 
+_LOWER_HEADINGS = ("h2", "h3", "h4")
+
+
 def _headline_node(page: Page, td: TitleDate) -> int | None:
     """Where the headline is: the title node the model found, else the first text of the page's first
-    ``<h1>`` that holds text (the dateline sits beside the headline either way)."""
+    ``<h1>`` that holds text, else of the first lower heading that reads as the title (a blog's
+    ``<h2 class="post-title">``; the dateline sits beside the headline either way)."""
     if td.title_node is not None:
         return td.title_node
     for h1 in page.with_tags("h1"):
         span = page.text_range(h1)
         if len(span):
             return span.start
+    title = fold(td.title)
+    if title:
+        for heading in page.with_tags(*_LOWER_HEADINGS):
+            span = page.text_range(heading)
+            if len(span) and fold(page.text(heading)) == title:
+                return span.start
     return None
 
 
@@ -406,7 +416,7 @@ def extract_page(
                 start = td.title_node
         kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator, td.title_node)
         # a short post: NCE's choice in a sidebar or comments, sharing no word with the headline
-        under = under_headline(page, kept, td.title_node, rel.separator, params, shown, skip, MIN_BODY_CHARS)
+        under = under_headline(page, kept, _headline_node(page, td), rel.separator, params, shown, skip, MIN_BODY_CHARS)
         if under is not None:
             (kept, region), method = under, "nce-under-headline"
     container = marked if method == "itemprop-articleBody" else region  # None: the whole page

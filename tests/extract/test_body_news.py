@@ -40,6 +40,23 @@ def test_the_sidebar_stays_when_it_is_no_sidebar_or_shares_the_headline() -> Non
     assert shared.provenance["body"]["method"] == "nce" and "retired teacher" in shared.body
 
 
+def test_a_short_post_under_a_long_comment_thread_or_a_notice_over_the_page_is_the_body() -> None:
+    comment = ("<li class='comment'><p>What a lovely walk, thank you for sharing it. We saw two of them last "
+               "spring from the bridge, and my daughter still talks about it every time we go past.</p></li>")
+    thread = f'<div id="comments"><h4>5 comments:</h4><ol>{comment * 5}</ol></div>'
+    short = blog_post().replace(f"<p>{ABOUT}</p><p>{ABOUT}</p>", "<p>Ann, 64.</p>")
+    commented = extract(short.replace("at 9:14</div></div>", "at 9:14</div></div>" + thread), URL)
+    assert commented.provenance["body"]["method"] == "nce-under-headline"
+    assert commented.body.startswith("We walked down to the water") and "lovely walk" not in commented.body
+    # a long notice above the header, named as nothing: the headline (an <h2> that reads as the
+    # page's title, which the title model, reading only up to NCE's choice, never saw) is below it
+    notice = "".join(f"<p>Our offices are closed on public holidays and orders placed then ship on the next "
+                     f"working day. Notice {i}.</p>" for i in range(4))
+    noticed = extract(short.replace('<div id="wrap">', f'<div class="notice">{notice}</div><div id="wrap">'), URL)
+    assert noticed.provenance["body"]["method"] == "nce-under-headline"
+    assert noticed.body.startswith("We walked down to the water") and "offices" not in noticed.body
+
+
 PARAS = [
     "The regional parliament approved the new water management plan after a long debate on Thursday.",
     "Farmers in the southern valleys had asked for clearer rules on irrigation during dry summers.",
