@@ -172,6 +172,26 @@ MAX_MICRODATA_DATES = 256
 _REPLY_TYPES = frozenset({"Comment", "Answer", "Review", "UserComments"})
 
 
+_RDFA_PROPERTY = etree.XPath("//@property")
+# RDFa date properties of the page's node (Drupal prints "dc:date dc:created" on a <span content=...>)
+_RDFA_DATE = re.compile(r"(?:^|\s)(?:dc|dcterms):(?:date|created|issued)(?:\s|$)")
+_RDFA_REPLY = re.compile(r"comment|answer|review", re.IGNORECASE)
+
+
+def _rdfa_date(root: Any) -> str | None:
+    """The first RDFa date of the page outside ``<meta>`` (read with the named metas) and outside
+    a comment's resource (``typeof="sioct:Comment"``): the node's own, printed before its comments."""
+    for attribute in _RDFA_PROPERTY(root)[:MAX_MICRODATA_DATES]:
+        element = attribute.getparent()
+        content = element.get("content")
+        if not content or _tag_name(element) == "meta" or not _RDFA_DATE.search(str(attribute)):
+            continue
+        if any(_RDFA_REPLY.search(a.get("typeof") or "") for a in element.iterancestors()):
+            continue
+        return content.strip()
+    return None
+
+
 def _item_type(element: Any) -> str | None:
     """Type name ("Comment", "NewsArticle") of the microdata item a property element belongs to:
     its nearest ancestor with ``itemscope`` (None when there is none or it names no type)."""
@@ -628,6 +648,8 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         got.offer_date("published", value, "itemprop")
     for value in namespaced:
         got.offer_date("published", value, "meta")
+    if "published" not in got.values:
+        got.offer_date("published", _rdfa_date(root), "rdfa")
 
     # JSON-LD of non-article nodes (WebPage and the like), then <time>: weak sources
     for node in others:

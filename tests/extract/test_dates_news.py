@@ -224,3 +224,16 @@ def test_a_page_showing_no_date_takes_the_one_its_own_listing_entry_shows():
     # a date the page shows itself comes first
     dated = page.replace("By Mara Stein", "By Mara Stein, 3 March 2022")
     assert extract(dated, own).published == "2022-03-03"
+
+
+def test_an_rdfa_date_of_the_node_dates_the_page_and_a_comments_does_not():
+    # Drupal prints the node's date as RDFa on a <span>, and each comment's inside its own resource
+    node = '<span property="dc:date dc:created" content="2012-03-14T09:30:00+01:00" datatype="xsd:dateTime">Mi, 14.03.2012</span>'
+    comment = ('<div typeof="sioc:Post sioct:Comment"><span property="dc:date dc:created" '
+               'content="2012-04-02T18:00:00+02:00">2 April</span><p>Great read.</p></div>')
+    page = news_page(byline=f"By Mara Stein {node}").replace("</article>", f"</article>{comment}")
+    art = extract(page.replace("<p>Copyright 2024 Valley Times.</p>", ""), "https://valley.example/node/42")
+    assert art.published == "2012-03-14T09:30:00+01:00"
+    assert art.provenance["published"]["method"] == "metadata:rdfa"
+    only_comment = page.replace(node, "")
+    assert extract(only_comment, "https://valley.example/node/42").published != "2012-04-02T18:00:00+02:00"
