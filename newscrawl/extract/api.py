@@ -24,6 +24,7 @@ from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
+from newscrawl.extract.promos import without_closing_promos
 from newscrawl.extract.titledate import (
     BEFORE_TITLE_PENALTY,
     TitleDate,
@@ -430,6 +431,8 @@ def extract_page(
             kept = _lead(page, range(head + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
+    if kept:
+        kept = without_closing_promos(page, kept)
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text

@@ -181,3 +181,28 @@ def test_a_nosnippet_block_holding_most_of_the_text_stays() -> None:
     html = (f"<html><body><h1>Council approves water plan</h1><div class='story'><p>Short intro line of the story "
             f"that comes before the rest.</p><div data-nosnippet>{paras}</div></div></body></html>")
     assert "late on Thursday" in extract(html, "https://news.example/water-plan").body
+
+
+def test_the_sites_promotion_closing_the_article_is_not_body() -> None:
+    story = "".join(f"<p>{t}</p>" for t in PARAS * 2)
+    promos = ("<p>Subscribe to our newsletter for the week's best stories.</p>"
+              "<p>Follow us on Instagram and Facebook.</p>")
+
+    def page(inner: str) -> str:
+        return f"""<html><head><title>{TITLE} | Valley Times</title></head><body><article><h1>{TITLE}</h1>
+<div class="text">{inner}</div></article></body></html>"""
+
+    art = extract(page(story + promos), "https://valley.example/2024/03/14/water-plan")
+    assert art.body.endswith(PARAS[3]) and "newsletter" not in art.body and "Instagram" not in art.body
+    # other languages: a Spanish Telegram pitch, a German subscription line
+    for line in ["¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.",
+                 "Jetzt abonnieren und keinen Artikel mehr verpassen!"]:
+        assert line not in extract(page(story + f"<p>{line}</p>"), "https://valley.example/a").body
+    # inside the text, or as long as a paragraph of the author's own, it stays
+    inside = extract(page(promos + story), "https://valley.example/a").body
+    assert "Follow us on Instagram" in inside
+    closing = "Subscribe, said the mayor, " + PARAS[0] * 3
+    assert closing in extract(page(story + f"<p>{closing}</p>"), "https://valley.example/a").body
+    # a body that is mostly such lines is not cut to nothing
+    signup = "".join(f"<p>Sign up for our newsletter number {i} and get the news first every day.</p>" for i in range(6))
+    assert "number 5" in extract(page(f"<p>{PARAS[0]}</p>" + signup), "https://valley.example/a").body

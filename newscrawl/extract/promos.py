@@ -1,0 +1,55 @@
+"""The site's promotion closing an article: "Subscribe to our newsletter", "Follow us on Instagram",
+"Download our app", "Suscríbete a nuestro canal de Telegram". Such lines sit inside the article's
+container, after its last paragraph, so NCE keeps them; they invite the reader to the site's
+channels and are no part of the story (docs/decisions/body-news.md, "Promotion closing the text").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from newscrawl.extract.titledate import block_of
+from newscrawl.page import Page
+
+PROMO_MAX_CHARS = 300  # a closing line longer than this is the author's own text, whatever it asks
+# Words with which a site asks the reader to subscribe, sign up, follow, join, support or download,
+# in the languages of the development sets (en, de, es, fr, pt, it, pl, nl)
+_PROMO = re.compile(
+    r"\b(?:"
+    r"subscribe|sign up|newsletter|follow us|download (?:the|our)|join (?:us|our)|support (?:us|our)|donate|"
+    r"abonn|folgen sie|jetzt (?:abonnieren|registrieren)|"
+    r"suscr[ií]b|s[ií]guenos|[úu]nete|hazte|canal de (?:telegram|whatsapp|youtube)|"
+    r"suivez-nous|inscrivez|assine|siga-nos|inscreva|iscriviti|seguici|abbona|"
+    r"zapraszamy|subskryp|obserwuj|volg ons|schrijf je in"
+    r")",
+    re.IGNORECASE,
+)
+
+
+def is_promo(text: str) -> bool:
+    """A short line that asks the reader to subscribe, follow, join, support or download."""
+    return len(text) <= PROMO_MAX_CHARS and _PROMO.search(text) is not None
+
+
+def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` without the run of promotion lines (whole blocks) that ends it. The first block
+    always stays, and so does the text when the run would take half of it (a page that is all
+    sign-up forms is not cut to nothing)."""
+    tns = page.text_nodes
+    blocks: list[tuple[Any, list[int]]] = []
+    for k in kept:
+        block = block_of(tns[k].container)
+        if blocks and blocks[-1][0] is block and blocks[-1][1][-1] == k - 1:
+            blocks[-1][1].append(k)
+        else:
+            blocks.append((block, [k]))
+    cut, removed = len(blocks), 0
+    while cut > 1:
+        text = " ".join(tns[k].text for k in blocks[cut - 1][1])
+        if not is_promo(text):
+            break
+        cut, removed = cut - 1, removed + len(text)
+    if cut == len(blocks) or 2 * removed >= sum(len(tns[k].text) for k in kept):
+        return kept
+    return [k for _, nodes in blocks[:cut] for k in nodes]
