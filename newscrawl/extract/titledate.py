@@ -361,7 +361,8 @@ def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
 
 
 def _own_address(url: str | None) -> str | None:
-    """A URL as the page's own links write it: no scheme, ``www.``, fragment or trailing slash."""
+    """A URL as the page's own links write it: no scheme, ``www.`` or trailing slash; None for a
+    link to an anchor (``#comment-12``: a comment's permalink, not the page's)."""
     if not url or "#" in url:
         return None
     rest = url.split("://", 1)[-1]
@@ -377,7 +378,7 @@ def listed_date(
     is a comment's) holding at most LISTED_ENTRY_CHARS, within LISTED_ENTRY_LEVELS of the link; its
     date is the first of its short text nodes that reads as one. For pages that show no date of
     their own, and never from the comment section."""
-    own = {a for a in map(_own_address, own_urls) if a}
+    own = {a for a in (_own_address(u.split("#", 1)[0]) for u in own_urls if u) if a}
     if not own:
         return None
     tns = page.text_nodes

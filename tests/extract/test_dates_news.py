@@ -237,3 +237,10 @@ def test_an_rdfa_date_of_the_node_dates_the_page_and_a_comments_does_not():
     assert art.provenance["published"]["method"] == "metadata:rdfa"
     only_comment = page.replace(node, "")
     assert extract(only_comment, "https://valley.example/node/42").published != "2012-04-02T18:00:00+02:00"
+
+
+def test_the_pages_own_url_with_a_fragment_still_finds_its_listing_entry():
+    rail = '<aside><ul><li><a href="/news/water-plan">Water plan</a> <span>21.11.2022</span></li></ul></aside>'
+    more = "".join(f"<p>{p} And more.</p>" for p in PARAS * 3)
+    page = news_page().replace("</article>", f"{more}</article>").replace("</main>", f"</main>{rail}")
+    assert extract(page, "https://valley.example/news/water-plan#top").published == "2022-11-21"
