@@ -37,6 +37,7 @@ from newscrawl.extract.titledate import (
     labelled_date,
     listed_date,
     local_published,
+    shown_days,
 )
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, fold, name_test
@@ -216,6 +217,23 @@ def _declared_as_shown(published: str, meta: Any, td: TitleDate, shown_line: _La
     return next((other for other in others if _days_apart(other, shown) <= 1), None)
 
 
+def _placeholder_published(published: str, meta: Any, td: TitleDate, shown_line: _Lazy, page: Page) -> str | None:
+    """The declared modification in place of a declared publication that is only a day (no time,
+    or midnight), when the modification is on a later day, the page shows that later day as its
+    date (not as an "Updated" line) and never shows the declared one: a CMS's placeholder day,
+    while the reader sees the story's (docs/decisions/dates-news.md, "A bare
+    publication day the page never shows")."""
+    modified = meta.modified if meta is not None else None
+    if not modified or modified[:10] <= published[:10]:
+        return None
+    if "T" in published and published[11:19] != "00:00:00":
+        return None
+    if _days_apart(modified, td.published or shown_line.get()) != 0:
+        return None
+    days = shown_days(page, dayfirst_for(meta.language))
+    return modified if published[:10] not in days and days.get(modified[:10]) is False else None
+
+
 def _dateline_part(text: str) -> bool:
     """A node of the date cluster that is the date's, not text the cluster swept in: it reads as a
     date, absolute or relative ("Updated 3 hours ago"). Spec values beside the dateline ("12,000
@@ -361,7 +379,11 @@ def extract_page(
             page, _headline_node(page, td), rel.comment_cut, dayfirst_for(meta.language if meta is not None else None)
         )
     )
-    agreeing = _declared_as_shown(published, meta, td, shown_line) if published and not stamped else None
+    agreeing = None
+    if published and not stamped:
+        agreeing = _declared_as_shown(published, meta, td, shown_line) or _placeholder_published(
+            published, meta, td, shown_line, page
+        )
     if agreeing:
         art.published = local_published(agreeing, td.published, url_day)
         art.provenance["published"] = {"method": "metadata-as-shown", "score": 1.0}

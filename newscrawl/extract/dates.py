@@ -340,6 +340,17 @@ _PUBLISH_LABEL = re.compile(
 )
 
 
+_UPDATE_WORD = re.compile(
+    r"\b(?:updated|update|aktualisiert|geandert|modified|mis a jour|actualizado|actualizada|aggiornato|"
+    r"aggiornata|zaktualizowano|bijgewerkt|atualizado|atualizada|aktualizovano|edited|revised)\b"
+)
+
+
+def names_update(text: str) -> bool:
+    """Whether ``text`` says its date is an edit's ("Updated", "Aktualisiert am", "Mis à jour le")."""
+    return _UPDATE_WORD.search(_fold(text)) is not None
+
+
 def is_publish_label(text: str) -> bool:
     """Whether ``text`` is nothing but a "Published" label ("Published on:", "Veröffentlicht am"),
     the kind a page sets beside its date in a separate element."""

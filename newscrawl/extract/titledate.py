@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from lxml import etree
 
-from newscrawl.extract.dates import cued_date, is_copyright, is_publish_label, parse_date
+from newscrawl.extract.dates import cued_date, is_copyright, is_publish_label, names_update, parse_date
 from newscrawl.extract.features import (
     DATE_FEATURES,
     FEATURES,
@@ -41,6 +41,7 @@ CLUSTER_GAP = 3  # date nodes at most two text nodes apart (index difference <= 
 # most this many levels above the link to the page
 LISTED_ENTRY_CHARS = 400
 LISTED_ENTRY_LEVELS = 4
+UPDATE_LABEL_CHARS = 40  # of the text node before a date, read for an "Updated" label (shown_days)
 MAX_DATE_LEN = 100  # longer "date" nodes add text, not a date (dropped, §3.4.3; never scored)
 # Measured in docs/decisions.md ("Extraction quality against the peers, round 4"): a date above
 # the headline counts this many text nodes farther than one below it (page banners show today's
@@ -358,6 +359,23 @@ def labelled_date(page: Page, dayfirst: bool | None = None) -> str | None:
             if found:
                 return found
     return None
+
+
+def shown_days(page: Page, dayfirst: bool | None = None) -> dict[str, bool]:
+    """The days the page's shown short text nodes read as, each with whether every node showing it
+    says it is an update (the node itself or the end of the one before: "Updated:" "Dec 4, 2025")."""
+    days: dict[str, bool] = {}
+    tns = page.text_nodes
+    for k, node in enumerate(tns):
+        text = node.text
+        if len(text) > MAX_DATE_LEN or not any(c.isdigit() for c in text):
+            continue
+        found = parse_date(text, dayfirst=dayfirst)
+        if not found or not getattr(page.style(node.container), "visible", True):
+            continue
+        label = (tns[k - 1].text[-UPDATE_LABEL_CHARS:] + " " if k else "") + text
+        days[found[:10]] = days.get(found[:10], True) and names_update(label)
+    return days
 
 
 def _own_address(url: str | None) -> str | None:

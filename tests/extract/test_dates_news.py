@@ -244,3 +244,36 @@ def test_the_pages_own_url_with_a_fragment_still_finds_its_listing_entry():
     more = "".join(f"<p>{p} And more.</p>" for p in PARAS * 3)
     page = news_page().replace("</article>", f"{more}</article>").replace("</main>", f"</main>{rail}")
     assert extract(page, "https://valley.example/news/water-plan#top").published == "2022-11-21"
+
+
+def _declared(published: str, modified: str) -> str:
+    return (f'<script type="application/ld+json">{{"@type":"NewsArticle","datePublished":"{published}",'
+            f'"dateModified":"{modified}"}}</script>')
+
+
+@pytest.mark.parametrize("published", ["2024-04-05", "2024-04-05T00:00:00-04:00"])
+def test_a_bare_publication_day_the_page_never_shows_gives_way_to_the_day_it_shows(published):
+    head = _declared(published, "2025-12-17T09:00:08-05:00")
+    art = extract(news_page(head, byline="By Mara Stein · December 17, 2025"), NO_DATE_URL)
+    assert art.published.startswith("2025-12-17")
+    assert art.provenance["published"]["method"] == "metadata-as-shown"
+
+
+@pytest.mark.parametrize("published, byline", [
+    # the declared publication has a time of day: a real instant, it stands
+    ("2024-04-05T14:12:00-04:00", "By Mara Stein · December 17, 2025"),
+    # the page calls the day it shows an update
+    ("2024-04-05", "By Mara Stein · Updated: December 17, 2025"),
+    # the page shows the declared day as well
+    ("2024-04-05", "By Mara Stein · April 5, 2024 · December 17, 2025"),
+    # the page shows no date: nothing contradicts the declaration
+    ("2024-04-05", "By Mara Stein"),
+])
+def test_the_declared_publication_day_stands_otherwise(published, byline):
+    art = extract(news_page(_declared(published, "2025-12-17T09:00:08-05:00"), byline=byline), NO_DATE_URL)
+    assert art.published.startswith("2024-04-05")
+
+
+def test_shown_days_tell_an_update_line_from_a_dateline():
+    page = Page.from_html(news_page(byline="Posted March 3, 2021 <span>Updated:</span> <b>May 9, 2022</b>"))
+    assert titledate.shown_days(page) == {"2021-03-03": False, "2022-05-09": True}
