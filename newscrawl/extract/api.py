@@ -20,7 +20,14 @@ from newscrawl.extract.anchor import under_headline, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
-from newscrawl.extract.dates import find_date_in_url, other_reading, padded_url_date, parse_date, parse_machine_date
+from newscrawl.extract.dates import (
+    find_date_in_url,
+    is_date_label,
+    other_reading,
+    padded_url_date,
+    parse_date,
+    parse_machine_date,
+)
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
@@ -413,6 +420,7 @@ def extract_page(
     # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as
     # NCE's forest drops them; else the relevant nodes from the title on; never title/date nodes
     skip = {k for k in td.date_nodes if _dateline_part(page.text_nodes[k].text)}
+    skip |= {k - 1 for k in skip if k and is_date_label(page.text_nodes[k - 1].text)}  # its "Published:" too
     if td.title_node is not None:
         skip.add(td.title_node)
     marked = meta.article_body_element if meta is not None else None

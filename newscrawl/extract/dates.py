@@ -34,6 +34,7 @@ __all__ = [
     "cued_date",
     "find_date_in_url",
     "is_copyright",
+    "is_date_label",
     "is_publish_label",
     "other_reading",
     "padded_url_date",
@@ -349,6 +350,22 @@ _UPDATE_WORD = re.compile(
 def names_update(text: str) -> bool:
     """Whether ``text`` says its date is an edit's ("Updated", "Aktualisiert am", "Mis à jour le")."""
     return _UPDATE_WORD.search(_fold(text)) is not None
+
+
+_UPDATE_LABEL = re.compile(
+    r"(?:date )?(?:last |zuletzt )?(?:updated|modified|reviewed|edited|revised|aktualisiert|geandert|mis a jour|"
+    r"actualizado|actualizada|aggiornato|aggiornata|zaktualizowano|bijgewerkt|atualizado|atualizada)"
+    r"(?: on| am| le| el| il| em| op| dnia| date)?\s*:?"
+)
+
+
+def is_date_label(text: str) -> bool:
+    """Whether ``text`` is nothing but the label of a date beside it, a "Published" or an
+    "Updated" one ("Last Updated:", "Date Last Reviewed:", "Aktualisiert am")."""
+    if len(text) > 30:
+        return False
+    folded = _fold(text.strip())
+    return _PUBLISH_LABEL.fullmatch(folded) is not None or _UPDATE_LABEL.fullmatch(folded) is not None
 
 
 def is_publish_label(text: str) -> bool:

@@ -277,3 +277,24 @@ def test_the_declared_publication_day_stands_otherwise(published, byline):
 def test_shown_days_tell_an_update_line_from_a_dateline():
     page = Page.from_html(news_page(byline="Posted March 3, 2021 <span>Updated:</span> <b>May 9, 2022</b>"))
     assert titledate.shown_days(page) == {"2021-03-03": False, "2022-05-09": True}
+
+
+@pytest.mark.parametrize("label", ["Published:", "Last Updated:", "Date Last Reviewed:", "Aktualisiert am"])
+@pytest.mark.parametrize("meta", [
+    "<p>By <a href='/a/mara'>Mara Stein</a></p> <p>{label} <strong>March 3, 2021</strong></p>",
+    "<span>{label}</span><time>March 3, 2021</time>",
+])
+def test_a_date_label_leaves_the_body_with_its_date(label, meta):
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    page = f"""<html><head><title>{TITLE} | Valley Times</title></head><body><nav><a href="/a">News</a></nav>
+<main><article><h1>{TITLE}</h1><div><div>{meta.format(label=label)}</div></div>{body}</article></main></body></html>"""
+    art = extract(page, NO_DATE_URL)
+    assert art.published == "2021-03-03"
+    assert art.body.startswith(PARAS[0])
+
+
+def test_date_labels_are_only_labels():
+    from newscrawl.extract.dates import is_date_label
+
+    assert is_date_label("Last updated on") and is_date_label("Veröffentlicht am:") and is_date_label("PUBLISHED")
+    assert not is_date_label("Updated guidance for schools") and not is_date_label("Published by Penguin Books")
