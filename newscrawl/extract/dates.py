@@ -141,10 +141,12 @@ _PUBLISH_WORDS = re.compile(
     r"(publi|veroffentlicht|erschienen|erstellt|opublikowan|gepubliceerd|pubblicat|creat|posted|"
     r"publikovan|vydano|dodano|utworzono)[^\d]{0,25}$"
 )
-_UPDATE_WORDS = re.compile(
-    r"(updated|update|aktualisiert|geandert|modifi|mis a jour|actualiza|aggiornat|zaktualizowan|"
-    r"bijgewerkt|atualizad|aktualizovan|edited|revised|last)[^\d]{0,25}$"
+# the words, folded, that call a date an edit's, in the languages of the development sets
+_UPDATE_STEMS = (
+    r"update\w*|aktualisiert|geandert|modifi\w*|mis a jour|actualiza\w*|aggiornat\w*|zaktualizowan\w*|"
+    r"bijgewerkt|atualizad\w*|aktualizovan\w*|edited|revised"
 )
+_UPDATE_WORDS = re.compile(rf"({_UPDATE_STEMS}|last)[^\d]{{0,25}}$")
 # Every pattern above needs a four-digit 19xx/20xx year or a numeric d.m.yy-like group: a cheap
 # test that turns away most candidate text (prices, counts, clock times) before the full scan.
 _QUICK = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|\d[./-]\d\d?[./-]\d\d")
@@ -341,10 +343,7 @@ _PUBLISH_LABEL = re.compile(
 )
 
 
-_UPDATE_WORD = re.compile(
-    r"\b(?:updated|update|aktualisiert|geandert|modified|mis a jour|actualizado|actualizada|aggiornato|"
-    r"aggiornata|zaktualizowano|bijgewerkt|atualizado|atualizada|aktualizovano|edited|revised)\b"
-)
+_UPDATE_WORD = re.compile(rf"\b(?:{_UPDATE_STEMS})")
 
 
 def names_update(text: str) -> bool:
@@ -353,9 +352,7 @@ def names_update(text: str) -> bool:
 
 
 _UPDATE_LABEL = re.compile(
-    r"(?:date )?(?:last |zuletzt )?(?:updated|modified|reviewed|edited|revised|aktualisiert|geandert|mis a jour|"
-    r"actualizado|actualizada|aggiornato|aggiornata|zaktualizowano|bijgewerkt|atualizado|atualizada)"
-    r"(?: on| am| le| el| il| em| op| dnia| date)?\s*:?"
+    rf"(?:date )?(?:last |zuletzt )?(?:{_UPDATE_STEMS}|reviewed)(?: on| am| le| el| il| em| op| dnia| date)?\s*:?"
 )
 
 
