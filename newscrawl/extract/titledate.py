@@ -368,9 +368,9 @@ def shown_days(page: Page, dayfirst: bool | None = None) -> dict[str, bool]:
     tns = page.text_nodes
     for k, node in enumerate(tns):
         text = node.text
-        if len(text) > MAX_DATE_LEN or not any(c.isdigit() for c in text):
+        if len(text) > MAX_DATE_LEN:
             continue
-        found = parse_date(text, dayfirst=dayfirst)
+        found = parse_date(text, dayfirst=dayfirst)  # a quick test turns away text with no year first
         if not found or not getattr(page.style(node.container), "visible", True):
             continue
         label = (tns[k - 1].text[-UPDATE_LABEL_CHARS:] + " " if k else "") + text
