@@ -128,6 +128,11 @@ _INLINE_HIDDEN = re.compile(
 _POSITIONED = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.I)
 
 
+def _placed(style: str) -> bool:
+    """An inline style that sets both ``top`` and ``left`` (not only ``margin-top``)."""
+    return {name.lower() for name in _COORDINATE.findall(style)} == {"top", "left"}
+
+
 def inline_hidden(style: str) -> bool:
     """Whether an inline ``style`` attribute hides its element (see _INLINE_HIDDEN)."""
     found = _INLINE_HIDDEN.search(style)
@@ -168,6 +173,12 @@ _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
 _WITH_ROLE = "descendant-or-self::*[@role]"
+# A picture (<img>, <svg>, <canvas>) beside boxes placed on it by coordinates in their inline style:
+# the labels of a chart or a map drawn over its image (ai2html and other graphics exporters)
+LABELS_MIN = 3  # placed boxes a picture needs to count as labelled
+_PLACED = "*[contains(@style, 'top') and contains(@style, 'left')]"
+_LABELLED_PICTURES = f"descendant-or-self::*[img or svg or canvas][count({_PLACED}) >= {LABELS_MIN}]"
+_COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)
 # ARIA roles that say what <nav>, <aside> and <footer> say, whatever the element's tag
 CHROME_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search"})
 
@@ -673,6 +684,18 @@ class Page:
         """The body's elements whose role is one of :data:`CHROME_ROLES` (``role="navigation"`` on a
         ``<div>``, ``role="complementary"`` on a ``<section>``)."""
         return frozenset(self.with_role(*CHROME_ROLES))
+
+    @functools.cached_property
+    def labelled_pictures(self) -> frozenset[Any]:
+        """The body's elements holding a picture and at least :data:`LABELS_MIN` boxes that their inline
+        style places by ``top`` and ``left``: a chart's axis labels and values over its image, words
+        that only make sense on the picture (one XPath a page)."""
+        found = []
+        for el in self.body.xpath(_LABELLED_PICTURES):
+            placed = sum(1 for child in el.xpath(_PLACED) if _placed(child.get("style") or ""))
+            if placed >= LABELS_MIN and self.has(el):
+                found.append(el)
+        return frozenset(found)
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors

@@ -89,6 +89,7 @@ class NCEParams:
     credits: bool = True  # short blocks whose class says credit/copyright (image and photo credits) go
     dialogs: bool = True  # dialogs on screen (role=dialog/alertdialog, not aria-hidden) neither vote nor stay
     chrome_roles: bool = True  # role=navigation/complementary/contentinfo/search prune like <nav>/<aside>/<footer>
+    chart_labels: bool = True  # a picture with labels placed on it by coordinates (a chart) goes with its labels
     comment_votes: float = 0.2  # weight of votes in comment-named blocks after the strongest other block
     skip_tabular: bool = True  # tables and code blocks are never comment candidates
     keep_prose: bool = True  # paragraphs inside blocks pruned for link density stay (not teasers)
@@ -339,6 +340,7 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         tag in _BOILERPLATE_TAGS
         or (p.dialogs and el in page.open_dialogs)
         or (p.chrome_roles and el in page.chrome_roles)
+        or (p.chart_labels and el in page.labelled_pictures)
     ):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes

@@ -49,6 +49,8 @@ MAX_DATE_LEN = 100  # longer "date" nodes add text, not a date (dropped, §3.4.3
 # WEAK_DATE_THRESHOLD that parses is kept as a weak date (used after metadata and the URL).
 BEFORE_TITLE_PENALTY = 2
 WEAK_DATE_THRESHOLD = 0.25
+# the model's best title is the site's name: the most probable other row down to this probability
+SITE_NAME_FALLBACK = 0.25
 # "best" (most probable candidate) rather than the paper's "first detected": grouped CV over
 # 1,600 dev pages, see docs/decisions.md ("Title and date models").
 TITLE_RULE = "best"
@@ -190,12 +192,58 @@ class TitleDate:
     weak_score: float = 0.0
 
 
+# <title> segments: the separators of _SITE_SEP and "@" (a blog's "Post @ Blog :: Host")
+_TITLE_SEGMENTS = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/@]+\s+")
+
+
+def site_names(title_text: str, site_name: str | None) -> set[str]:
+    """Folded names the page gives its site: the declared ``site_name`` and each segment of
+    ``<title>`` after its first (the headline comes first: "Post @ Blog :: Host") but its longest
+    (a headline after the site's name: "Blog - Post")."""
+    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text)]
+    parts = [part for part in parts if part]
+    longest = max(parts, key=len, default="")
+    names = {fold(part) for part in parts[1:] if part != longest}
+    if site_name:
+        names.add(fold(site_name))
+    return names
+
+
+def _not_the_site(
+    page: Page, nodes: list[int], p_title: np.ndarray, row: int, meta_title: str | None, site_name: str | None
+) -> int:
+    """``row``, unless its text is the site's name (:func:`site_names`) and another row reaches
+    :data:`SITE_NAME_FALLBACK` with text that is not: a blog's name in its banner ``<h1>`` over
+    each post's ``<h2>`` headline (docs/decisions/body-news.md, "The site's name is not the headline")."""
+    names = site_names(page.title_text, site_name)
+    if fold(node_title_text(page, nodes[row], meta_title)) not in names:
+        return row
+    for other in np.argsort(-p_title, kind="stable"):
+        if p_title[other] < SITE_NAME_FALLBACK:
+            break
+        if other != row and fold(node_title_text(page, nodes[int(other)], meta_title)) not in names:
+            return int(other)
+    return row
+
+
+_HEADLINE_TAGS = frozenset({"h1", "h2"})
+
+
 def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
     """Seed §3.4.1: the relevant nodes plus every text node before the first of them (all
     nodes when nothing is relevant), without those hidden by computed style (styles are
     resolved here, on demand, for this subset only)."""
-    nodes = list(range(relevant[0])) + list(relevant) if relevant else list(range(len(page.text_nodes)))
     tns = page.text_nodes
+    if relevant:
+        chosen = set(relevant)
+        headed = [
+            k
+            for k in range(relevant[0], relevant[-1])
+            if k not in chosen and block_of(tns[k].container).tag in _HEADLINE_TAGS
+        ]
+        nodes = list(range(relevant[0])) + sorted(chosen.union(headed))
+    else:
+        nodes = list(range(len(tns)))
     shown = [k for k in nodes if getattr(page.style(tns[k].container), "visible", True)]
     if 2 * sum(len(tns[k].text) for k in shown) < sum(len(tns[k].text) for k in nodes):
         # most text hidden: an anti-flicker rule (html.no-js, body hidden until scripts run);
@@ -284,6 +332,8 @@ def detect(
         edit = np.where((X[:, 0] >= 8) & (X[:, 0] <= MAX_TITLE_LEN), X[:, FEATURES.index("title_edit")], np.inf)
         row = int(np.argmin(edit)) if edit.size and edit.min() < 0.5 else None
         p_title = np.where(np.isfinite(edit), 1.0 - np.minimum(edit, 1.0), 0.0)
+    if row is not None and title_model is not None:
+        row = _not_the_site(page, nodes, p_title, row, meta_title, site_name)
     title_node, title, title_score = None, None, 0.0
     if row is not None:
         title_node = nodes[row]

@@ -206,3 +206,23 @@ def test_the_sites_promotion_closing_the_article_is_not_body() -> None:
     # a body that is mostly such lines is not cut to nothing
     signup = "".join(f"<p>Sign up for our newsletter number {i} and get the news first every day.</p>" for i in range(6))
     assert "number 5" in extract(page(f"<p>{PARAS[0]}</p>" + signup), "https://valley.example/a").body
+
+
+def chart_page(style: str = "top:10%;left:5%;") -> str:
+    """An article with a chart: its picture and the labels that ai2html-like exporters place on it."""
+    labels = "".join(f'<div class="label" style="{style}"><p>{v}</p></div>' for v in ("$915", "600", "300", "’17", "’28"))
+    prose = "".join(f"<p>The deficit is expected to keep growing next year, paragraph {i}, as interest payments "
+                    f"on the debt climb faster than any other part of the budget.</p>" for i in range(6))
+    return f"""<html><head><title>Interest on the debt - The Daily</title></head><body><article>
+<h1>Interest on the debt</h1>{prose[:len(prose) // 2]}
+<div class="graphic"><div class="artboard"><img src="chart.png">{labels}</div></div>
+{prose[len(prose) // 2:]}</article></body></html>"""
+
+
+def test_a_charts_labels_placed_on_its_picture_are_not_body_text() -> None:
+    art = extract(chart_page(), "https://daily.example.com/2018/09/25/debt.html")
+    assert "paragraph 5" in art.body and "paragraph 0" in art.body
+    assert "$915" not in art.body and "’28" not in art.body
+    # the same boxes without coordinates are a list of short lines in the text: they stay
+    plain = extract(chart_page(style="color:red"), "https://daily.example.com/2018/09/25/debt.html")
+    assert "$915" in plain.body

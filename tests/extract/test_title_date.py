@@ -273,3 +273,43 @@ def test_distinct_rows_are_walked_once_with_the_answers_of_all_rows():
     zero = base[[4, 4]].copy()
     zero[1, 1] = 0.0  # 0.0 and -0.0 differ as bytes: both rows are walked
     assert np.array_equal(distinct_positive_proba(model, zero), model.positive_proba(zero))
+
+
+BLOG_PROSE = "".join(
+    f"<p>We drove up the mountain road early on Saturday, stop {i}, and the maples along the river had turned "
+    "a deep red.</p>"
+    for i in range(8)
+)
+
+
+def blog_post(title_tag: str = "Maple season at the camp @ Steven's Home :: Blog Host ::") -> str:
+    """A blog post: the blog's name in the banner's <h1>, its description under it, the post's
+    headline a linked <h2> over the text."""
+    return f"""<html><head><title>{title_tag}</title></head><body>
+<div id="header"><div id="banner"><h1><a href="/">Steven's Home</a></h1><h2>Our shared corner of the web:
+travel notes, camping, food and the little things of a quiet life in the hills.</h2></div></div>
+<div id="main"><div class="article"><h2 class="title"><a href="/post/1">Maple season at the camp</a></h2>
+<div class="date">Dec 28 2013</div><div class="body">{BLOG_PROSE}</div></div></div></body></html>"""
+
+
+def test_the_sites_name_in_the_banner_is_not_the_headline():
+    from newscrawl.extract import extract
+
+    art = extract(blog_post(), "https://steven.example.com/blog/post/1")
+    assert art.title == "Maple season at the camp"
+    # the banner's description is then no standfirst: the body starts with the post
+    assert art.body.startswith("We drove up the mountain road") and "shared corner" not in art.body
+
+
+def test_site_names_are_the_later_title_segments_but_the_longest_and_the_declared_name():
+    names = titledate.site_names("Maple season at the camp @ Steven's Home :: Blog Host ::", None)
+    assert names == {"steven's home", "blog host"}
+    # the headline after the site's name is the longest segment: not a name
+    assert titledate.site_names("Steven's Home - Maple season at the camp", "Steven") == {"steven"}
+
+
+def test_headings_inside_the_content_are_title_candidates_even_when_nce_drops_them():
+    page = Page.from_html(blog_post(), "https://steven.example.com/blog/post/1")
+    heading = next(k for k, tn in enumerate(page.text_nodes) if tn.text == "Maple season at the camp")
+    prose = [k for k, tn in enumerate(page.text_nodes) if tn.text.startswith("We drove")]
+    assert heading in titledate.evaluated_subset(page, [heading - 1, *prose])
