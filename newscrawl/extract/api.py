@@ -458,7 +458,8 @@ def extract_page(
     if container is not None and kept:
         head = td.title_node if td.title_node is not None else _last_h1(page, kept[0], shown)
         if head is not None and head < kept[0]:  # standfirsts sit outside the content
-            kept = _lead(page, range(head + 1, kept[0]), shown, skip, page.text_len(container) / 2) + kept
+            small = page.text_len(container) / 2
+            kept = _lead(page, range(head + 1, kept[0]), shown, skip, small, params.declared_article) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
     if kept:
@@ -634,13 +635,15 @@ def _last_h1(page: Page, end: int, shown: set[int]) -> int | None:
     return None
 
 
-def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float) -> list[int]:
+def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float, article: bool) -> list[int]:
     """Text nodes between the headline and the relevant content that read as a lead paragraph:
     in a block with LEAD_MIN_CHARS+ characters and link density at most LEAD_MAX_LINK_DENSITY
     (bylines, share bars, captions and tables of contents are shorter or all links; a block
     holding the detected date is a dateline; text in an author box under ``small`` characters
-    is a byline)."""
+    is a byline). In a declared ``article``, a block inside a link is a teaser card's headline
+    ("You may also like"), not the story's lead; on listings such cards are the content."""
     tns = page.text_nodes
+    outside = (*_CAPTION_TAGS, "a") if article else _CAPTION_TAGS
     verdict: dict[Any, bool] = {block_of(tns[k].container): False for k in gap if k in skip}
     out = []
     for k in gap:
@@ -654,7 +657,7 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float)
                 and page.text_len(block) >= LEAD_MIN_CHARS
                 and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
                 and block.tag not in _CAPTION_TAGS
-                and next(block.iterancestors(*_CAPTION_TAGS), None) is None
+                and next(block.iterancestors(*outside), None) is None
                 and not _kept_from_snippets(page, block, gap)
             )
         if ok:

@@ -226,3 +226,21 @@ def test_a_charts_labels_placed_on_its_picture_are_not_body_text() -> None:
     # the same boxes without coordinates are a list of short lines in the text: they stay
     plain = extract(chart_page(style="color:red"), "https://daily.example.com/2018/09/25/debt.html")
     assert "$915" in plain.body
+
+
+def teaser_over_story() -> str:
+    """A declared article: its headline, then a "You may also like" card (a long linked headline),
+    then the story."""
+    ld = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "The lost city of the '
+          'Chozo"}</script>')
+    card = ('<div class="reel"><h2>You may also like</h2><a href="/other-story"><div><h4>Officials shocked to '
+            'learn the masks were sold overseas after the order was never signed</h4></div></a></div>')
+    prose = "".join(f"<p>On an unknown planet, part {i}, a race of avian humanoids evolved with great strength, "
+                    f"agility and intelligence.</p>" for i in range(6))
+    return f"""<html><head><title>The lost city of the Chozo</title>{ld}</head><body><main>
+<h1>The lost city of the Chozo</h1>{card}<div class="post-content">{prose}</div></main></body></html>"""
+
+
+def test_a_linked_card_between_headline_and_story_is_no_lead_in_a_declared_article() -> None:
+    art = extract(teaser_over_story(), "https://games.example.com/the-lost-city-of-the-chozo-1842")
+    assert art.body.startswith("On an unknown planet, part 0") and "masks were sold" not in art.body
