@@ -13,6 +13,8 @@ from newscrawl.extract.titledate import block_of
 from newscrawl.page import Page
 
 PROMO_MAX_CHARS = 300  # a closing line longer than this is the author's own text, whatever it asks
+# the short lines of an offer after its promotion line ("Monthly", "$39/month Get Started") go with it
+OFFER_LINE_CHARS = 50
 # Words with which a site asks the reader to subscribe, sign up, follow, join, support or download,
 # in the languages of the development sets (en, de, es, fr, pt, it, pl, nl)
 _PROMO = re.compile(
@@ -33,8 +35,9 @@ def is_promo(text: str) -> bool:
 
 
 def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` without the run of promotion lines (whole blocks) that ends it. The first block
-    always stays, and so does the text when the run would take half of it (a page that is all
+    """``kept`` without the run of promotion lines (whole blocks) that ends it, with the short
+    lines (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and
+    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays, and so does the text when the run would take half of it (a page that is all
     sign-up forms is not cut to nothing)."""
     tns = page.text_nodes
     blocks: list[tuple[Any, list[int]]] = []
@@ -44,12 +47,14 @@ def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
             blocks[-1][1].append(k)
         else:
             blocks.append((block, [k]))
-    cut, removed = len(blocks), 0
-    while cut > 1:
-        text = " ".join(tns[k].text for k in blocks[cut - 1][1])
-        if not is_promo(text):
+    cut, at, removed, run = len(blocks), len(blocks), 0, 0
+    while at > 1:
+        text = " ".join(tns[k].text for k in blocks[at - 1][1])
+        if is_promo(text):
+            cut, removed = at - 1, run + len(text)
+        elif len(text) > OFFER_LINE_CHARS:
             break
-        cut, removed = cut - 1, removed + len(text)
+        at, run = at - 1, run + len(text)
     if cut == len(blocks) or 2 * removed >= sum(len(tns[k].text) for k in kept):
         return kept
     return [k for _, nodes in blocks[:cut] for k in nodes]

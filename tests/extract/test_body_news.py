@@ -206,6 +206,12 @@ def test_the_sites_promotion_closing_the_article_is_not_body() -> None:
     # a body that is mostly such lines is not cut to nothing
     signup = "".join(f"<p>Sign up for our newsletter number {i} and get the news first every day.</p>" for i in range(6))
     assert "number 5" in extract(page(f"<p>{PARAS[0]}</p>" + signup), "https://valley.example/a").body
+    # a paywall's offer: the plans and prices after its pitch go with it; short lines before it stay
+    offer = ("<p>Notes: 4 parts</p><p>Unlock this article and get our newsletters and news alerts.</p>"
+             "<div>Monthly</div><div>$39</div><div>$39/month Get Started</div><div>Annual</div>"
+             "<div>$399/year Get Started</div>")
+    paywalled = extract(page(story + offer), "https://valley.example/a").body
+    assert paywalled.endswith("Notes: 4 parts") and "Unlock" not in paywalled and "$39" not in paywalled
 
 
 def chart_page(style: str = "top:10%;left:5%;") -> str:
