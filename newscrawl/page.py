@@ -176,6 +176,8 @@ _WITH_ROLE = "descendant-or-self::*[@role]"
 # A picture (<img>, <svg>, <canvas>) beside boxes placed on it by coordinates in their inline style:
 # the labels of a chart or a map drawn over its image (ai2html and other graphics exporters)
 LABELS_MIN = 3  # placed boxes a picture needs to count as labelled
+PLAYER_MAX_CHARS = 200  # a media player's own text stays under this (a paragraph beside it does not)
+MEDIA_MARK = "data-newscrawl-media"  # set on the parent of each <video> and <audio> before they go
 _PLACED = "*[contains(@style, 'top') and contains(@style, 'left')]"
 _LABELLED_PICTURES = f"descendant-or-self::*[img or svg or canvas][count({_PLACED}) >= {LABELS_MIN}]"
 _COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)
@@ -697,6 +699,23 @@ class Page:
                 found.append(el)
         return frozenset(found)
 
+    @functools.cached_property
+    def media_players(self) -> frozenset[Any]:
+        """For each ``<video>`` and ``<audio>`` of the body (removed as unseen: their parents are
+        marked :data:`MEDIA_MARK`), the widest element around it with under
+        :data:`PLAYER_MAX_CHARS` characters of text: the player and what it shows around the media
+        (the next clip's title, "Your video will play in 00:25", a caption under the clip)."""
+        found = []
+        for holder in self.body.xpath(f"descendant-or-self::*[@{MEDIA_MARK}]"):
+            player, node = None, holder
+            while node is not None and node is not self.body and self.has(node):
+                if self.text_len(node) >= PLAYER_MAX_CHARS:
+                    break
+                player, node = node, node.getparent()
+            if player is not None and self.text_len(player):
+                found.append(player)
+        return frozenset(found)
+
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors
         again from every candidate (~250 reads a page)."""
@@ -880,6 +899,10 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
         for el in swallowed:
             el.tag = _UNWRAP
         etree.strip_tags(root, _UNWRAP)
+    for media in root.iter("video", "audio"):  # a media player's place, for Page.media_players
+        holder = media.getparent()
+        if holder is not None:
+            holder.set(MEDIA_MARK, "")
     etree.strip_elements(root, *_DROP_TAGS, with_tail=False)
     if _noscript_is_the_page(root):
         etree.strip_tags(root, "noscript")  # unwrapped: its content is the page's text

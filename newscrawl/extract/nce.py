@@ -109,6 +109,7 @@ class NCEParams:
     declared_article: bool = False  # metadata declares an article (set by extract_page): the two rules below
     # and the layer names (modal, popup, dialog, overlay, disclaimer) run
     galleries: bool = True  # ... galleries inside its <article> go
+    media_players: bool = True  # ... and the text of video and audio players (Page.media_players)
     signup_box: int = 1500  # ... a sign-up form (email/tel input) goes with its box up to this many chars (0 = off)
 
 
@@ -341,6 +342,7 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         or (p.dialogs and el in page.open_dialogs)
         or (p.chrome_roles and el in page.chrome_roles)
         or (p.chart_labels and el in page.labelled_pictures)
+        or (p.declared_article and p.media_players and el in page.media_players)
     ):
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes

@@ -37,8 +37,9 @@ def is_promo(text: str) -> bool:
 def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
     """``kept`` without the run of promotion lines (whole blocks) that ends it, with the short
     lines (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and
-    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays, and so does the text when the run would take half of it (a page that is all
-    sign-up forms is not cut to nothing)."""
+    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays,
+    and so does the text when the run would take half of it (a page that is all sign-up forms
+    is not cut to nothing)."""
     tns = page.text_nodes
     blocks: list[tuple[Any, list[int]]] = []
     for k in kept:

@@ -250,3 +250,17 @@ def teaser_over_story() -> str:
 def test_a_linked_card_between_headline_and_story_is_no_lead_in_a_declared_article() -> None:
     art = extract(teaser_over_story(), "https://games.example.com/the-lost-city-of-the-chozo-1842")
     assert art.body.startswith("On an unknown planet, part 0") and "masks were sold" not in art.body
+
+
+def test_a_video_players_text_is_not_body_text_in_a_declared_article() -> None:
+    ld = '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Taxes on the rich"}</script>'
+    player = ('<div class="player"><div class="media"><video src="clip.mp4" controls></video></div>'
+              '<div class="caption-row"><div>The priest saving gang members</div><div>Your video will play in 00:25</div>'
+              '</div></div>')
+    prose = "".join(f"<p>The richest households paid more in federal taxes last year, part {i}, than at any time "
+                    f"since the rules changed.</p>" for i in range(6))
+    html = (f"<html><head><title>Taxes on the rich</title>{ld}</head><body><article><h1>Taxes on the rich</h1>"
+            f"{player}{prose}</article></body></html>")
+    art = extract(html, "https://money.example.com/2015/01/12/news/taxes-rich/")
+    assert "part 0" in art.body and "part 5" in art.body
+    assert "video will play" not in art.body and "priest" not in art.body
