@@ -34,8 +34,12 @@ def paragraphs(page: Page, nodes: Iterable[int]) -> list[str]:
             current_block = block
         else:
             prev = tns[last]
-            glue = _starts_block(tn, prev) or _space_between(prev, tn)
-            current.append((" " if glue else "") + tn.text)
+            space, broken = _gap(prev, tn)
+            if broken:  # a <br> of its own between the runs ("<span>Price:</span><span><br></span>")
+                lines.append("".join(current).strip())
+                current = [tn.text]
+            else:
+                current.append((" " if _starts_block(tn, prev) or space else "") + tn.text)
         last = k
     if current:
         lines.append("".join(current).strip())
@@ -50,17 +54,18 @@ def _starts_block(tn: Any, prev: Any) -> bool:
 _MAX_GAP_STEPS = 64  # markup between two adjacent runs; longer gaps are treated as a word break
 
 
-def _space_between(prev: Any, tn: Any) -> bool:
-    """Whether the source has whitespace from the end of run ``prev`` to the start of run ``tn``.
+def _gap(prev: Any, tn: Any) -> tuple[bool, bool]:
+    """Whether the source has whitespace, and whether it has a ``<br>``/``<hr>`` element, from the
+    end of run ``prev`` to the start of run ``tn``.
 
     Whitespace-only runs are not text nodes, so ``<span>int</span> <span>x</span>`` (code
-    highlighting, inline formatting) keeps its word break only if the skipped runs are read too.
+    highlighting, inline formatting) keeps its word break only if the skipped runs are read too;
+    a break wrapped in an element of its own (``<span><br></span>``) has no text run after it.
     Walks the document-order positions between the two runs: (element, "text") is the element's
     own text before its children, (element, "tail") the text after its end tag.
     """
     prev_raw = prev.element.tail if prev.is_tail else prev.element.text
-    if prev_raw and prev_raw[-1].isspace():
-        return True
+    space = bool(prev_raw and prev_raw[-1].isspace())
     target = (tn.element, "tail" if tn.is_tail else "text")
     el = prev.element
     if prev.is_tail:
@@ -71,20 +76,25 @@ def _space_between(prev: Any, tn: Any) -> bool:
         node, phase = el, "tail"
     for _ in range(_MAX_GAP_STEPS):
         if node is None:
-            return True
+            return True, False
         if phase == "text":
+            if (node, phase) == target:
+                raw = node.text
+                return space or bool(raw and raw[0].isspace()), False
+            if node.tag in _BREAK_TAGS:
+                return True, True
             raw = node.text if isinstance(node.tag, str) else None  # a comment's text is not page text
         else:
             raw = node.tail
-        if (node, phase) == target:
-            return bool(raw and raw[0].isspace())
+            if (node, phase) == target:
+                return space or bool(raw and raw[0].isspace()), False
         if raw and (raw[0].isspace() or raw[-1].isspace()):
-            return True
+            space = True
         if phase == "text":
             node, phase = (node[0], "text") if len(node) else (node, "tail")
         else:
             node, phase = _after(node)
-    return True
+    return True, False
 
 
 def _after(node: Any) -> tuple[Any, str]:

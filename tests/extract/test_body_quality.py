@@ -40,6 +40,12 @@ def test_whitespace_inside_a_nested_inline_element_counts():
     assert paragraphs(page, range(len(page.text_nodes))) == ["red green"]
 
 
+def test_a_line_break_wrapped_in_its_own_element_starts_a_line():
+    page = _page("<p><span>Compact Bench</span><span><br></span><span>Price:</span><span> $299</span>"
+                 "<br> <b>A solid bench.</b></p>")
+    assert paragraphs(page, range(len(page.text_nodes))) == ["Compact Bench", "Price: $299", "A solid bench."]
+
+
 # --- comment graph --------------------------------------------------------------------------------
 def _story(extra: str, tail: str = "") -> str:
     return ('<div class="story"><h1>Council expands bike lanes</h1>'
