@@ -177,7 +177,8 @@ _WITH_ROLE = "descendant-or-self::*[@role]"
 # the labels of a chart or a map drawn over its image (ai2html and other graphics exporters)
 LABELS_MIN = 3  # placed boxes a picture needs to count as labelled
 PLAYER_MAX_CHARS = 200  # a media player's own text stays under this (a paragraph beside it does not)
-MEDIA_MARK = "data-newscrawl-media"  # set on the parent of each <video> and <audio> before they go
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+MEDIA_MARK = "data-newscrawl-media"  # set on the parent of each <video>, <audio>, <iframe> before they go
 _PLACED = "*[contains(@style, 'top') and contains(@style, 'left')]"
 _LABELLED_PICTURES = f"descendant-or-self::*[img or svg or canvas][count({_PLACED}) >= {LABELS_MIN}]"
 _COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)
@@ -701,16 +702,16 @@ class Page:
 
     @functools.cached_property
     def media_players(self) -> frozenset[Any]:
-        """For each ``<video>`` and ``<audio>`` of the body (removed as unseen: their parents are
-        marked :data:`MEDIA_MARK`), the widest element around it with under
-        :data:`PLAYER_MAX_CHARS` characters of text: the player and what it shows around the media
-        (the next clip's title, "Your video will play in 00:25", a caption under the clip)."""
+        """For each ``<video>``, ``<audio>`` and ``<iframe>`` of the body (removed as unseen: their
+        parents are marked :data:`MEDIA_MARK`), the widest element around it with under
+        :data:`PLAYER_MAX_CHARS` characters of text and no heading: the player and what it shows
+        around the media (the next clip's title, "Your video will play in 00:25", its caption)."""
         found = []
         for holder in self.body.xpath(f"descendant-or-self::*[@{MEDIA_MARK}]"):
             player, node = None, holder
             while node is not None and node is not self.body and self.has(node):
-                if self.text_len(node) >= PLAYER_MAX_CHARS:
-                    break
+                if self.text_len(node) >= PLAYER_MAX_CHARS or next(node.iter(*_HEADINGS), None) is not None:
+                    break  # a heading over the clip is the text's own (a section's title)
                 player, node = node, node.getparent()
             if player is not None and self.text_len(player):
                 found.append(player)
@@ -899,7 +900,7 @@ def _strip_unseen(root: Any) -> tuple[list[str], list[str]]:
         for el in swallowed:
             el.tag = _UNWRAP
         etree.strip_tags(root, _UNWRAP)
-    for media in root.iter("video", "audio"):  # a media player's place, for Page.media_players
+    for media in root.iter("video", "audio", "iframe"):  # a media player's place, for Page.media_players
         holder = media.getparent()
         if holder is not None:
             holder.set(MEDIA_MARK, "")

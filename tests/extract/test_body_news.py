@@ -264,3 +264,8 @@ def test_a_video_players_text_is_not_body_text_in_a_declared_article() -> None:
     art = extract(html, "https://money.example.com/2015/01/12/news/taxes-rich/")
     assert "part 0" in art.body and "part 5" in art.body
     assert "video will play" not in art.body and "priest" not in art.body
+    # an embedded player (an <iframe>) with its caption: the caption goes, a heading over it stays
+    embed = ('<h2>What the president said</h2><figure><div class="wrap"><iframe src="https://player.example/1">'
+             '</iframe></div><figcaption>Media caption The president on gun control</figcaption></figure>')
+    art = extract(html.replace(player, embed), "https://money.example.com/2015/01/12/news/taxes-rich/")
+    assert "gun control" not in art.body and "What the president said" in art.body and "part 5" in art.body
