@@ -690,14 +690,27 @@ class Page:
 
     @functools.cached_property
     def labelled_pictures(self) -> frozenset[Any]:
-        """The body's elements holding a picture and at least :data:`LABELS_MIN` boxes that their inline
-        style places by ``top`` and ``left``: a chart's axis labels and values over its image, words
-        that only make sense on the picture (one XPath a page)."""
-        found = []
+        """The graphics of the body: elements holding a picture and at least :data:`LABELS_MIN` boxes
+        that their inline style places by ``top`` and ``left`` (a chart's axis labels and values over
+        its image, words that only make sense on the picture; one XPath a page), each widened to the
+        module around it while that adds under :data:`PLAYER_MAX_CHARS` characters and no heading
+        (the chart's own title line and source note)."""
+        pictures = []
         for el in self.body.xpath(_LABELLED_PICTURES):
             placed = sum(1 for child in el.xpath(_PLACED) if _placed(child.get("style") or ""))
             if placed >= LABELS_MIN and self.has(el):
-                found.append(el)
+                pictures.append(el)
+        spans = [(self.index(el), self.text_len(el)) for el in pictures]
+        found = []
+        for el in pictures:
+            graphic, node = el, el.getparent()
+            while node is not None and node is not self.body and self.has(node):
+                start, end = self.index(node), self.index(node) + self.descendants(node)
+                labels = sum(n for i, n in spans if start < i <= end)
+                if self.text_len(node) - labels >= PLAYER_MAX_CHARS or next(node.iter(*_HEADINGS), None) is not None:
+                    break
+                graphic, node = node, node.getparent()
+            found.append(graphic)
         return frozenset(found)
 
     @functools.cached_property

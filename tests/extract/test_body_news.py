@@ -221,7 +221,8 @@ def chart_page(style: str = "top:10%;left:5%;") -> str:
                     f"on the debt climb faster than any other part of the budget.</p>" for i in range(6))
     return f"""<html><head><title>Interest on the debt - The Daily</title></head><body><article>
 <h1>Interest on the debt</h1>{prose[:len(prose) // 2]}
-<div class="graphic"><div class="artboard"><img src="chart.png">{labels}</div></div>
+<h2>What the debt costs</h2><div class="graphic"><p>Interest payments are expected to triple.</p>
+<div class="artboard"><img src="chart.png">{labels}</div><p>Source: Budget Office</p></div>
 {prose[len(prose) // 2:]}</article></body></html>"""
 
 
@@ -229,6 +230,8 @@ def test_a_charts_labels_placed_on_its_picture_are_not_body_text() -> None:
     art = extract(chart_page(), "https://daily.example.com/2018/09/25/debt.html")
     assert "paragraph 5" in art.body and "paragraph 0" in art.body
     assert "$915" not in art.body and "’28" not in art.body
+    # the chart's own lines go with it, the heading over it stays
+    assert "expected to triple" not in art.body and "Source:" not in art.body and "What the debt costs" in art.body
     # the same boxes without coordinates are a list of short lines in the text: they stay
     plain = extract(chart_page(style="color:red"), "https://daily.example.com/2018/09/25/debt.html")
     assert "$915" in plain.body
