@@ -128,8 +128,10 @@ _INLINE_HIDDEN = re.compile(
 _POSITIONED = re.compile(r"position\s*:\s*(?:absolute|fixed)", re.I)
 
 
-def _placed(style: str) -> bool:
+def _placed(style: str | None) -> bool:
     """An inline style that sets both ``top`` and ``left`` (not only ``margin-top``)."""
+    if not style or "left" not in style.lower():
+        return False
     return {name.lower() for name in _COORDINATE.findall(style)} == {"top", "left"}
 
 
@@ -173,14 +175,12 @@ _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
 _WITH_ROLE = "descendant-or-self::*[@role]"
-# A picture (<img>, <svg>, <canvas>) beside boxes placed on it by coordinates in their inline style:
+# A picture (<img>) beside boxes placed on it by coordinates in their inline style:
 # the labels of a chart or a map drawn over its image (ai2html and other graphics exporters)
 LABELS_MIN = 3  # placed boxes a picture needs to count as labelled
 PLAYER_MAX_CHARS = 200  # a media player's own text stays under this (a paragraph beside it does not)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 MEDIA_MARK = "data-newscrawl-media"  # set on the parent of each <video>, <audio>, <iframe> before they go
-_PLACED = "*[contains(@style, 'top') and contains(@style, 'left')]"
-_LABELLED_PICTURES = f"descendant-or-self::*[img or svg or canvas][count({_PLACED}) >= {LABELS_MIN}]"
 _COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)
 # ARIA roles that say what <nav>, <aside> and <footer> say, whatever the element's tag
 CHROME_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search"})
@@ -690,15 +690,19 @@ class Page:
 
     @functools.cached_property
     def labelled_pictures(self) -> frozenset[Any]:
-        """The graphics of the body: elements holding a picture and at least :data:`LABELS_MIN` boxes
+        """The graphics of the body: elements holding an ``<img>`` and at least :data:`LABELS_MIN` boxes
         that their inline style places by ``top`` and ``left`` (a chart's axis labels and values over
-        its image, words that only make sense on the picture; one XPath a page), each widened to the
+        its image, words that only make sense on the picture), each widened to the
         module around it while that adds under :data:`PLAYER_MAX_CHARS` characters and no heading
         (the chart's own title line and source note)."""
-        pictures = []
-        for el in self.body.xpath(_LABELLED_PICTURES):
-            placed = sum(1 for child in el.xpath(_PLACED) if _placed(child.get("style") or ""))
-            if placed >= LABELS_MIN and self.has(el):
+        pictures, seen = [], set()
+        for picture in self.body.iter("img"):  # <svg> and <canvas> are gone with _DROP_TAGS
+            el = picture.getparent()
+            if el is None or el in seen:
+                continue
+            seen.add(el)
+            boxes = sum(1 for child in el if isinstance(child.tag, str) and _placed(child.get("style")))
+            if boxes >= LABELS_MIN and self.has(el):
                 pictures.append(el)
         spans = [(self.index(el), self.text_len(el)) for el in pictures]
         found = []

@@ -236,12 +236,13 @@ def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
     tns = page.text_nodes
     if relevant:
         chosen = set(relevant)
-        headed = [
-            k
-            for k in range(relevant[0], relevant[-1])
-            if k not in chosen and block_of(tns[k].container).tag in _HEADLINE_TAGS
-        ]
-        nodes = list(range(relevant[0])) + sorted(chosen.union(headed))
+        first, last = relevant[0], relevant[-1]
+        for heading in page.with_tags(*_HEADLINE_TAGS):
+            span = page.text_range(heading)
+            if span.start > last:
+                break
+            chosen.update(k for k in span if first < k < last)
+        nodes = list(range(first)) + sorted(chosen)
     else:
         nodes = list(range(len(tns)))
     shown = [k for k in nodes if getattr(page.style(tns[k].container), "visible", True)]
