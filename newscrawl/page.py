@@ -175,10 +175,11 @@ _boilerplate_names = name_test(BOILERPLATE_NAMES, maxsize=8192)
 
 
 _WITH_ROLE = "descendant-or-self::*[@role]"
-# A picture (<img>) beside boxes placed on it by coordinates in their inline style:
-# the labels of a chart or a map drawn over its image (ai2html and other graphics exporters)
-LABELS_MIN = 3  # placed boxes a picture needs to count as labelled
-PLAYER_MAX_CHARS = 200  # a media player's own text stays under this (a paragraph beside it does not)
+# A picture (<img>) beside boxes placed on it by coordinates in their inline style holds the labels
+# of a chart or a map drawn over its image (ai2html and other graphics exporters): this many boxes
+LABELS_MIN = 3
+# the text a media player, or the module around a chart, holds of its own (a paragraph beside it is more)
+PLAYER_MAX_CHARS = 200
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 MEDIA_MARK = "data-newscrawl-media"  # set on the parent of each <video>, <audio>, <iframe> before they go
 _COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)

@@ -214,7 +214,8 @@ def _not_the_site(
 ) -> int:
     """``row``, unless its text is the site's name (:func:`site_names`) and another row reaches
     :data:`SITE_NAME_FALLBACK` with text that is not: a blog's name in its banner ``<h1>`` over
-    each post's ``<h2>`` headline (docs/decisions/body-news.md, "The site's name is not the headline")."""
+    each post's ``<h2>`` headline (docs/decisions/titles-dates.md, "The site's name is not the
+    headline")."""
     names = site_names(page.title_text, site_name)
     if fold(node_title_text(page, nodes[row], meta_title)) not in names:
         return row
@@ -231,8 +232,9 @@ _HEADLINE_TAGS = frozenset({"h1", "h2"})
 
 def evaluated_subset(page: Page, relevant: list[int]) -> list[int]:
     """Seed §3.4.1: the relevant nodes plus every text node before the first of them (all
-    nodes when nothing is relevant), without those hidden by computed style (styles are
-    resolved here, on demand, for this subset only)."""
+    nodes when nothing is relevant), and the ``<h1>``/``<h2>`` text between the first and the last
+    relevant node (a linked headline NCE pruned from its choice), without those hidden by computed
+    style (styles are resolved here, on demand, for this subset only)."""
     tns = page.text_nodes
     if relevant:
         chosen = set(relevant)
