@@ -26,8 +26,11 @@ def _texts(page: Page, nodes: list[int]) -> str:
 
 # --- word breaks between inline runs ------------------------------------------------------------
 def test_whitespace_only_runs_between_inline_elements_keep_words_apart():
-    page = _page('<pre><span class="k">typedef</span> <span class="t">uint32_t</span>\n<span>cp;</span></pre>')
+    page = _page('<p><span class="k">typedef</span> <span class="t">uint32_t</span>\n<span>cp;</span></p>')
     assert paragraphs(page, range(len(page.text_nodes))) == ["typedef uint32_t cp;"]
+    # preformatted: the newline between two highlighted runs ends a line
+    page = _page('<pre><span class="k">typedef</span> <span class="t">uint32_t</span>\n<span>cp;</span></pre>')
+    assert paragraphs(page, range(len(page.text_nodes))) == ["typedef uint32_t", "cp;"]
 
 
 def test_markup_without_whitespace_still_joins_a_word():
@@ -44,6 +47,12 @@ def test_a_line_break_wrapped_in_its_own_element_starts_a_line():
     page = _page("<p><span>Compact Bench</span><span><br></span><span>Price:</span><span> $299</span>"
                  "<br> <b>A solid bench.</b></p>")
     assert paragraphs(page, range(len(page.text_nodes))) == ["Compact Bench", "Price: $299", "A solid bench."]
+
+
+def test_preformatted_text_keeps_its_lines():
+    page = _page("<p>Run:</p><pre>$ hg clone <b>public</b> test-repo\nupdating to branch default\n\n0 files   updated</pre>")
+    assert paragraphs(page, range(len(page.text_nodes))) == [
+        "Run:", "$ hg clone public test-repo", "updating to branch default", "0 files updated"]
 
 
 # --- comment graph --------------------------------------------------------------------------------
