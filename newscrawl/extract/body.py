@@ -112,7 +112,7 @@ def _gap(prev: Any, tn: Any, pre: bool = False) -> tuple[bool, bool]:
 
 def _leading_newline(raw: str | None, pre: bool) -> bool:
     """In preformatted text, a run whose source starts with a newline starts a line."""
-    return pre and bool(raw) and "\n" in raw[: len(raw) - len(raw.lstrip())]
+    return pre and raw is not None and "\n" in raw[: len(raw) - len(raw.lstrip())]
 
 
 def _after(node: Any) -> tuple[Any, str]:
