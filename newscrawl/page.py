@@ -705,18 +705,9 @@ class Page:
             boxes = sum(1 for child in el if isinstance(child.tag, str) and _placed(child.get("style")))
             if boxes >= LABELS_MIN and self.has(el):
                 pictures.append(el)
-        spans = [(self.index(el), self.text_len(el)) for el in pictures]
-        found = []
-        for el in pictures:
-            graphic, node = el, el.getparent()
-            while node is not None and node is not self.body and self.has(node):
-                start, end = self.index(node), self.index(node) + self.descendants(node)
-                labels = sum(n for i, n in spans if start < i <= end)
-                if self.text_len(node) - labels >= PLAYER_MAX_CHARS or next(node.iter(*_HEADINGS), None) is not None:
-                    break
-                graphic, node = node, node.getparent()
-            found.append(graphic)
-        return frozenset(found)
+        labels = [(self.index(el), self.text_len(el)) for el in pictures]
+        widened = ((el, self._widest_around(el, labels)) for el in pictures)
+        return frozenset(el if graphic is None else graphic for el, graphic in widened)
 
     @functools.cached_property
     def media_players(self) -> frozenset[Any]:
@@ -724,16 +715,22 @@ class Page:
         parents are marked :data:`MEDIA_MARK`), the widest element around it with under
         :data:`PLAYER_MAX_CHARS` characters of text and no heading: the player and what it shows
         around the media (the next clip's title, "Your video will play in 00:25", its caption)."""
-        found = []
-        for holder in self.body.xpath(f"descendant-or-self::*[@{MEDIA_MARK}]"):
-            player, node = None, holder
-            while node is not None and node is not self.body and self.has(node):
-                if self.text_len(node) >= PLAYER_MAX_CHARS or next(node.iter(*_HEADINGS), None) is not None:
-                    break  # a heading over the clip is the text's own (a section's title)
-                player, node = node, node.getparent()
-            if player is not None and self.text_len(player):
-                found.append(player)
-        return frozenset(found)
+        players = (self._widest_around(holder) for holder in self.body.xpath(f"descendant-or-self::*[@{MEDIA_MARK}]"))
+        return frozenset(player for player in players if player is not None and self.text_len(player))
+
+    def _widest_around(self, el: Any, discounted: Sequence[tuple[int, int]] = ()) -> Any | None:
+        """The widest of ``el`` and its ancestors below the body with under :data:`PLAYER_MAX_CHARS`
+        characters of text and no heading (a heading over a clip or a chart is the text's own);
+        None when ``el`` itself has more. ``discounted`` (element index, text length) pairs are text
+        not counted where it lies inside (a chart's labels)."""
+        widest, node = None, el
+        while node is not None and node is not self.body and self.has(node):
+            start, end = self.index(node), self.index(node) + self.descendants(node)
+            own = self.text_len(node) - sum(n for i, n in discounted if start <= i <= end)
+            if own >= PLAYER_MAX_CHARS or next(node.iter(*_HEADINGS), None) is not None:
+                break
+            widest, node = node, node.getparent()
+        return widest
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors

@@ -41,9 +41,9 @@ def paragraphs(page: Page, nodes: Iterable[int]) -> list[str]:
             else:
                 current.append((" " if _starts_block(tn, prev) or space else "") + tn.text)
         if block.tag == "pre":  # preformatted text keeps its lines (code, shell sessions, verse)
-            raw = (tn.element.tail if tn.is_tail else tn.element.text) or ""
-            if "\n" in raw.strip():
-                head, *rest = (collapse(line) for line in raw.strip().split("\n"))
+            raw = ((tn.element.tail if tn.is_tail else tn.element.text) or "").strip()
+            if "\n" in raw:
+                head, *rest = (collapse(line) for line in raw.split("\n"))
                 current[-1] = current[-1][: len(current[-1]) - len(tn.text)] + head
                 for line in rest:
                     lines.append("".join(current).strip())

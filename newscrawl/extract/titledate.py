@@ -64,7 +64,8 @@ MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (loca
 # one took it from a neighbouring run ("<span>|</span><span>Headline</span>", "» Headline"); no
 # headline begins or ends with one.
 _EDGE_MARKS = "".join(c for c in SEP_CHARS if c not in "-\u2013\u2014:") + "\u203a>"
-_SITE_SEP = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/]+\s+")
+_SEPARATORS = "|\u2013\u2014\\-:\u00b7\u2022\u00bb/"  # a character class's members
+_SITE_SEP = re.compile(rf"\s+[{_SEPARATORS}]+\s+")
 
 
 @functools.lru_cache(maxsize=4)
@@ -193,7 +194,7 @@ class TitleDate:
 
 
 # <title> segments: the separators of _SITE_SEP and "@" (a blog's "Post @ Blog :: Host")
-_TITLE_SEGMENTS = re.compile(r"\s+[|\u2013\u2014\-:\u00b7\u2022\u00bb/@]+\s+")
+_TITLE_SEGMENTS = re.compile(rf"\s+[{_SEPARATORS}@]+\s+")
 
 
 def site_names(title_text: str, site_name: str | None) -> set[str]:
