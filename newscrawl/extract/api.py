@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from datetime import date
 from typing import Any
+from urllib.parse import urlsplit
 
 from newscrawl.encoding import repair_c1
 from newscrawl.extract.anchor import under_headline, without_teaser_cards
@@ -31,7 +32,7 @@ from newscrawl.extract.dates import (
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
-from newscrawl.extract.promos import without_closing_promos
+from newscrawl.extract.promos import without_closing_promos, without_more_stories
 from newscrawl.extract.titledate import (
     BEFORE_TITLE_PENALTY,
     TitleDate,
@@ -48,6 +49,7 @@ from newscrawl.extract.titledate import (
 )
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, fold, name_test
+from newscrawl.safeurl import valid_url
 
 logger = logging.getLogger(__name__)
 
@@ -343,6 +345,7 @@ def extract_page(
     features on exactly the path extraction takes."""
     art = Article(warnings=page.warnings)
     meta = _metadata(page, art)
+    _adopt_declared_address(page, meta)
     params = _declared(params, meta)
     rel = relevant_content(page, params)
     evaluated = evaluated_subset(page, rel.nodes)
@@ -463,7 +466,7 @@ def extract_page(
         kept = _trim_tail(page, kept, page.text_range(container))
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
     if kept:
-        kept = without_closing_promos(page, kept)
+        kept = without_closing_promos(page, without_more_stories(page, kept))
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text
@@ -753,6 +756,16 @@ def _metadata(page: Page, art: Article) -> Any:
         art.authors = list(meta.authors)
         art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
+
+
+def _adopt_declared_address(page: Page, meta: Any | None) -> None:
+    """A page given without its URL takes the address it declares (canonical link, og:url), so
+    the rules that weigh links, dates and names against the page's own site work on saved files."""
+    if page.url is not None or meta is None or not meta.canonical_url:
+        return
+    address = meta.canonical_url.strip()
+    if address.startswith(("http://", "https://")) and valid_url(address) and urlsplit(address).hostname:
+        page.url = address
 
 
 def _declared(params: NCEParams, meta: Any | None) -> NCEParams:

@@ -636,13 +636,14 @@ _TABLE_ROWS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
 def _prose(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
-    """Text of the paragraphs (<p>, ≥ β3 characters, link density ≤ β1) in a block pruned for its
-    link density: an article's last paragraph often shares a wrapper with a related-links list.
+    """Text of the paragraphs (<p> or <li>, ≥ β3 characters, link density ≤ β1) in a block pruned
+    for its link density: an article's last paragraph often shares a wrapper with a related-links
+    list, and a list's sentence item shares its <ul> with an item holding a nested link list.
     Teaser summaries are not prose: a paragraph after a link-dense sibling (the headline link),
     inside a link (a card that is one <a>) or below a block with a linked heading."""
     out: list[int] = []
     stop = root.getparent()
-    for el in root.iter("p"):
+    for el in root.iter("p", "li"):
         if not page.has(el) or page.text_len(el) < p.beta3 or page.link_density(el) > p.beta1:
             continue
         prev = el.getprevious()

@@ -34,12 +34,51 @@ def is_promo(text: str) -> bool:
     return len(text) <= PROMO_MAX_CHARS and _PROMO.search(text) is not None
 
 
-def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` without the run of promotion lines (whole blocks) that ends it, with the short
-    lines (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and
-    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays,
-    and so does the text when the run would take half of it (a page that is all sign-up forms
-    is not cut to nothing)."""
+# A heading that announces other stories of the site ("Related articles", "Zum Weiterlesen",
+# "Notas relacionadas"), in the languages of the development sets: the line itself, nothing else
+_MORE_STORIES = re.compile(
+    r"(?:"
+    r"related (?:articles?|stories|posts|content|reading|coverage|news)|read next|"
+    r"more from\b.*|more (?:stories|news|articles)|more on this (?:story|topic)|you (?:may|might) also like|"
+    r"recommended (?:for you|stories|articles|reading)|"
+    r"(?:zum )?weiterlesen|mehr (?:zum thema|themen|dazu|artikel)|auch interessant|"
+    r"(?:ähnliche|weitere) (?:beiträge|artikel)\b.*|das könnte (?:dich|sie) auch interessieren|lesen sie auch|"
+    r"(?:notas|noticias|artículos) relacionad[oa]s|te puede interesar|lee también|más noticias|"
+    r"(?:à )?lire aussi|sur le même sujet|articles? similaires|"
+    r"leia também|veja também|notícias relacionadas|"
+    r"leggi anche|articoli correlati|potrebbe interessarti|"
+    r"czytaj (?:też|także)|zobacz (?:też|także)|polecamy|podobne artykuły|"
+    r"lees ook|gerelateerde artikelen"
+    r")\W*",
+    re.IGNORECASE,
+)
+MORE_STORIES_MAX_CHARS = 60  # a longer line is text that mentions related stories, not their heading
+
+
+def is_more_stories(text: str) -> bool:
+    """A line that is only a heading over other stories of the site."""
+    text = text.strip()
+    return len(text) <= MORE_STORIES_MAX_CHARS and _MORE_STORIES.fullmatch(text) is not None
+
+
+def without_more_stories(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` up to the first heading over other stories (:func:`is_more_stories`) in its second
+    half: what follows it are the site's teasers, kept when NCE found no link list in them (summaries,
+    dates, unlinked titles). Nothing is cut when it would take half of the text."""
+    tns = page.text_nodes
+    blocks = _blocks(page, kept)
+    total = sum(len(tns[k].text) for k in kept)
+    seen = 0
+    for at, (_, nodes) in enumerate(blocks):
+        text = " ".join(tns[k].text for k in nodes)
+        if at and 2 * seen >= total and is_more_stories(text):
+            return [k for _, n in blocks[:at] for k in n]
+        seen += len(text)
+    return kept
+
+
+def _blocks(page: Page, kept: list[int]) -> list[tuple[Any, list[int]]]:
+    """``kept`` grouped into runs of consecutive text nodes of one block."""
     tns = page.text_nodes
     blocks: list[tuple[Any, list[int]]] = []
     for k in kept:
@@ -48,6 +87,17 @@ def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
             blocks[-1][1].append(k)
         else:
             blocks.append((block, [k]))
+    return blocks
+
+
+def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` without the run of promotion lines (whole blocks) that ends it, with the short
+    lines (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and
+    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays,
+    and so does the text when the run would take half of it (a page that is all sign-up forms
+    is not cut to nothing)."""
+    tns = page.text_nodes
+    blocks = _blocks(page, kept)
     cut, at, removed, run = len(blocks), len(blocks), 0, 0
     while at > 1:
         text = " ".join(tns[k].text for k in blocks[at - 1][1])

@@ -272,3 +272,55 @@ def test_a_video_players_text_is_not_body_text_in_a_declared_article() -> None:
              '</iframe></div><figcaption>Media caption The president on gun control</figcaption></figure>')
     art = extract(html.replace(player, embed), "https://money.example.com/2015/01/12/news/taxes-rich/")
     assert "gun control" not in art.body and "What the president said" in art.body and "part 5" in art.body
+
+
+def story_with_more_stories(heading: str, teasers: int = 3) -> str:
+    """An article, then a heading over other stories of the site with their unlinked summaries."""
+    story = "".join(f"<p>{t}</p>" for t in PARAS * 2)
+    more = "".join(f"<h4>Another story number {i} from the valley</h4><p>A summary of another story number {i}, "
+                   f"long enough to read as a paragraph of prose about the valley.</p>" for i in range(teasers))
+    return f"""<html><head><title>{TITLE} | Valley Times</title></head><body><article><h1>{TITLE}</h1>
+<div class="text">{story}<h3>{heading}</h3>{more}</div></article></body></html>"""
+
+
+def test_a_heading_over_other_stories_ends_the_article() -> None:
+    url = "https://valley.example/2024/03/14/water-plan"
+    for heading in ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times"):
+        body = extract(story_with_more_stories(heading), url).body
+        assert body.endswith(PARAS[3]) and "Another story" not in body and heading not in body
+    # a heading of the story's own ("More on the canals"), a longer line: they stay with what follows
+    for heading in ("More on the canals", "Related articles about the canals were published in the spring edition"):
+        assert "Another story number 2" in extract(story_with_more_stories(heading), url).body
+    # when the stories after it hold half of the text, nothing is cut
+    assert "Another story number 7" in extract(story_with_more_stories("Related articles", teasers=8), url).body
+
+
+def cited_tools_page(head: str) -> str:
+    """A post whose list links the tools it cites on other sites, each item mostly its link."""
+    tools = "".join(f'<li><a href="https://tools{i}.example.org/">The data tool number {i} for maps</a> (free)</li>'
+                    for i in range(5))
+    prose = "".join(f"<p>{t}</p>" for t in PARAS)
+    return f"""<html><head><title>Five tools for maps</title>{head}</head><body><article><h1>Five tools for maps</h1>
+{prose}<ul>{tools}</ul>{prose}</article><ul class="menu">{'<li><a href="/a">Home</a></li>' * 5}</ul></body></html>"""
+
+
+def test_a_page_given_without_its_url_takes_the_address_it_declares() -> None:
+    # with its URL, the list of off-site tools is the text's; given without, the declared address stands in
+    declared = '<link rel="canonical" href="https://blog.example.com/2024/05/tools.html">'
+    assert "data tool number 4" in extract(cited_tools_page(""), "https://blog.example.com/2024/05/tools.html").body
+    assert "data tool number 4" in extract(cited_tools_page(declared), None).body
+    # no declared address (or a relative one): nothing to weigh the links against, the list goes as links
+    assert "data tool number 4" not in extract(cited_tools_page(""), None).body
+    relative = '<link rel="canonical" href="/2024/05/tools.html">'
+    assert "data tool number 4" not in extract(cited_tools_page(relative), None).body
+
+
+def test_a_prose_item_of_a_link_dense_list_stays() -> None:
+    bugs = "".join(f'<li><a href="/bug/{i}">Bug {i} - the window opens on top of another one</a></li>' for i in range(6))
+    item = "We have the green light for another round of students hacking on the player next semester, mentored by two."
+    html = f"""<html><head><title>These weeks in the browser</title></head><body><article>
+<h1>These weeks in the browser</h1>{''.join(f'<p>{t}</p>' for t in PARAS)}<h4>Player</h4>
+<ul><li>{item}</li><li>In progress:<ul>{bugs}</ul></li></ul>{''.join(f'<p>{t}</p>' for t in PARAS)}</article>
+</body></html>"""
+    body = extract(html, "https://blog.example.com/2020/12/18/issue-85").body
+    assert item in body and "Bug 3" not in body and body.endswith(PARAS[3])
