@@ -1,7 +1,9 @@
-"""The site's promotion closing an article: "Subscribe to our newsletter", "Follow us on Instagram",
-"Download our app", "Suscríbete a nuestro canal de Telegram". Such lines sit inside the article's
-container, after its last paragraph, so NCE keeps them; they invite the reader to the site's
-channels and are no part of the story (docs/decisions/body-news.md, "Promotion closing the text").
+"""What closes an article's container but is no part of the story: the site's promotion
+("Subscribe to our newsletter", "Follow us on Instagram", "Suscríbete a nuestro canal de
+Telegram") and the sections under a closing heading (other stories of the site, a press contact).
+Such lines sit after the article's last paragraph, inside its container, so NCE keeps them
+(docs/decisions/body-news.md, "Promotion closing the text", "A heading over other stories ends the
+article").
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ OFFER_LINE_CHARS = 50
 # in the languages of the development sets (en, de, es, fr, pt, it, pl, nl)
 _PROMO = re.compile(
     r"\b(?:"
-    r"subscribe|sign up|newsletter|follow us|download (?:the|our)|join (?:us|our)|support (?:us|our)|donate|"
+    r"subscribe|sign up|newsletter|follow us|"
+    r"follow (?!him |her |me |them )[\w ]{1,40} on (?:twitter|facebook|instagram|x|tiktok|linkedin)|"
+    r"download (?:the|our)|join (?:us|our)|support (?:us|our)|donate|"
     r"abonn|folgen sie|jetzt (?:abonnieren|registrieren)|"
     r"suscr[ií]b|s[ií]guenos|[úu]nete|hazte|canal de (?:telegram|whatsapp|youtube)|"
     r"suivez-nous|inscrivez|assine|siga-nos|inscreva|iscriviti|seguici|abbona|"
@@ -34,9 +38,10 @@ def is_promo(text: str) -> bool:
     return len(text) <= PROMO_MAX_CHARS and _PROMO.search(text) is not None
 
 
-# A heading that announces other stories of the site ("Related articles", "Zum Weiterlesen",
-# "Notas relacionadas"), in the languages of the development sets: the line itself, nothing else
-_MORE_STORIES = re.compile(
+# A heading over what is not the story: other stories of the site ("Related articles", "Zum
+# Weiterlesen", "Notas relacionadas") or the press contact ("Kontakt:"), in the languages of the
+# development sets: the line itself, nothing else
+_CLOSING_HEADING = re.compile(
     r"(?:"
     r"related (?:articles?|stories|posts|content|reading|coverage|news)|read next|"
     r"more from\b.*|more (?:stories|news|articles)|more on this (?:story|topic)|you (?:may|might) also like|"
@@ -48,30 +53,32 @@ _MORE_STORIES = re.compile(
     r"leia também|veja também|notícias relacionadas|"
     r"leggi anche|articoli correlati|potrebbe interessarti|"
     r"czytaj (?:też|także)|zobacz (?:też|także)|polecamy|podobne artykuły|"
-    r"lees ook|gerelateerde artikelen"
+    r"lees ook|gerelateerde artikelen|"
+    r"(?:presse|medien)?kontakt|(?:press |media )?contacts?|contacto|contato|contatti"
     r")\W*",
     re.IGNORECASE,
 )
-MORE_STORIES_MAX_CHARS = 60  # a longer line is text that mentions related stories, not their heading
+CLOSING_HEADING_MAX_CHARS = 60  # a longer line is text that mentions related stories, not their heading
 
 
-def is_more_stories(text: str) -> bool:
-    """A line that is only a heading over other stories of the site."""
+def is_closing_heading(text: str) -> bool:
+    """A line that is only a heading over other stories of the site or over a contact box."""
     text = text.strip()
-    return len(text) <= MORE_STORIES_MAX_CHARS and _MORE_STORIES.fullmatch(text) is not None
+    return len(text) <= CLOSING_HEADING_MAX_CHARS and _CLOSING_HEADING.fullmatch(text) is not None
 
 
-def without_more_stories(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` up to the first heading over other stories (:func:`is_more_stories`) in its second
-    half: what follows it are the site's teasers, kept when NCE found no link list in them (summaries,
-    dates, unlinked titles). Nothing is cut when it would take half of the text."""
+def without_closing_section(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` up to the first closing heading (:func:`is_closing_heading`) in its second half: what
+    follows it are the site's teasers, kept when NCE found no link list in them (summaries, dates,
+    unlinked titles), or a press release's contact box. Nothing is cut when it would take half of
+    the text."""
     tns = page.text_nodes
     blocks = _blocks(page, kept)
     total = sum(len(tns[k].text) for k in kept)
     seen = 0
     for at, (_, nodes) in enumerate(blocks):
         text = " ".join(tns[k].text for k in nodes)
-        if at and 2 * seen >= total and is_more_stories(text):
+        if at and 2 * seen >= total and is_closing_heading(text):
             return [k for _, n in blocks[:at] for k in n]
         seen += len(text)
     return kept

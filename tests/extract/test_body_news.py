@@ -196,9 +196,13 @@ def test_the_sites_promotion_closing_the_article_is_not_body() -> None:
     assert art.body.endswith(PARAS[3]) and "newsletter" not in art.body and "Instagram" not in art.body
     # other languages: a Spanish Telegram pitch, a German subscription line
     for line in ["¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.",
-                 "Jetzt abonnieren und keinen Artikel mehr verpassen!"]:
+                 "Jetzt abonnieren und keinen Artikel mehr verpassen!",
+                 "Follow The Valley Times on Twitter and Instagram @ValleyTimes."]:
         assert line not in extract(page(story + f"<p>{line}</p>"), "https://valley.example/a").body
     # inside the text, or as long as a paragraph of the author's own, it stays
+    # the author's bio asking to follow the author is not the site's promotion
+    bio = "Ann Lee covers water and farming for the paper. Follow her on Twitter @annlee."
+    assert bio in extract(page(story + f"<p>{bio}</p>"), "https://valley.example/a").body
     inside = extract(page(promos + story), "https://valley.example/a").body
     assert "Follow us on Instagram" in inside
     closing = "Subscribe, said the mayor, " + PARAS[0] * 3
@@ -285,7 +289,7 @@ def story_with_more_stories(heading: str, teasers: int = 3) -> str:
 
 def test_a_heading_over_other_stories_ends_the_article() -> None:
     url = "https://valley.example/2024/03/14/water-plan"
-    for heading in ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times"):
+    for heading in ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times", "Kontakt:"):
         body = extract(story_with_more_stories(heading), url).body
         assert body.endswith(PARAS[3]) and "Another story" not in body and heading not in body
     # a heading of the story's own ("More on the canals"), a longer line: they stay with what follows
