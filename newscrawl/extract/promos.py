@@ -43,9 +43,11 @@ def is_promo(text: str) -> bool:
 # development sets: the line itself, nothing else
 _CLOSING_HEADING = re.compile(
     r"(?:"
-    r"related (?:articles?|stories|posts|content|reading|coverage|news)|read next|"
-    r"more from\b.*|more (?:stories|news|articles)|more on this (?:story|topic)|you (?:may|might) also like|"
-    r"recommended (?:for you|stories|articles|reading)|"
+    r"related (?:articles?|stories|posts|content|reading|coverage|news)\b.*|read next|up next|"
+    r"more from\b.*|more in (?:this|the) \w+|more (?:stories|news|articles)|more on this (?:story|topic)|"
+    r"you (?:may|might) (?:also )?like|recommended (?:for you|stories|articles|reading)|"
+    r"latest (?:news|articles|posts|stories|insights)|about the authors?|"
+    r"über (?:den autor|die autorin)|à propos de l'auteur|sobre (?:el|o) autor|"
     r"(?:zum )?weiterlesen|mehr (?:zum thema|themen|dazu|artikel)|auch interessant|"
     r"(?:ähnliche|weitere) (?:beiträge|artikel)\b.*|das könnte (?:dich|sie) auch interessieren|lesen sie auch|"
     r"(?:notas|noticias|artículos) relacionad[oa]s|te puede interesar|lee también|más noticias|"

@@ -289,11 +289,14 @@ def story_with_more_stories(heading: str, teasers: int = 3) -> str:
 
 def test_a_heading_over_other_stories_ends_the_article() -> None:
     url = "https://valley.example/2024/03/14/water-plan"
-    for heading in ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times", "Kontakt:"):
+    headings = ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times", "Kontakt:",
+                "You might like", "About the author", "More in this region")
+    for heading in headings:
         body = extract(story_with_more_stories(heading), url).body
         assert body.endswith(PARAS[3]) and "Another story" not in body and heading not in body
-    # a heading of the story's own ("More on the canals"), a longer line: they stay with what follows
-    for heading in ("More on the canals", "Related articles about the canals were published in the spring edition"):
+    # a heading of the story's own ("More on the canals", "Comments" on a thread), a longer line: they stay
+    long_line = "Related articles about the canals were published in the spring edition of the paper"
+    for heading in ("More on the canals", "Comments", long_line):
         assert "Another story number 2" in extract(story_with_more_stories(heading), url).body
     # when the stories after it hold half of the text, nothing is cut
     assert "Another story number 7" in extract(story_with_more_stories("Related articles", teasers=8), url).body
