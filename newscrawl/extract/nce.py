@@ -604,10 +604,30 @@ def _link_sentence(page: Page, el: Any, p: NCEParams) -> bool:
     """A paragraph or list item whose link text dominates but whose own words still make a
     sentence ("Thanks to X, users can now <a>import logins from ...</a>"): running text that
     links, where link-list items and "Read more: <a>" lines have a few words outside the link."""
-    return el.tag in _SENTENCE_TAGS and page.text_len(el) * (1 - page.link_density(el)) >= p.link_sentences
+    if el.tag in _LISTS:  # a list of such sentences: most of its items link their predicate
+        items = [li for li in el if li.tag == "li" and page.has(li)]
+        return len(items) >= 2 and 2 * sum(map(_link_mid_sentence, items)) > len(items)
+    if el.tag not in _SENTENCE_TAGS:
+        return False
+    if page.text_len(el) * (1 - page.link_density(el)) >= p.link_sentences:
+        return True
+    return _link_mid_sentence(el)
+
+
+def _link_mid_sentence(el: Any) -> bool:
+    """The item's own words lead into its first link, whose text goes on in lower case
+    ("Ann <a>fixed an issue with ...</a>"): a sentence that links its predicate, where a listed
+    title or menu entry starts the item with its link and a capital."""
+    lead = (el.text or "").strip()
+    first = next(el.iter("a"), None)
+    if first is None or not any(c.isalpha() for c in lead):
+        return False
+    words = (first.text or "").lstrip()
+    return bool(words) and words[0].islower()
 
 
 _SENTENCE_TAGS = frozenset({"p", "li"})
+_LISTS = frozenset({"ul", "ol"})
 _LIST_TAGS = frozenset({"ul", "ol", "li"})
 
 

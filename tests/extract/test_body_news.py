@@ -331,3 +331,18 @@ def test_a_prose_item_of_a_link_dense_list_stays() -> None:
 </body></html>"""
     body = extract(html, "https://blog.example.com/2020/12/18/issue-85").body
     assert item in body and "Bug 3" not in body and body.endswith(PARAS[3])
+
+
+def test_list_items_that_link_their_predicate_are_sentences() -> None:
+    people = ("Ann", "Ben", "Cleo", "Dev", "Eli")
+    fixes = "".join(f'<li>{name} <a href="/bug/{i}">fixed an issue with the window that opened twice</a></li>'
+                    for i, name in enumerate(people))
+    titles = "".join(f'<li><a href="/story/{i}">Another story number {i} about windows</a></li>' for i in range(5))
+    prose = "".join(f"<p>{t}</p>" for t in PARAS)
+    html = f"""<html><head><title>These weeks in the browser</title></head><body><article>
+<h1>These weeks in the browser</h1>{prose}<h4>New contributors</h4><ul>{fixes}</ul>{prose}<ul>{titles}</ul>
+</article></body></html>"""
+    body = extract(html, "https://blog.example.com/2020/12/18/issue-85").body
+    assert "Eli fixed an issue with the window" in body and "Ann fixed an issue" in body
+    # a list of linked titles (a capital after nothing of the item's own) is a link list still
+    assert "Another story number" not in body
