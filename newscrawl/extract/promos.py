@@ -56,7 +56,9 @@ _CLOSING_HEADING = re.compile(
     r"leggi anche|articoli correlati|potrebbe interessarti|"
     r"czytaj (?:też|także)|zobacz (?:też|także)|polecamy|podobne artykuły|"
     r"lees ook|gerelateerde artikelen|"
-    r"(?:presse|medien)?kontakt|(?:press |media )?contacts?|contacto|contato|contatti"
+    r"(?:presse|medien)?kontakt|(?:press |media )?contacts?|contacto|contato|contatti|"
+    r"weitere informationen|zusatzinformationen|(?:more|further) information|más información|"
+    r"plus d'informations|mais informações|ulteriori informazioni|meer informatie|więcej informacji"
     r")\W*",
     re.IGNORECASE,
 )

@@ -290,7 +290,7 @@ def story_with_more_stories(heading: str, teasers: int = 3) -> str:
 def test_a_heading_over_other_stories_ends_the_article() -> None:
     url = "https://valley.example/2024/03/14/water-plan"
     headings = ("Related articles", "Zum Weiterlesen:", "NOTAS RELACIONADAS", "More from Valley Times", "Kontakt:",
-                "You might like", "About the author", "More in this region")
+                "You might like", "About the author", "More in this region", "Weitere Informationen:")
     for heading in headings:
         body = extract(story_with_more_stories(heading), url).body
         assert body.endswith(PARAS[3]) and "Another story" not in body and heading not in body
