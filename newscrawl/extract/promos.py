@@ -1,7 +1,8 @@
 """What closes an article's container but is no part of the story: the site's promotion
 ("Subscribe to our newsletter", "Follow us on Instagram", "Suscríbete a nuestro canal de
-Telegram") and the sections under a closing heading (other stories of the site, a press contact).
-Such lines sit after the article's last paragraph, inside its container, so NCE keeps them
+Telegram"), the sections under a closing heading (other stories of the site, a press contact)
+and the labels of empty ad slots. Such lines sit inside the article's container, the first two
+after its last paragraph, so NCE keeps them
 (docs/decisions/body-news.md, "Promotion closing the text", "A heading over other stories ends the
 article").
 """
@@ -86,6 +87,27 @@ def without_closing_section(page: Page, kept: list[int]) -> list[int]:
             return [k for _, n in blocks[:at] for k in n]
         seen += len(text)
     return kept
+
+
+# The label an ad slot leaves behind when its ad is not in the page ("Advertisement",
+# "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE"), in the languages of the development sets
+_AD_LABEL = re.compile(
+    r"\W*(?:advertisement|advertising|story continues below(?: this)? advertisement|"
+    r"anzeige|werbung|publicidad|publicité|continua depois da publicidade|publicidade|pubblicità|"
+    r"reklama|advertentie)\W*",
+    re.IGNORECASE,
+)
+
+
+def without_ad_labels(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` without the blocks that are only an ad slot's label, wherever they sit."""
+    tns = page.text_nodes
+    blocks = _blocks(page, kept)
+    labels = [i for i, (_, nodes) in enumerate(blocks) if _AD_LABEL.fullmatch(" ".join(tns[k].text for k in nodes))]
+    if not labels or len(labels) == len(blocks):
+        return kept
+    gone = set(labels)
+    return [k for i, (_, nodes) in enumerate(blocks) if i not in gone for k in nodes]
 
 
 def _blocks(page: Page, kept: list[int]) -> list[tuple[Any, list[int]]]:

@@ -346,3 +346,16 @@ def test_list_items_that_link_their_predicate_are_sentences() -> None:
     assert "Eli fixed an issue with the window" in body and "Ann fixed an issue" in body
     # a list of linked titles (a capital after nothing of the item's own) is a link list still
     assert "Another story number" not in body
+
+
+def test_an_ad_slots_label_is_not_body_text() -> None:
+    first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
+    for label in ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE"):
+        html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
+{first}<div class="slot">{label}</div>{second}</article></body></html>"""
+        body = extract(html, "https://valley.example/2024/03/14/water-plan").body
+        assert label not in body and body.splitlines() == PARAS
+    # a sentence about advertising stays
+    line = "<p>Advertising on buses will pay for the new canals, the council said on Thursday.</p>"
+    html = f"<html><body><article><h1>{TITLE}</h1>{first}{line}{second}</article></body></html>"
+    assert "Advertising on buses" in extract(html, "https://valley.example/2024/03/14/water-plan").body
