@@ -1,8 +1,8 @@
-"""What closes an article's container but is no part of the story: the site's promotion
+"""What sits in an article's container but is no part of the story: the site's promotion
 ("Subscribe to our newsletter", "Follow us on Instagram", "Suscríbete a nuestro canal de
-Telegram"), the sections under a closing heading (other stories of the site, a press contact)
-and the labels of empty ad slots. Such lines sit inside the article's container, the first two
-after its last paragraph, so NCE keeps them
+Telegram") and the sections under a closing heading (other stories of the site, a press contact)
+after its last paragraph, and the labels of the page's chrome (an empty ad slot's, a reading
+time) anywhere in it. NCE keeps them as part of the container
 (docs/decisions/body-news.md, "Promotion closing the text", "A heading over other stories ends the
 article").
 """
@@ -89,21 +89,29 @@ def without_closing_section(page: Page, kept: list[int]) -> list[int]:
     return kept
 
 
-# The label an ad slot leaves behind when its ad is not in the page ("Advertisement",
-# "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE"), in the languages of the development sets
-_AD_LABEL = re.compile(
-    r"\W*(?:advertisement|advertising|story continues below(?: this)? advertisement|"
+# Labels the page's chrome leaves inside the article, in the languages of the development sets:
+# an ad slot's, when its ad is not in the page ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA
+# PUBLICIDADE"), a reading time ("5 min read"), a byline's label whose name is another block
+# ("Edited by"), the heading of a table of contents
+_CHROME_LABEL = re.compile(
+    r"\W*(?:"
+    r"advertisement|advertising|story continues below(?: this)? advertisement|"
     r"anzeige|werbung|publicidad|publicité|continua depois da publicidade|publicidade|pubblicità|"
-    r"reklama|advertentie)\W*",
+    r"reklama|advertentie|"
+    r"(?:reading time|lesezeit|temps de lecture|tiempo de lectura|tempo de leitura)(?:\W+\d+ *min\w*)?|"
+    r"\d+ *min\w*\.? *(?:read|lesezeit|de lecture|de lectura|de leitura)|"
+    r"(?:written |edited |reviewed |fact[- ]checked )?by|"
+    r"table of contents|in this article|on this page|inhaltsverzeichnis"
+    r")\W*",
     re.IGNORECASE,
 )
 
 
-def without_ad_labels(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` without the blocks that are only an ad slot's label, wherever they sit."""
+def without_chrome_labels(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` without the blocks that are only a label of the page's chrome, wherever they sit."""
     tns = page.text_nodes
     blocks = _blocks(page, kept)
-    labels = [i for i, (_, nodes) in enumerate(blocks) if _AD_LABEL.fullmatch(" ".join(tns[k].text for k in nodes))]
+    labels = [i for i, (_, nodes) in enumerate(blocks) if _CHROME_LABEL.fullmatch(" ".join(tns[k].text for k in nodes))]
     if not labels or len(labels) == len(blocks):
         return kept
     gone = set(labels)

@@ -348,14 +348,17 @@ def test_list_items_that_link_their_predicate_are_sentences() -> None:
     assert "Another story number" not in body
 
 
-def test_an_ad_slots_label_is_not_body_text() -> None:
+def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
-    for label in ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE"):
+    labels = ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE", "5 min read", "Lesezeit: 4 Minuten",
+              "Edited by", "Table of Contents")
+    for label in labels:
         html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
 {first}<div class="slot">{label}</div>{second}</article></body></html>"""
         body = extract(html, "https://valley.example/2024/03/14/water-plan").body
         assert label not in body and body.splitlines() == PARAS
-    # a sentence about advertising stays
+    # a sentence about advertising stays, and so does a recipe's time
+    assert "4 min" in extract(html.replace(labels[-1], "4 min"), "https://valley.example/2024/03/14/water-plan").body
     line = "<p>Advertising on buses will pay for the new canals, the council said on Thursday.</p>"
     html = f"<html><body><article><h1>{TITLE}</h1>{first}{line}{second}</article></body></html>"
     assert "Advertising on buses" in extract(html, "https://valley.example/2024/03/14/water-plan").body
