@@ -101,7 +101,9 @@ _CHROME_LABEL = re.compile(
     r"(?:reading time|lesezeit|temps de lecture|tiempo de lectura|tempo de leitura)(?:\W+\d+ *min\w*)?|"
     r"\d+ *min\w*\.? *(?:read|lesezeit|de lecture|de lectura|de leitura)|"
     r"(?:written |edited |reviewed |fact[- ]checked )?by|"
-    r"table of contents|in this article|on this page|inhaltsverzeichnis"
+    r"table of contents|in this article|on this page|inhaltsverzeichnis|"
+    r"share(?: this)?(?: article| story| post| page)?|like this|print(?: this)?(?: article| page)?|"
+    r"teilen|drucken|compartir|imprimir|partager|imprimer|condividi|stampa|udostępnij|drukuj|delen|compartilhe"
     r")\W*",
     re.IGNORECASE,
 )
