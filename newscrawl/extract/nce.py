@@ -660,7 +660,9 @@ def _prose(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
     for its link density: an article's last paragraph often shares a wrapper with a related-links
     list, and a list's sentence item shares its <ul> with an item holding a nested link list.
     Teaser summaries are not prose: a paragraph after a link-dense sibling (the headline link),
-    inside a link (a card that is one <a>) or below a block with a linked heading."""
+    inside a link (a card that is one <a>) or below a card-sized block (at most three times the
+    paragraph's text) with a linked heading; a wider block with linked headings is the story's
+    wrapper beside its "next story" links."""
     out: list[int] = []
     stop = root.getparent()
     for el in root.iter("p", "li"):
@@ -670,7 +672,11 @@ def _prose(page: Page, root: Any, u: Any, p: NCEParams) -> list[int]:
         teaser = prev is not None and page.has(prev) and page.link_density(prev) > 0.5
         node = el.getparent()
         while not teaser and node is not None and node is not stop:
-            teaser = node.tag == "a" or _boilerplate(page, node, u, p) or (node is not root and _teaser(page, node))
+            teaser = (
+                node.tag == "a"
+                or _boilerplate(page, node, u, p)
+                or (node is not root and page.text_len(node) <= 3 * page.text_len(el) and _teaser(page, node))
+            )
             node = node.getparent()
         if not teaser:
             out.extend(page.text_range(el))

@@ -362,3 +362,22 @@ def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     line = "<p>Advertising on buses will pay for the new canals, the council said on Thursday.</p>"
     html = f"<html><body><article><h1>{TITLE}</h1>{first}{line}{second}</article></body></html>"
     assert "Advertising on buses" in extract(html, "https://valley.example/2024/03/14/water-plan").body
+
+
+def test_a_paywalled_articles_one_paragraph_beside_the_next_story_links_stays() -> None:
+    # the story's one paragraph shares a wrapper with tags and linked headlines of other stories: the
+    # wrapper goes for its links, the paragraph is prose and no teaser's summary
+    lead = ("A senior prison official has said in a sworn affidavit that anyone with sufficient determination "
+            "to escape from the prison could do so.")
+    others = "".join(f'<div class="card"><h3><a href="/2022/05/0{i}/story-{i}">Another story number {i} about the '
+                     f"island and its prison service</a></h3></div>" for i in range(1, 7))
+    topics = "".join(f'<li><a href="/tag/{t}">{t} and more</a></li>' for t in ("Prison", "Governor", "Courts"))
+    caption = ("The prison is considered a Category C facility, yet more than half the inmates are classed as "
+               "Category B. Photo: A. Serey")
+    html = f"""<html><head><title>Prison official: anyone could escape</title></head><body><article>
+<div class="post-header"><ul class="crumbs"><li><a href="/">Home</a></li><li><a href="/issues">Issues</a></li></ul>
+<h1>Prison official: anyone could escape</h1><figure><img src="p.jpg"><figcaption>{caption}</figcaption></figure></div>
+<div class="container"><div class="main"><div class="post-content"><p>{lead}</p></div>
+<div class="tags"><ul>{topics}</ul></div><div class="more">{others}</div></div></div></article></body></html>"""
+    body = extract(html, "https://island.example/2022/05/04/prison-official").body
+    assert lead in body and "Another story number" not in body
