@@ -32,7 +32,7 @@ from newscrawl.extract.dates import (
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
-from newscrawl.extract.promos import without_chrome_labels, without_closing_promos, without_closing_section
+from newscrawl.extract.promos import without_site_matter
 from newscrawl.extract.titledate import (
     BEFORE_TITLE_PENALTY,
     TitleDate,
@@ -466,7 +466,7 @@ def extract_page(
         kept = _trim_tail(page, kept, page.text_range(container))
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
     if kept:
-        kept = without_closing_promos(page, without_closing_section(page, without_chrome_labels(page, kept)))
+        kept = without_site_matter(page, kept)
     text = "\n".join(paragraphs(page, kept))
     if found and (len(text) >= MIN_BODY_CHARS or method == "nce-whole-page"):
         art.body = text

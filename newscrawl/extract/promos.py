@@ -15,6 +15,7 @@ from typing import Any
 from newscrawl.extract.titledate import block_of
 from newscrawl.page import Page
 
+Line = tuple[list[int], str]  # the text nodes of one block's run in the body, and their text
 PROMO_MAX_CHARS = 300  # a closing line longer than this is the author's own text, whatever it asks
 # the short lines of an offer after its promotion line ("Monthly", "$39/month Get Started") go with it
 OFFER_LINE_CHARS = 50
@@ -72,21 +73,18 @@ def is_closing_heading(text: str) -> bool:
     return len(text) <= CLOSING_HEADING_MAX_CHARS and _CLOSING_HEADING.fullmatch(text) is not None
 
 
-def without_closing_section(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` up to the first closing heading (:func:`is_closing_heading`) in its second half: what
-    follows it are the site's teasers, kept when NCE found no link list in them (summaries, dates,
-    unlinked titles), or a press release's contact box. Nothing is cut when it would take half of
-    the text."""
-    tns = page.text_nodes
-    blocks = _blocks(page, kept)
-    total = sum(len(tns[k].text) for k in kept)
+def _until_closing_heading(lines: list[Line]) -> list[Line]:
+    """``lines`` up to the first closing heading (:func:`is_closing_heading`) in their second half:
+    what follows it are the site's teasers, kept when NCE found no link list in them (summaries,
+    dates, unlinked titles), or a press release's contact box. Nothing is cut when it would take
+    half of the text."""
+    total = sum(len(text) for _, text in lines)
     seen = 0
-    for at, (_, nodes) in enumerate(blocks):
-        text = " ".join(tns[k].text for k in nodes)
+    for at, (_, text) in enumerate(lines):
         if at and 2 * seen >= total and is_closing_heading(text):
-            return [k for _, n in blocks[:at] for k in n]
+            return lines[:at]
         seen += len(text)
-    return kept
+    return lines
 
 
 # Labels the page's chrome leaves inside the article, in the languages of the development sets:
@@ -109,46 +107,44 @@ _CHROME_LABEL = re.compile(
 )
 
 
-def without_chrome_labels(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` without the blocks that are only a label of the page's chrome, wherever they sit."""
-    tns = page.text_nodes
-    blocks = _blocks(page, kept)
-    labels = [i for i, (_, nodes) in enumerate(blocks) if _CHROME_LABEL.fullmatch(" ".join(tns[k].text for k in nodes))]
-    if not labels or len(labels) == len(blocks):
-        return kept
-    gone = set(labels)
-    return [k for i, (_, nodes) in enumerate(blocks) if i not in gone for k in nodes]
+def _without_chrome_labels(lines: list[Line]) -> list[Line]:
+    """``lines`` without those that are only a label of the page's chrome, wherever they sit."""
+    left = [line for line in lines if not _CHROME_LABEL.fullmatch(line[1])]
+    return left if left else lines
 
 
-def _blocks(page: Page, kept: list[int]) -> list[tuple[Any, list[int]]]:
-    """``kept`` grouped into runs of consecutive text nodes of one block."""
-    tns = page.text_nodes
-    blocks: list[tuple[Any, list[int]]] = []
-    for k in kept:
-        block = block_of(tns[k].container)
-        if blocks and blocks[-1][0] is block and blocks[-1][1][-1] == k - 1:
-            blocks[-1][1].append(k)
-        else:
-            blocks.append((block, [k]))
-    return blocks
-
-
-def without_closing_promos(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` without the run of promotion lines (whole blocks) that ends it, with the short
-    lines (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and
-    prices ("Unlock this article ...", "Monthly", "$39/month"). The first block always stays,
-    and so does the text when the run would take half of it (a page that is all sign-up forms
-    is not cut to nothing)."""
-    tns = page.text_nodes
-    blocks = _blocks(page, kept)
-    cut, at, removed, run = len(blocks), len(blocks), 0, 0
+def _without_closing_promos(lines: list[Line]) -> list[Line]:
+    """``lines`` without the run of promotion lines that ends them, with the short lines
+    (:data:`OFFER_LINE_CHARS`) after the run's first promotion line: a paywall's plans and prices
+    ("Unlock this article ...", "Monthly", "$39/month"). The first line always stays, and so does
+    the text when the run would take half of it (a page that is all sign-up forms is not cut to
+    nothing)."""
+    cut, at, removed, run = len(lines), len(lines), 0, 0
     while at > 1:
-        text = " ".join(tns[k].text for k in blocks[at - 1][1])
+        text = lines[at - 1][1]
         if is_promo(text):
             cut, removed = at - 1, run + len(text)
         elif len(text) > OFFER_LINE_CHARS:
             break
         at, run = at - 1, run + len(text)
-    if cut == len(blocks) or 2 * removed >= sum(len(tns[k].text) for k in kept):
+    if cut == len(lines) or 2 * removed >= sum(len(text) for _, text in lines):
+        return lines
+    return lines[:cut]
+
+
+def without_site_matter(page: Page, kept: list[int]) -> list[int]:
+    """``kept`` (the body's text nodes) without the chrome's labels, the closing section and the
+    closing promotion; the runs of one block are built once for the three."""
+    tns = page.text_nodes
+    runs: list[tuple[Any, list[int]]] = []
+    for k in kept:
+        block = block_of(tns[k].container)
+        if runs and runs[-1][0] is block and runs[-1][1][-1] == k - 1:
+            runs[-1][1].append(k)
+        else:
+            runs.append((block, [k]))
+    lines = [(nodes, " ".join(tns[k].text for k in nodes)) for _, nodes in runs]
+    kept_lines = _without_closing_promos(_until_closing_heading(_without_chrome_labels(lines)))
+    if len(kept_lines) == len(lines):
         return kept
-    return [k for _, nodes in blocks[:cut] for k in nodes]
+    return [k for nodes, _ in kept_lines for k in nodes]
