@@ -101,7 +101,8 @@ _CHROME_LABEL = re.compile(
     r"(?:written |edited |reviewed |fact[- ]checked )?by|"
     r"table of contents|in this article|on this page|inhaltsverzeichnis|"
     r"share(?: this)?(?: article| story| post| page)?|like this|print(?: this)?(?: article| page)?|"
-    r"teilen|drucken|compartir|imprimir|partager|imprimer|condividi|stampa|udostępnij|drukuj|delen|compartilhe"
+    r"teilen|drucken|compartir|imprimir|partager|imprimer|condividi|stampa|udostępnij|drukuj|delen|compartilhe|"
+    r"(?:(?:jump|skip) to (?:the )?(?:main |primary )?(?:content|navigation|search|footer|menu)\W*)+"
     r")\W*",
     re.IGNORECASE,
 )

@@ -351,7 +351,8 @@ def test_list_items_that_link_their_predicate_are_sentences() -> None:
 def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
     labels = ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE", "5 min read", "Lesezeit: 4 Minuten",
-              "Edited by", "Table of Contents", "Share this article", "drukuj")
+              "Edited by", "Table of Contents", "Share this article", "drukuj",
+              "Jump to navigation Jump to search")
     for label in labels:
         html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
 {first}<div class="slot">{label}</div>{second}</article></body></html>"""
