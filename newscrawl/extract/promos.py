@@ -108,9 +108,26 @@ _CHROME_LABEL = re.compile(
 )
 
 
+# A line that files the story under the site's tags or categories ("Tags: Helena, smart thermostat",
+# "Filed under:", "Schlagwörter:"), up to TAXONOMY_MAX_CHARS
+_TAXONOMY = re.compile(
+    r"\s*(?:tags?|topics?|filed under|posted (?:in|under)|categor(?:y|ies)|schlagw(?:ö|oe)rter|themen|"
+    r"etiquetas|temas|mots-clés|étiquettes|tag|argomenti|tagi|kategorie)\s*:",
+    re.IGNORECASE,
+)
+TAXONOMY_MAX_CHARS = 200
+
+
+def _chrome(text: str) -> bool:
+    """A line that is a label of the page's chrome or its taxonomy line."""
+    return _CHROME_LABEL.fullmatch(text) is not None or (
+        len(text) <= TAXONOMY_MAX_CHARS and _TAXONOMY.match(text) is not None
+    )
+
+
 def _without_chrome_labels(lines: list[Line]) -> list[Line]:
     """``lines`` without those that are only a label of the page's chrome, wherever they sit."""
-    left = [line for line in lines if not _CHROME_LABEL.fullmatch(line[1])]
+    left = [line for line in lines if not _chrome(line[1])]
     return left if left else lines
 
 

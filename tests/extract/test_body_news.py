@@ -352,12 +352,15 @@ def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
     labels = ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE", "5 min read", "Lesezeit: 4 Minuten",
               "Edited by", "Table of Contents", "Share this article", "drukuj",
-              "Jump to navigation Jump to search")
+              "Jump to navigation Jump to search", "Tags: water, farming, canals")
     for label in labels:
         html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
 {first}<div class="slot">{label}</div>{second}</article></body></html>"""
         body = extract(html, "https://valley.example/2024/03/14/water-plan").body
         assert label not in body and body.splitlines() == PARAS
+    # code that reads like a tag line stays
+    code = '{ category: "Fruits", price: "$1" }'
+    assert code in extract(html.replace(labels[-1], code), "https://valley.example/2024/03/14/water-plan").body
     # a sentence about advertising stays, and so does a recipe's time
     assert "4 min" in extract(html.replace(labels[-1], "4 min"), "https://valley.example/2024/03/14/water-plan").body
     line = "<p>Advertising on buses will pay for the new canals, the council said on Thursday.</p>"
