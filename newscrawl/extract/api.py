@@ -32,7 +32,7 @@ from newscrawl.extract.dates import (
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
-from newscrawl.extract.promos import without_site_matter
+from newscrawl.extract.site_matter import without_site_matter
 from newscrawl.extract.titledate import (
     BEFORE_TITLE_PENALTY,
     TitleDate,

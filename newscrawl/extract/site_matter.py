@@ -2,9 +2,9 @@
 ("Subscribe to our newsletter", "Follow us on Instagram", "Suscríbete a nuestro canal de
 Telegram") and the sections under a closing heading (other stories of the site, a press contact)
 after its last paragraph, and the labels of the page's chrome (an empty ad slot's, a reading
-time) anywhere in it. NCE keeps them as part of the container
+time, a line of tags) anywhere in it. NCE keeps them as part of the container
 (docs/decisions/body-news.md, "Promotion closing the text", "A heading over other stories ends the
-article").
+article", "Labels of the page's chrome are not body text").
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def _until_closing_heading(lines: list[Line]) -> list[Line]:
 # Labels the page's chrome leaves inside the article, in the languages of the development sets:
 # an ad slot's, when its ad is not in the page ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA
 # PUBLICIDADE"), a reading time ("5 min read"), a byline's label whose name is another block
-# ("Edited by"), the heading of a table of contents
+# ("Edited by"), the heading of a table of contents, a share or print button's, skip links
 _CHROME_LABEL = re.compile(
     r"\W*(?:"
     r"advertisement|advertising|story continues below(?: this)? advertisement|"
