@@ -20,16 +20,20 @@ PROMO_MAX_CHARS = 300  # a closing line longer than this is the author's own tex
 # the short lines of an offer after its promotion line ("Monthly", "$39/month Get Started") go with it
 OFFER_LINE_CHARS = 50
 # Words with which a site asks the reader to subscribe, sign up, follow, join, support or download,
-# in the languages of the development sets (en, de, es, fr, pt, it, pl, nl)
+# in the languages of the development sets (en, de, es, fr, pt, it, pl, nl), and its copyright line
+# ("© 2022 ...", "All rights reserved")
 _PROMO = re.compile(
-    r"\b(?:"
+    r"^\s*(?:©|copyright\b)|\b(?:"
     r"subscribe|sign up|newsletter|follow us|"
     r"follow (?!him |her |me |them )[\w ]{1,40} on (?:twitter|facebook|instagram|x|tiktok|linkedin)|"
     r"download (?:the|our)|join (?:us|our)|support (?:us|our)|donate|"
     r"abonn|folgen sie|jetzt (?:abonnieren|registrieren)|"
     r"suscr[ií]b|s[ií]guenos|[úu]nete|hazte|canal de (?:telegram|whatsapp|youtube)|"
     r"suivez-nous|inscrivez|assine|siga-nos|inscreva|iscriviti|seguici|abbona|"
-    r"zapraszamy|subskryp|obserwuj|volg ons|schrijf je in"
+    r"zapraszamy|subskryp|obserwuj|volg ons|schrijf je in|"
+    r"all rights reserved|alle rechte vorbehalten|todos los derechos reservados|tous droits réservés|"
+    r"todos os direitos reservados|tutti i diritti riservati|wszelkie prawa zastrzeżone|alle rechten voorbehouden|"
+    r"copyrighted property"
     r")",
     re.IGNORECASE,
 )

@@ -197,9 +197,13 @@ def test_the_sites_promotion_closing_the_article_is_not_body() -> None:
     # other languages: a Spanish Telegram pitch, a German subscription line
     for line in ["¿Ya sabías que tenemos canal de Telegram? Únete desde tu celular.",
                  "Jetzt abonnieren und keinen Artikel mehr verpassen!",
-                 "Follow The Valley Times on Twitter and Instagram @ValleyTimes."]:
+                 "Follow The Valley Times on Twitter and Instagram @ValleyTimes.",
+                 "© 2024 Valley Times. All rights reserved."]:
         assert line not in extract(page(story + f"<p>{line}</p>"), "https://valley.example/a").body
     # inside the text, or as long as a paragraph of the author's own, it stays
+    # a reprint note that names its copyright is the story's
+    note = "The above is an excerpt from A Guide to Canals, Copyright 2013. It is reprinted here with permission."
+    assert note in extract(page(story + f"<p>{note}</p>"), "https://valley.example/a").body
     # the author's bio asking to follow the author is not the site's promotion
     bio = "Ann Lee covers water and farming for the paper. Follow her on Twitter @annlee."
     assert bio in extract(page(story + f"<p>{bio}</p>"), "https://valley.example/a").body
