@@ -49,7 +49,6 @@ from newscrawl.extract.titledate import (
 )
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, fold, name_test
-from newscrawl.safeurl import valid_url
 
 logger = logging.getLogger(__name__)
 
@@ -764,7 +763,11 @@ def _adopt_declared_address(page: Page, meta: Any | None) -> None:
     if page.url is not None or meta is None or not meta.canonical_url:
         return
     address = meta.canonical_url.strip()
-    if address.startswith(("http://", "https://")) and valid_url(address) and urlsplit(address).hostname:
+    try:
+        host = urlsplit(address).hostname
+    except ValueError:  # malformed ("http://[x"): no address to adopt
+        return
+    if host and address.startswith(("http://", "https://")):
         page.url = address
 
 

@@ -628,7 +628,7 @@ def _link_mid_sentence(el: Any) -> bool:
 
 _SENTENCE_TAGS = frozenset({"p", "li"})
 _LISTS = frozenset({"ul", "ol"})
-_LIST_TAGS = frozenset({"ul", "ol", "li"})
+_LIST_TAGS = _LISTS | {"li"}
 
 
 def _outbound(page: Page, el: Any, p: NCEParams) -> bool:
