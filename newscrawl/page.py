@@ -141,10 +141,11 @@ def inline_hidden(style: str) -> bool:
     return found is not None and (found.lastgroup != "clip" or _POSITIONED.search(style) is not None)
 
 
-BOILERPLATE_NAMES = re.compile(  # id/class words of navigation, share, related, ...
-    r"(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|aside|widget|"
+# id/class words of navigation, share, related, ...; a theme numbers its regions ("footer1", "sidebar2")
+BOILERPLATE_NAMES = re.compile(
+    r"(?:^|[\s_-])(?:nav|navbar|navigation|menu\d*|breadcrumbs?|sidebar\d*|side-bar|aside|widget|"
     r"social|share|sharing|shares|related|recommended|more-stories|cookie|cookies|consent|gdpr|"
-    r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer|"
+    r"newsletter|subscribe|subscription|signup|comment|comments|disqus|respond|footer\d*|"
     r"banner|advert|ads|ad|sponsor|sponsored|promo|popup|modal|tags|taglist|pagination|"
     r"pager|toolbar|skip|login)(?:$|[\s_-])",
     re.I,

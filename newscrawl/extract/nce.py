@@ -398,11 +398,14 @@ _hidden_named = name_test(_HIDDEN)
 _WIDGET = re.compile(r"(?:^|[\s_-])widget(?:$|[\s_-])", re.I)
 # Names that say "not this article" whatever the block's size (a long newsletter box, a related
 # rail with summaries, a comment section's rules and first comments: the half-of-the-separator
-# test keeps a forum thread that is the content); layout names (widget, sidebar, banner, menu)
+# test keeps a forum thread that is the content), and the page's footer region ("footer1",
+# "site-footer": the publisher's address and legal notice, as <footer> goes) but not a component's
+# BEM footer ("card__footer": part of the card); layout names (widget, sidebar, banner, menu)
 # still need the size test.
 _STRONG = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|more-stories|"
-    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments)(?:$|[\s_-])",
+    r"share|sharing|social|cookie|consent|gdpr|promo|sponsored|advert|comment|comments|"
+    r"(?<!__)footer\d*)(?:$|[\s_-])",
     re.I,
 )
 _strong_named = name_test(_STRONG)

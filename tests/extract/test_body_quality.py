@@ -372,6 +372,25 @@ def test_nav_aside_and_footer_elements_inside_the_content_are_pruned_whatever_th
     assert "Back to the overview" not in text and "Pull quote" not in text and "Ann Smith" not in text
 
 
+def test_a_block_named_as_the_page_footer_is_pruned_whatever_its_size_but_a_components_footer_stays():
+    # a theme's footer region ("footer1", "site-footer") holds the publisher's address and legal
+    # notice, over β2 and without links; a card's footer (BEM "spotlight__footer") is part of the card
+    legal = ("<p>Valley News Cooperative, 94 Main Street, 54634 Springfield. Signed texts give the views of "
+             "their authors. Reprinting the texts, whole or adapted, by any means, is allowed and encouraged "
+             "on the terms of naming the source and keeping the free licence in every copy or derived work.</p>")
+    card = ("<p>Product spotlight: the planner keeps every lane, signal and crossing of the network in one map "
+            "that the council's engineers and the public can both read, and it updates every night with the "
+            "counts of the day.</p>")
+    for name in ("footer1", "site-footer", "site_footer"):
+        page = _page('<div class="story"><h1>Council expands bike lanes</h1>'
+                     + "".join(f"<p>{p}</p>" for p in PARAS * 3) + f'<div class="{name}">{legal}</div></div>')
+        text = _texts(page, relevant_content(page).nodes)
+        assert PARAS[-1] in text and "Reprinting" not in text, name
+    page = _page('<div class="story"><h1>Council expands bike lanes</h1>' + "".join(f"<p>{p}</p>" for p in PARAS * 3)
+                 + f'<div class="spotlight"><section class="spotlight__footer">{card}</section></div></div>')
+    assert "Product spotlight" in _texts(page, relevant_content(page).nodes)
+
+
 def test_aria_roles_of_navigation_sidebars_and_footers_prune_like_their_elements():
     # role="navigation"/"complementary"/"contentinfo"/"search" say what <nav>, <aside> and <footer> say
     pager = ('<div role=" Navigation pager"><span>Back to the overview of all our stories about city transport '
