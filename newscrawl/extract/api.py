@@ -249,6 +249,29 @@ def _dateline_part(text: str) -> bool:
     return parse_date(text, today=date.today()) is not None
 
 
+DATE_LABEL_WORDS = 3  # a label element beside the date holds at most this many words ...
+DATE_LABEL_CHARS = 30  # ... and characters, and no digit
+
+
+def _date_label(page: Page, k: int, date_k: int) -> bool:
+    """Text node ``k``, just before the date's node ``date_k``, is the date's label: a "Published:" or
+    "Updated" in a language the date parser reads, or, in any language, an element of its own in the
+    date's block holding nothing but a few words without digits ("Τελευταία ενημέρωση" in a
+    ``<span class="label">``): without the date it is a stray word in the body."""
+    tn = page.text_nodes[k]
+    if is_date_label(tn.text):
+        return True
+    text = tn.text.strip()
+    if tn.is_tail or not text or len(text) > DATE_LABEL_CHARS or len(text.split()) > DATE_LABEL_WORDS:
+        return False
+    if any(c.isdigit() for c in text):
+        return False
+    date_node = page.text_nodes[date_k]
+    if tn.container is date_node.container or page.text_len(tn.container) != len(tn.text):
+        return False
+    return block_of(tn.container) is block_of(date_node.container)
+
+
 class _Lazy:
     """A value computed on first use: the dateline scan runs only on pages whose choice needs it."""
 
@@ -422,7 +445,7 @@ def extract_page(
     # than NCE on the dev pages that have it), without its link lists and boilerplate blocks as
     # NCE's forest drops them; else the relevant nodes from the title on; never title/date nodes
     skip = {k for k in td.date_nodes if _dateline_part(page.text_nodes[k].text)}
-    skip |= {k - 1 for k in skip if k and is_date_label(page.text_nodes[k - 1].text)}  # its "Published:" too
+    skip |= {k - 1 for k in skip if k and _date_label(page, k - 1, k)}  # its "Published:" too
     if td.title_node is not None:
         skip.add(td.title_node)
     marked = meta.article_body_element if meta is not None else None

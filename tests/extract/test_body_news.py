@@ -152,6 +152,27 @@ def test_lines_the_date_cluster_sweeps_in_stay_in_the_body() -> None:
     assert "December 10, 2021" not in art.body and "April 9, 2019" not in art.body
 
 
+def test_the_label_element_of_a_removed_date_leaves_the_body_in_any_language() -> None:
+    paras = "".join(f"<p>{t}</p>" for t in [
+        "The city council voted on Tuesday to expand the bicycle lane network across the northern districts.",
+        "The plan adds forty kilometres of protected lanes over the next three years, the council said.",
+        "Shop owners on the main avenue had asked for more parking instead, but the vote was clear."] * 2)
+
+    def page(meta: str) -> str:
+        return f"""<html><head><title>Council expands bike lanes</title></head><body><article>
+<h1>Council expands bike lanes</h1><div class="meta">{meta}</div>{paras}</article></body></html>"""
+
+    # a label of its own element beside the date, in a language no date word list has
+    greek = extract(page('<span class="label">Δημοσίευση</span> <span class="value">25/03/2017 - 13:16</span>'),
+                    "https://news.example/council-bike-lanes")
+    assert greek.published.startswith("2017-03-25")
+    assert greek.body.startswith("The city council voted") and "Δημοσίευση" not in greek.body
+    # words of the sentence around a date are no label: a text run, not an element of its own
+    run = extract(page('Reported from the council <span class="value">25/03/2017 - 13:16</span>'),
+                  "https://news.example/council-bike-lanes")
+    assert run.body.startswith("Reported from the council")
+
+
 def test_blocks_kept_from_search_snippets_are_not_body() -> None:
     bio = ("Anna is an experienced journalist who has covered technology for ten years, with a focus on "
            "phones and laptops. She has written for many sites and loves trying the newest gadgets.")
