@@ -1,10 +1,11 @@
 """What sits in an article's container but is no part of the story: the site's promotion
 ("Subscribe to our newsletter", "Follow us on Instagram", "Suscríbete a nuestro canal de
 Telegram") and the sections under a closing heading (other stories of the site, a press contact)
-after its last paragraph, and the labels of the page's chrome (an empty ad slot's, a reading
-time, a line of tags) anywhere in it. NCE keeps them as part of the container
-(docs/decisions/body-news.md, "Promotion closing the text", "A heading over other stories ends the
-article", "Labels of the page's chrome are not body text").
+after its last paragraph, the labels of the page's chrome (an empty ad slot's, a reading
+time, a line of tags) anywhere in it, and the theme's excerpt of the story over its opening. NCE
+keeps them as part of the container (docs/decisions/body-news.md, "Promotion closing the text",
+"A heading over other stories ends the article", "Labels of the page's chrome are not body text",
+"The theme's excerpt over the story").
 """
 
 from __future__ import annotations
@@ -154,9 +155,54 @@ def _without_closing_promos(lines: list[Line]) -> list[Line]:
     return lines[:cut]
 
 
+# An excerpt's cut: "…", "...", "[…]", "[...]", "(…)" (the CMS's teaser of the story, shown over it)
+_ELLIPSIS = re.compile(r"\s*(?:\[\s*(?:…|\.{3})\s*\]|\(\s*(?:…|\.{3})\s*\)|…|\.{3,})")
+EXCERPT_MIN_CHARS = 40  # a shorter piece before an ellipsis is no excerpt of the text ("Wait...")
+
+
+def _excerpt_pieces(text: str) -> list[str] | None:
+    """The pieces of a line made only of text cut with an ellipsis ("... leave their home…"), each
+    at least EXCERPT_MIN_CHARS long; None for any other line."""
+    if "…" not in text and "..." not in text:
+        return None
+    pieces = _ELLIPSIS.split(text.strip())
+    if pieces[-1].strip():  # text after the last cut: a sentence with an ellipsis in it
+        return None
+    pieces = ["".join(piece.split()) for piece in pieces[:-1]]  # a theme's excerpt drops the breaks
+    return pieces if all(len(piece) >= EXCERPT_MIN_CHARS for piece in pieces) else None
+
+
+def _excerpt_of(pieces: list[str], text: str) -> bool:
+    """The pieces are cut from the start of ``text`` (its breaks dropped): the first opens it, the
+    others ("Who knows… Maybe ...", a second excerpt) are in it, and it goes on after them."""
+    return len(text) > len(pieces[0]) and text.startswith(pieces[0]) and all(p in text for p in pieces[1:])
+
+
+def _without_excerpts(lines: list[Line]) -> list[Line]:
+    """``lines`` without the excerpts of the story: lines of text cut with an ellipsis ("Every year,
+    hundreds of students leave their home…") right before the text that each piece opens (the
+    teaser a theme shows over the article it opens, its paragraphs run together)."""
+    drop: set[int] = set()
+    at = 0
+    while at < len(lines):
+        run: list[tuple[int, list[str]]] = []
+        while at < len(lines) and (pieces := _excerpt_pieces(lines[at][1])) is not None:
+            run.append((at, pieces))
+            at += 1
+        if run and at < len(lines):
+            longest = max(sum(map(len, pieces)) for _, pieces in run)
+            full, end = "", at
+            while end < len(lines) and len(full) <= longest:  # the text that follows, breaks dropped
+                full += "".join(lines[end][1].split())
+                end += 1
+            drop.update(i for i, pieces in run if _excerpt_of(pieces, full))
+        at += 1
+    return [line for at, line in enumerate(lines) if at not in drop] if drop else lines
+
+
 def without_site_matter(page: Page, kept: list[int]) -> list[int]:
-    """``kept`` (the body's text nodes) without the chrome's labels, the closing section and the
-    closing promotion; the runs of one block are built once for the three."""
+    """``kept`` (the body's text nodes) without the story's excerpt, the chrome's labels, the closing
+    section and the closing promotion; the runs of one block are built once for the four."""
     tns = page.text_nodes
     runs: list[tuple[Any, list[int]]] = []
     for k in kept:
@@ -166,7 +212,7 @@ def without_site_matter(page: Page, kept: list[int]) -> list[int]:
         else:
             runs.append((block, [k]))
     lines = [(nodes, " ".join(tns[k].text for k in nodes)) for _, nodes in runs]
-    kept_lines = _without_closing_promos(_until_closing_heading(_without_chrome_labels(lines)))
+    kept_lines = _without_closing_promos(_until_closing_heading(_without_chrome_labels(_without_excerpts(lines))))
     if len(kept_lines) == len(lines):
         return kept
     return [k for nodes, _ in kept_lines for k in nodes]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from newscrawl.extract import extract
 from newscrawl.extract.declared import declared_verdict
+from newscrawl.extract.site_matter import _without_excerpts
 
 ABOUT = ("I am a retired teacher who writes about gardening, birds and the small towns of the valley. "
          "Before this blog I taught chemistry for thirty years and raised three children with my husband. ") * 3
@@ -171,6 +172,30 @@ def test_the_label_element_of_a_removed_date_leaves_the_body_in_any_language() -
     run = extract(page('Reported from the council <span class="value">25/03/2017 - 13:16</span>'),
                   "https://news.example/council-bike-lanes")
     assert run.body.startswith("Reported from the council")
+
+
+def test_the_themes_excerpt_of_the_story_over_it_is_not_body() -> None:
+    first = "Every year, hundreds and hundreds of students leave their home country for a year abroad."
+    second = "Most of them choose an agency, which finds a host family and a school in the new country."
+    rest = "".join(f"<p>{t}</p>" for t in [
+        "The agencies ask for the application in the autumn, so it is wise to start the research early.",
+        "Grants from the region cover part of the cost for families with a low income, the school said."] * 2)
+
+    def page(excerpt: str) -> str:
+        return f"""<html><head><title>How to become an exchange student</title></head><body>
+<div class="articleheader"><h1>How to become an exchange student</h1><p class="text-muted">{excerpt}</p></div>
+<article class="article-post"><p>{first}</p><p>{second}</p>{rest}</article></body></html>"""
+
+    url = "https://school.example/2021/03/12/exchange-student/"
+    # the excerpt runs the paragraphs together and is cut with an ellipsis
+    cut = extract(page(first + second[:40] + "..."), url)
+    assert cut.body.startswith(first + "\n" + second) and "..." not in cut.body
+    # a line ending "..." that the text after it does not open, or one that goes on after its
+    # ellipsis, is the author's
+    lines = [([0], "Students who spent a year abroad tell what they wish they had known before..."),
+             ([1], f"{first[:50]}... and then they came home"), ([2], first)]
+    assert _without_excerpts(lines) == lines
+    assert _without_excerpts([([0], first[:60] + "…"), ([1], first)]) == [([1], first)]
 
 
 def test_blocks_kept_from_search_snippets_are_not_body() -> None:
