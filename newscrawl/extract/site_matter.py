@@ -192,12 +192,13 @@ def _without_excerpts(lines: list[Line]) -> list[Line]:
         if run and at < len(lines):
             longest = max(sum(map(len, pieces)) for _, pieces in run)
             full, end = "", at
-            while end < len(lines) and len(full) <= longest:  # the text that follows, breaks dropped
+            # the text that follows, breaks dropped, with room for the cuts between the pieces
+            while end < len(lines) and len(full) <= 2 * longest:
                 full += "".join(lines[end][1].split())
                 end += 1
             drop.update(i for i, pieces in run if _excerpt_of(pieces, full))
         at += 1
-    return [line for at, line in enumerate(lines) if at not in drop] if drop else lines
+    return [line for i, line in enumerate(lines) if i not in drop] if drop else lines
 
 
 def without_site_matter(page: Page, kept: list[int]) -> list[int]:
