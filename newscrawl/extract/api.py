@@ -47,6 +47,7 @@ from newscrawl.extract.titledate import (
     local_published,
     shown_days,
 )
+from newscrawl.extract.zones import in_publisher_zone
 from newscrawl.gcpause import gc_paused
 from newscrawl.page import Page, fold, name_test
 
@@ -417,10 +418,10 @@ def extract_page(
             published, meta, td, shown_line, page
         )
     if agreeing:
-        art.published = local_published(agreeing, td.published, url_day)
+        art.published = in_publisher_zone(local_published(agreeing, td.published, url_day), meta.language, page.url)
         art.provenance["published"] = {"method": "metadata-as-shown", "score": 1.0}
     elif published and not stamped:
-        art.published = local_published(published, td.published, url_day)
+        art.published = in_publisher_zone(local_published(published, td.published, url_day), meta.language, page.url)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
         full_url_day = padded_url_date(page.url)
         if (
