@@ -552,6 +552,8 @@ def local_published(declared: str, visible: str | None, url_day: str | None = No
     newsroom's local day, the story's date (docs/decisions.md, "Titles and dates, round 7")."""
     if "T" not in declared:
         return declared
+    if visible and visible.endswith("T00:00:00"):
+        visible = visible[:10]  # a shown midnight ("4 May 2022, 12:00 AM") is a day without a time
     try:
         moment = datetime.fromisoformat(declared)
     except ValueError:

@@ -171,6 +171,9 @@ def test_slash_dates_are_day_first_on_pages_not_in_english():
     ("2025-11-13T09:21:40", "2025-11-12", "2025-11-12"),
     ("2022-05-04T00:25:56", "2022-05-02", "2022-05-04T00:25:56"),
     ("2022-05-04T20:25:56", "2022-05-06", "2022-05-04T20:25:56"),
+    # a shown midnight ("04 de mayo 2022, 12:00 A. M.") is a shown day without a time
+    ("2022-05-03T13:32:45", "2022-05-04T00:00:00", "2022-05-04"),
+    ("2022-05-03T13:32:45", "2022-05-06T00:00:00", "2022-05-03T13:32:45"),
 ])
 def test_a_metadata_timestamp_takes_the_shown_local_day_of_the_same_instant(declared, visible, expected):
     assert titledate.local_published(declared, visible) == expected
