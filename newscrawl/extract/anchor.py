@@ -89,6 +89,65 @@ def under_headline(
     return nodes, block
 
 
+# A sidebar by its names, whole: an id or class "sidebar" ("sidebar2", "side-bar", "widget-area"),
+# WordPress's id "secondary". Parts of longer names are utility classes and layout variants
+# ("text-secondary", "n-sidebar-left", "sidebar-enabled--false"); a lone "widget" is no sidebar
+# (page builders name every block of the article a widget).
+_SIDEBAR_CLASS = re.compile(r"sidebar\d*|side-bar|widget-area", re.I)
+_SIDEBAR_ID = re.compile(r"sidebar\d*|side-bar|secondary", re.I)
+
+
+def _sidebar(page: Page, el: Any) -> bool:
+    """``el`` is a sidebar: an ``<aside>``, an element of a chrome role, or named as one."""
+    if el.tag == "aside" or el in page.chrome_roles:
+        return True
+    if _SIDEBAR_ID.fullmatch((el.get("id") or "").strip()):
+        return True
+    return any(_SIDEBAR_CLASS.fullmatch(name) for name in (el.get("class") or "").split())
+
+
+def without_sidebars(page: Page, kept: list[int], headline: int | None, separator: Any) -> list[int]:
+    """``kept`` without the text of sidebars inside ``separator`` (an ``<aside>``, a complementary or
+    navigation role, an element named sidebar) that do not hold the ``headline``: when NCE's choice
+    spans the whole page of a short post, the sidebar's "about me" box is not the story told under
+    the headline. Only when the headline lies inside the separator and text outside the sidebars
+    is left."""
+    if headline is None or separator is None or headline not in page.text_range(separator):
+        return kept
+    drop: set[int] = set()
+    for el in separator.iter():
+        if el is separator or not isinstance(el.tag, str) or not page.has(el) or not _sidebar(page, el):
+            continue
+        span = page.text_range(el)
+        if headline not in span:
+            drop.update(span)
+    if not drop:
+        return kept
+    left = [k for k in kept if k not in drop]
+    return left if any(k > headline for k in left) else kept
+
+
+ABOVE_MAX_CHARS = 400  # text over the headline that is a notice or the site's banner, no story's opening
+
+
+def above_headline_elsewhere(page: Page, kept: list[int], headline: int, separator: Any) -> bool:
+    """``kept`` before the ``headline`` is under ABOVE_MAX_CHARS of text, all of it in other
+    branches of ``separator`` than the one holding the headline (a notice over the page, the site's
+    banner): the story starts at its headline however short it is. Text before the headline in its
+    own branch (a kicker, or a "headline" found deep inside the text), or more of it (the opening of
+    a story whose headline sits lower), says nothing of the kind."""
+    if separator is None or page.split_chars(kept, headline)[0] >= ABOVE_MAX_CHARS:
+        return False
+    node = page.text_nodes[headline].container
+    while node is not None and node.getparent() is not separator:
+        node = node.getparent()
+    if node is None or not page.has(node):
+        return False
+    branch = page.text_range(node)
+    before = [k for k in kept if k < headline]
+    return bool(before) and not any(k in branch for k in before)
+
+
 def _element_span(page: Page, el: Any) -> range:
     """The Page's element indices of ``el`` and its descendants."""
     first = page.index(el)

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from newscrawl.encoding import repair_c1
-from newscrawl.extract.anchor import under_headline, without_teaser_cards
+from newscrawl.extract.anchor import above_headline_elsewhere, under_headline, without_sidebars, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.copies import without_copies
@@ -469,9 +469,12 @@ def extract_page(
         start = 0
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
             before, total = page.split_chars(nodes, td.title_node)
-            if before <= TITLE_CUT_SHARE * total:  # a "title" deep inside the text is not where the story starts
+            # a "title" deep inside the text is not where the story starts, unless what is before
+            # it is in other branches of the separator (a notice over the page, the site's banner)
+            if before <= TITLE_CUT_SHARE * total or above_headline_elsewhere(page, nodes, td.title_node, rel.separator):
                 start = td.title_node
         kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator, td.title_node)
+        kept = without_sidebars(page, kept, td.title_node, rel.separator)
         # a short post: NCE's choice in a sidebar or comments, sharing no word with the headline
         under = under_headline(page, kept, _headline_node(page, td), rel.separator, params, shown, skip, MIN_BODY_CHARS)
         if under is not None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import numpy as np
 from lxml import etree
@@ -218,14 +219,38 @@ def _not_the_site(
     each post's ``<h2>`` headline (docs/decisions/titles-dates.md, "The site's name is not the
     headline")."""
     names = site_names(page.title_text, site_name)
-    if fold(node_title_text(page, nodes[row], meta_title)) not in names:
+
+    def the_site(k: int) -> bool:
+        return fold(node_title_text(page, k, meta_title)) in names or _links_home(page, k)
+
+    if not the_site(nodes[row]):
         return row
     for other in np.argsort(-p_title, kind="stable"):
         if p_title[other] < SITE_NAME_FALLBACK:
             break
-        if other != row and fold(node_title_text(page, nodes[int(other)], meta_title)) not in names:
+        if other != row and not the_site(nodes[int(other)]):
             return int(other)
     return row
+
+
+_FRONT_PAGE_PATHS = frozenset({"", "/", "/index.html", "/index.htm", "/index.php"})
+
+
+def _links_home(page: Page, k: int) -> bool:
+    """Text node ``k`` is inside a link to the site's front page: the banner's name or logo."""
+    el = page.text_nodes[k].container
+    link = el if el.tag == "a" else next(el.iterancestors("a"), None)
+    href = (link.get("href") or "").strip() if link is not None else ""
+    if not href or href.startswith("#"):
+        return False
+    try:
+        target = urlsplit(urljoin(page.url or "", href))
+        own = urlsplit(page.url or "")
+    except ValueError:
+        return False
+    if target.hostname and own.hostname and target.hostname.removeprefix("www.") != own.hostname.removeprefix("www."):
+        return False
+    return target.path in _FRONT_PAGE_PATHS and not target.query
 
 
 _HEADLINE_TAGS = frozenset({"h1", "h2"})

@@ -58,6 +58,38 @@ def test_a_short_post_under_a_long_comment_thread_or_a_notice_over_the_page_is_t
     assert noticed.body.startswith("We walked down to the water") and "offices" not in noticed.body
 
 
+SEA_POST = ["We walked down to the harbour this morning and the fog was just lifting off the water.",
+            "Here is the view from the old pier, taken with my little camera."]
+SEA_ABOUT = ("I am a retired teacher living by the sea with my husband and two cats. I write about walks, "
+             "gardens, old boats and the small pleasures of everyday life. Thank you for visiting my blog.")
+UPGRADE = "You are using an outdated browser. Please upgrade your browser to improve your experience."
+
+
+def small_blog(notice: str = "", side: str = 'id="sidebar"') -> str:
+    """A short post on a page so small that NCE's choice is the whole page: the blog's banner, the
+    post under its headline, a sidebar with an "about me" box."""
+    post = "".join(f"<p>{line}</p>" for line in SEA_POST)
+    return f"""<html><head><title>Sea Notes: Morning fog at the harbour</title></head><body>{notice}
+<div id="header"><h1><a href="/">Sea Notes</a></h1><p>Walks by the sea</p></div>
+<div id="main"><div class="post"><h3 class="post-title">Morning fog at the harbour</h3>
+<div class="post-body"><img src="/pier.jpg">{post}</div></div></div>
+<div {side}><div class="box"><h2>About Me</h2><p>{SEA_ABOUT}</p></div></div></body></html>"""
+
+
+def test_a_short_post_spanning_the_page_leaves_out_the_sidebar_and_what_is_over_its_headline() -> None:
+    url = "https://seanotes.example/2012/03/morning-fog.html"
+    for notice in ("", f'<p class="chromeframe">{UPGRADE}</p>'):
+        art = extract(small_blog(notice), url)
+        assert art.title == "Morning fog at the harbour"
+        assert art.body == "\n".join(SEA_POST)
+    # a box named only by a utility class ("text-secondary") or with "secondary" in a longer id is no sidebar
+    for side in ('class="text-secondary"', 'id="secondary-text"'):
+        assert SEA_ABOUT in extract(small_blog(side=side), url).body
+    # more text over the headline than a notice holds: the story may open there, it stays
+    opening = "".join(f"<p>{SEA_ABOUT} {i}</p>" for i in range(3))
+    assert SEA_ABOUT + " 0" in extract(small_blog(f"<div>{opening}</div>"), url).body
+
+
 PARAS = [
     "The regional parliament approved the new water management plan after a long debate on Thursday.",
     "Farmers in the southern valleys had asked for clearer rules on irrigation during dry summers.",

@@ -304,6 +304,20 @@ def test_the_sites_name_in_the_banner_is_not_the_headline():
     assert art.body.startswith("We drove up the mountain road") and "shared corner" not in art.body
 
 
+def test_a_banner_headline_linking_to_the_front_page_is_not_the_headline():
+    from newscrawl.extract import extract
+
+    # "Blog: Post" leaves the site's name unsaid in <title>; its <h1> links to the front page
+    page = blog_post("Steven's Home: Maple season at the camp").replace('<a href="/">', '<a href="/index.html">')
+    assert extract(page, "https://steven.example.com/blog/post/1").title == "Maple season at the camp"
+    # a headline linking to its own story, or to another site's front page, is one
+    assert titledate._links_home(Page.from_html('<h1><a href="/post/1">A</a></h1>', "https://x.example/p"), 0) is False
+    other = Page.from_html('<h1><a href="https://y.example/">A</a></h1>', "https://x.example/p")
+    assert titledate._links_home(other, 0) is False
+    home = Page.from_html('<h1><a href="https://x.example/">A</a></h1>', "https://x.example/p")
+    assert titledate._links_home(home, 0)
+
+
 def test_site_names_are_the_later_title_segments_but_the_longest_and_the_declared_name():
     names = titledate.site_names("Maple season at the camp @ Steven's Home :: Blog Host ::", None)
     assert names == {"steven's home", "blog host"}
