@@ -22,9 +22,13 @@ _WORD = re.compile(r"\w{4,}")
 _SIDE_TAGS = frozenset({"aside", "footer", "nav"})
 
 
+STEM_CHARS = 5  # words compare by their first letters: "Klimaschutzes" and "Klimaschutz", "greatest" and "great"
+
+
 def words(text: str) -> set[str]:
-    """The words of four or more letters, case-folded ("the", "and", "der" are shared by any two texts)."""
-    return {w.casefold() for w in _WORD.findall(text)}
+    """The words of four or more letters, case-folded and cut to STEM_CHARS ("the", "and", "der" are
+    shared by any two texts; inflections and compounds share their stem)."""
+    return {w.casefold()[:STEM_CHARS] for w in _WORD.findall(text)}
 
 
 def beside_article(page: Page, separator: Any) -> bool:
@@ -67,23 +71,37 @@ def under_headline(
     title = words(tns[headline].text)
     if not title or any(title & words(tns[k].text) for k in kept):
         return None
-    if span.stop > headline and not beside_article(page, separator):
-        return None
     if shown and headline > max(shown):  # past the text the date model read: styles not yet judged
         shown = shown | {
             k for k in range(headline + 1, len(tns)) if getattr(page.style(tns[k].container), "visible", True)
         }
+    if span.stop > headline and not beside_article(page, separator):
+        return None
+    thread = _in_comments(page, separator)
     block = tns[headline].container
     end_of_headline = headline + 1
     while True:
         parent = block.getparent()
-        if parent is None or not page.has(parent) or page.index(separator) in _element_span(page, parent):
+        if parent is None or not page.has(parent):
             return None
+        if page.index(separator) in _element_span(page, parent):
+            # the headline's column holds NCE's choice: a comment thread under the post is left out
+            # of the column, once; anything else there makes the column the whole page
+            if not thread or span.start < headline or page.index(separator) in _element_span(page, block):
+                return None
         block = parent
-        after = [k for k in page.text_range(block) if k >= end_of_headline and k in shown and k not in skip]
+        after = [
+            k for k in page.text_range(block) if k >= end_of_headline and k in shown and k not in skip and k not in span
+        ]
         if sum(len(tns[k].text) for k in after) >= min_chars:
             break
-    nodes = [k for k in pruned(page, block, block, params) if k >= end_of_headline and k in shown and k not in skip]
+        if page.index(separator) in _element_span(page, block):
+            return None
+    nodes = [
+        k
+        for k in pruned(page, block, block, params)
+        if k >= end_of_headline and k in shown and k not in skip and k not in span
+    ]
     if sum(len(tns[k].text) for k in nodes) < min_chars:
         return None
     return nodes, block
@@ -130,22 +148,36 @@ def without_sidebars(page: Page, kept: list[int], headline: int | None, separato
 ABOVE_MAX_CHARS = 400  # text over the headline that is a notice or the site's banner, no story's opening
 
 
-def above_headline_elsewhere(page: Page, kept: list[int], headline: int, separator: Any) -> bool:
-    """``kept`` before the ``headline`` is under ABOVE_MAX_CHARS of text, all of it in other
-    branches of ``separator`` than the one holding the headline (a notice over the page, the site's
-    banner): the story starts at its headline however short it is. Text before the headline in its
-    own branch (a kicker, or a "headline" found deep inside the text), or more of it (the opening of
-    a story whose headline sits lower), says nothing of the kind."""
-    if separator is None or page.split_chars(kept, headline)[0] >= ABOVE_MAX_CHARS:
-        return False
-    node = page.text_nodes[headline].container
-    while node is not None and node.getparent() is not separator:
-        node = node.getparent()
-    if node is None or not page.has(node):
-        return False
-    branch = page.text_range(node)
+def above_headline_elsewhere(page: Page, kept: list[int], headline: int, min_chars: int) -> bool:
+    """``kept`` before the ``headline`` is under ABOVE_MAX_CHARS of text, none of it inside the
+    story's block (the headline's lowest ancestor holding ``min_chars`` of the kept text after it):
+    a notice over the page, the site's banner, a date header over the post. The story starts at its
+    headline however short it is. Text before the headline inside its block (a kicker, the featured
+    picture's caption, or a "headline" found deep inside the text), or more of it (the opening of a
+    story whose headline sits lower), says nothing of the kind."""
     before = [k for k in kept if k < headline]
-    return bool(before) and not any(k in branch for k in before)
+    if not before or page.split_chars(kept, headline)[0] >= ABOVE_MAX_CHARS:
+        return False
+    tns = page.text_nodes
+    after = [k for k in kept if k > headline]
+    block = tns[headline].container
+    while True:
+        block = block.getparent()
+        if block is None or not page.has(block):
+            return False
+        span = page.text_range(block)
+        if sum(len(tns[k].text) for k in after if k in span) >= min_chars:
+            return not any(k in span for k in before)
+
+
+def _in_comments(page: Page, separator: Any) -> bool:
+    """``separator`` or an ancestor is named as a comment section ("comments", "comments-block")."""
+    node = separator
+    while node is not None and page.has(node) and node is not page.body:
+        if _comments_named(page.names(node)):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _element_span(page: Page, el: Any) -> range:

@@ -470,8 +470,10 @@ def extract_page(
         if td.title_node is not None and nodes and td.title_node >= nodes[0]:
             before, total = page.split_chars(nodes, td.title_node)
             # a "title" deep inside the text is not where the story starts, unless what is before
-            # it is in other branches of the separator (a notice over the page, the site's banner)
-            if before <= TITLE_CUT_SHARE * total or above_headline_elsewhere(page, nodes, td.title_node, rel.separator):
+            # it lies outside the story's block (a notice over the page, the site's banner)
+            if before <= TITLE_CUT_SHARE * total or above_headline_elsewhere(
+                page, nodes, td.title_node, MIN_BODY_CHARS
+            ):
                 start = td.title_node
         kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator, td.title_node)
         kept = without_sidebars(page, kept, td.title_node, rel.separator)

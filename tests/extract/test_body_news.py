@@ -39,6 +39,9 @@ def test_the_sidebar_stays_when_it_is_no_sidebar_or_shares_the_headline() -> Non
     # a headline whose words the chosen text has: the choice is about the story, it stands
     shared = extract(blog_post(title="Gardening notes from a retired teacher"), URL)
     assert shared.provenance["body"]["method"] == "nce" and "retired teacher" in shared.body
+    # ... in another inflection: words compare by their stems ("retiring teachers", "retired teacher")
+    inflected = extract(blog_post(title="Notes of two retiring teachers"), URL)
+    assert inflected.provenance["body"]["method"] == "nce" and "retired teacher" in inflected.body
 
 
 def test_a_short_post_under_a_long_comment_thread_or_a_notice_over_the_page_is_the_body() -> None:
@@ -74,6 +77,21 @@ def small_blog(notice: str = "", side: str = 'id="sidebar"') -> str:
 <div id="main"><div class="post"><h3 class="post-title">Morning fog at the harbour</h3>
 <div class="post-body"><img src="/pier.jpg">{post}</div></div></div>
 <div {side}><div class="box"><h2>About Me</h2><p>{SEA_ABOUT}</p></div></div></body></html>"""
+
+
+def test_a_short_post_over_a_comment_thread_in_its_own_column_is_the_body() -> None:
+    comments = "".join(
+        f'<dt class="comment-author">Anne said...</dt><dd class="comment-body"><p>What a lovely picture, the light '
+        f"is wonderful. I wish I could walk there every morning like you do, number {i}.</p></dd>"
+        for i in range(10)
+    )
+    post = "".join(f"<p>{line}</p>" for line in SEA_POST)
+    html = f"""<html><head><title>Sea Notes: Morning fog at the harbour</title></head><body><table><tr>
+<td><h3>Morning fog at the harbour</h3>{post}<div id="comments"><h4>10 comments:</h4>
+<dl id="comments-block">{comments}</dl></div></td><td>Mary, 64.</td></tr></table></body></html>"""
+    art = extract(html, "https://seanotes.example/2012/03/morning-fog.html")
+    assert art.provenance["body"]["method"] == "nce-under-headline"
+    assert art.body == "\n".join(SEA_POST)
 
 
 def test_a_short_post_spanning_the_page_leaves_out_the_sidebar_and_what_is_over_its_headline() -> None:
