@@ -6,13 +6,14 @@ builds such pages in five common layouts (a minimal blog, Blogger, WordPress, Ty
 layout), each with and without an about box, a comment thread and an upgrade notice, with the post
 written as paragraphs or as ``<br>`` lines, for three posts: 240 pages. A page passes when the body
 holds every line of the post and none of the box, the comments or the notice. It prints the passes
-per layout and, with ``--show N``, the first N failures of each.
+per layout for each system (``--systems``: the peers run with benchmarks/extraction.py's settings)
+and, with ``--show N``, each system's first N failures.
 
 Nothing here is tuned on: the pages are written from the layouts' general shape, and the numbers
 show what the short-post rules (docs/decisions/body-news.md) do on structures the development
 sets hardly have.
 
-Usage: .venv/bin/python benchmarks/short_posts.py [--show N]
+Usage: .venv/bin/python benchmarks/short_posts.py [--show N] [--systems newscrawl,trafilatura,readability]
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from __future__ import annotations
 import argparse
 import itertools
 import logging
+import sys
 import warnings
-
-from newscrawl.extract import extract
+from pathlib import Path
+from typing import Any
 
 URL = "https://seanotes.example/2012/03/post.html"
 POSTS = [
@@ -151,25 +153,43 @@ def passes(body: str | None, post: int) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--show", type=int, default=0, help="print the first N failures of each layout")
+    parser.add_argument(
+        "--systems", default="newscrawl", help="comma-separated, of newscrawl,trafilatura,readability (bench extra)"
+    )
     args = parser.parse_args()
     warnings.filterwarnings("ignore")
     logging.disable(logging.WARNING)
-    total = passed = 0
-    print(f"{'layout':10} {'pass':>5} {'pages':>6}")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from extraction import SYSTEMS  # the peers with the settings of benchmarks/extraction.py
+
+    names = [name.strip() for name in args.systems.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SYSTEMS]
+    if unknown:
+        raise SystemExit(f"unknown systems: {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
+    systems = {name: SYSTEMS[name]() for name in names}
+    print(f"{'layout':10} " + " ".join(f"{name:>12}" for name in systems) + f" {'pages':>6}")
+    totals = dict.fromkeys(systems, 0)
+    pages = 0
+    failures: dict[str, list[tuple[tuple[Any, ...], str]]] = {name: [] for name in systems}
     for layout in LAYOUTS:
-        ok, failures = 0, []
-        for combo in itertools.product(range(len(POSTS)), (False, True), (False, True), (False, True), ("p", "br")):
-            body = extract(page(layout, *combo), URL).body
-            if passes(body, combo[0]):
-                ok += 1
-            else:
-                failures.append((combo, (body or "")[:120].replace("\n", " | ")))
-        n = ok + len(failures)
-        total, passed = total + n, passed + ok
-        print(f"{layout:10} {ok:5d} {n:6d}")
-        for combo, start in failures[: args.show]:
-            print(f"    post={combo[0]} about={combo[1]} comments={combo[2]} notice={combo[3]} {combo[4]}: {start}")
-    print(f"{'all':10} {passed:5d} {total:6d}  ({passed / total:.1%} pass)")
+        passed = dict.fromkeys(systems, 0)
+        combos = list(itertools.product(range(len(POSTS)), (False, True), (False, True), (False, True), ("p", "br")))
+        for combo in combos:
+            html = page(layout, *combo)
+            for name, run in systems.items():
+                body = run(html.encode(), html, URL).get("body")
+                if passes(body, combo[0]):
+                    passed[name] += 1
+                elif len(failures[name]) < args.show:
+                    failures[name].append(((layout, *combo), (body or "")[:120].replace("\n", " | ")))
+        pages += len(combos)
+        for name in systems:
+            totals[name] += passed[name]
+        print(f"{layout:10} " + " ".join(f"{passed[name]:12d}" for name in systems) + f" {len(combos):6d}")
+    print(f"{'all':10} " + " ".join(f"{totals[name] / pages:12.1%}" for name in systems) + f" {pages:6d}")
+    for name, shown in failures.items():
+        for (layout, post, about, comments, notice, lines_as), start in shown:
+            print(f"{name} {layout} post={post} about={about} comments={comments} notice={notice} {lines_as}: {start}")
 
 
 if __name__ == "__main__":

@@ -75,8 +75,9 @@ def under_headline(
         shown = shown | {
             k for k in range(headline + 1, len(tns)) if getattr(page.style(tns[k].container), "visible", True)
         }
-    if span.stop > headline and not beside_article(page, separator):
-        return None
+    # NCE's choice is beside the article (named so), or wholly above the headline; otherwise the
+    # block under the headline must call itself the post (checked once it is found)
+    placed = span.stop <= headline or beside_article(page, separator)
     thread = _in_comments(page, separator)
     block = tns[headline].container
     end_of_headline = headline + 1
@@ -97,6 +98,8 @@ def under_headline(
             break
         if page.index(separator) in _element_span(page, block):
             return None
+    if not placed and not names_a_post(page, block):
+        return None
     nodes = [
         k
         for k in pruned(page, block, block, params)
@@ -124,7 +127,7 @@ def _sidebar(page: Page, el: Any) -> bool:
     return any(_SIDEBAR_CLASS.fullmatch(name) for name in (el.get("class") or "").split())
 
 
-def without_sidebars(page: Page, kept: list[int], headline: int | None, separator: Any) -> list[int]:
+def without_sidebars(page: Page, kept: list[int], headline: int | None, separator: Any, min_chars: int) -> list[int]:
     """``kept`` without the text of sidebars inside ``separator`` (an ``<aside>``, a complementary or
     navigation role, an element named sidebar) that do not hold the ``headline``: when NCE's choice
     spans the whole page of a short post, the sidebar's "about me" box is not the story told under
@@ -139,10 +142,36 @@ def without_sidebars(page: Page, kept: list[int], headline: int | None, separato
         span = page.text_range(el)
         if headline not in span:
             drop.update(span)
-    if not drop:
-        return kept
     left = [k for k in kept if k not in drop]
-    return left if any(k > headline for k in left) else kept
+    if not any(k > headline for k in left):
+        return kept
+    post = _story_block(page, left, headline, min_chars)
+    if post is not None and post is not separator and names_a_post(page, post) and not _repeated(post):
+        # the post's own element ends the story: what follows it in NCE's choice is the page's
+        end = page.text_range(post).stop
+        left = [k for k in left if k < end]
+    return left
+
+
+def _story_block(page: Page, kept: list[int], headline: int, min_chars: int) -> Any | None:
+    """The headline's lowest ancestor holding ``min_chars`` of the kept text after the headline."""
+    tns = page.text_nodes
+    after = [k for k in kept if k > headline]
+    block = tns[headline].container
+    while True:
+        block = block.getparent()
+        if block is None or not page.has(block):
+            return None
+        span = page.text_range(block)
+        if sum(len(tns[k].text) for k in after if k in span) >= min_chars:
+            return block
+
+
+def _repeated(el: Any) -> bool:
+    """A sibling of ``el`` has its tag and first class: one card of a list, not the page's post."""
+    parent = el.getparent()
+    kind = _first_class(el)
+    return parent is not None and any(s is not el and s.tag == el.tag and _first_class(s) == kind for s in parent)
 
 
 ABOVE_MAX_CHARS = 400  # text over the headline that is a notice or the site's banner, no story's opening
@@ -158,16 +187,20 @@ def above_headline_elsewhere(page: Page, kept: list[int], headline: int, min_cha
     before = [k for k in kept if k < headline]
     if not before or page.split_chars(kept, headline)[0] >= ABOVE_MAX_CHARS:
         return False
-    tns = page.text_nodes
-    after = [k for k in kept if k > headline]
-    block = tns[headline].container
-    while True:
-        block = block.getparent()
-        if block is None or not page.has(block):
-            return False
-        span = page.text_range(block)
-        if sum(len(tns[k].text) for k in after if k in span) >= min_chars:
-            return not any(k in span for k in before)
+    block = _story_block(page, kept, headline, min_chars)
+    return block is not None and not any(k in page.text_range(block) for k in before)
+
+
+# the names of a blog post's own element, whole, as blog engines write them ("post hentry",
+# "entry", "type-post", "blog-post", "post-123"): the markup says the text under the headline is the
+# post ("post-header", "entry-meta" are parts of it). Not "article": CMSs write each part of a story
+# as an <article> or a block named so.
+_POST_NAMES = re.compile(r"post|hentry|entry|type-post|blog-?post|single-?post|post-\d+", re.I)
+
+
+def names_a_post(page: Page, block: Any) -> bool:
+    """``block`` is named as a blog post by its id or one of its classes."""
+    return any(_POST_NAMES.fullmatch(name) for name in page.names(block).split())
 
 
 def _in_comments(page: Page, separator: Any) -> bool:

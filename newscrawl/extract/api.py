@@ -476,7 +476,7 @@ def extract_page(
             ):
                 start = td.title_node
         kept = _within_landmarks(page, [k for k in nodes if k >= start and k not in skip], rel.separator, td.title_node)
-        kept = without_sidebars(page, kept, td.title_node, rel.separator)
+        kept = without_sidebars(page, kept, td.title_node, rel.separator, MIN_BODY_CHARS)
         # a short post: NCE's choice in a sidebar or comments, sharing no word with the headline
         under = under_headline(page, kept, _headline_node(page, td), rel.separator, params, shown, skip, MIN_BODY_CHARS)
         if under is not None:

@@ -14,10 +14,10 @@ POST = ("<p>We walked down to the water this morning with the dog.</p>"
 URL = "https://ann.example.com/2012/05/herons.html"
 
 
-def blog_post(side_class: str = "sidebar", title: str = "Herons are back at the lake") -> str:
+def blog_post(side_class: str = "sidebar", title: str = "Herons are back at the lake", post: str = "post") -> str:
     """A short post (a picture and two short lines) beside a long "about me" box."""
     return f"""<html><head><title>{title} - My Garden Diary</title></head><body>
-<div id="wrap"><div class="main"><div class="post"><h2 class="post-title">{title}</h2>
+<div id="wrap"><div class="main"><div class="{post}"><h2 class="post-title">{title}</h2>
 <div class="post-body"><img src="h.jpg">{POST}</div>
 <div class="post-footer">Posted by Ann at 9:14</div></div></div>
 <div class="{side_class}"><h3>About me</h3><p>{ABOUT}</p><p>{ABOUT}</p></div></div>
@@ -33,9 +33,13 @@ def test_a_short_post_is_the_text_under_its_headline_not_the_sidebar() -> None:
 
 
 def test_the_sidebar_stays_when_it_is_no_sidebar_or_shares_the_headline() -> None:
-    # the same long box, named as nothing beside the article: NCE's choice stands
-    plain = extract(blog_post(side_class="box"), URL)
+    # the same long box, named as nothing beside the article, nor the post's element as a post:
+    # NCE's choice stands
+    plain = extract(blog_post(side_class="box", post="item"), URL)
     assert plain.provenance["body"]["method"] == "nce" and "retired teacher" in plain.body
+    # ... but the post's element named as one ("post", "hentry", "entry") says where the story is
+    named = extract(blog_post(side_class="box"), URL)
+    assert named.provenance["body"]["method"] == "nce-under-headline" and "retired teacher" not in named.body
     # a headline whose words the chosen text has: the choice is about the story, it stands
     shared = extract(blog_post(title="Gardening notes from a retired teacher"), URL)
     assert shared.provenance["body"]["method"] == "nce" and "retired teacher" in shared.body
@@ -68,13 +72,13 @@ SEA_ABOUT = ("I am a retired teacher living by the sea with my husband and two c
 UPGRADE = "You are using an outdated browser. Please upgrade your browser to improve your experience."
 
 
-def small_blog(notice: str = "", side: str = 'id="sidebar"') -> str:
+def small_blog(notice: str = "", side: str = 'id="sidebar"', post_class: str = "item") -> str:
     """A short post on a page so small that NCE's choice is the whole page: the blog's banner, the
     post under its headline, a sidebar with an "about me" box."""
     post = "".join(f"<p>{line}</p>" for line in SEA_POST)
     return f"""<html><head><title>Sea Notes: Morning fog at the harbour</title></head><body>{notice}
 <div id="header"><h1><a href="/">Sea Notes</a></h1><p>Walks by the sea</p></div>
-<div id="main"><div class="post"><h3 class="post-title">Morning fog at the harbour</h3>
+<div id="main"><div class="{post_class}"><h3 class="post-title">Morning fog at the harbour</h3>
 <div class="post-body"><img src="/pier.jpg">{post}</div></div></div>
 <div {side}><div class="box"><h2>About Me</h2><p>{SEA_ABOUT}</p></div></div></body></html>"""
 
@@ -103,6 +107,9 @@ def test_a_short_post_spanning_the_page_leaves_out_the_sidebar_and_what_is_over_
     # a box named only by a utility class ("text-secondary") or with "secondary" in a longer id is no sidebar
     for side in ('class="text-secondary"', 'id="secondary-text"'):
         assert SEA_ABOUT in extract(small_blog(side=side), url).body
+    # a box named as nothing, after the post's own element named as a post: the post ends the story
+    assert extract(small_blog(side='class="box"', post_class="post hentry"), url).body == "\n".join(SEA_POST)
+    assert SEA_ABOUT in extract(small_blog(side='class="box"', post_class="post-header"), url).body
     # more text over the headline than a notice holds: the story may open there, it stays
     opening = "".join(f"<p>{SEA_ABOUT} {i}</p>" for i in range(3))
     assert SEA_ABOUT + " 0" in extract(small_blog(f"<div>{opening}</div>"), url).body
