@@ -129,10 +129,11 @@ def _sidebar(page: Page, el: Any) -> bool:
 
 def without_sidebars(page: Page, kept: list[int], headline: int | None, separator: Any, min_chars: int) -> list[int]:
     """``kept`` without the text of sidebars inside ``separator`` (an ``<aside>``, a complementary or
-    navigation role, an element named sidebar) that do not hold the ``headline``: when NCE's choice
-    spans the whole page of a short post, the sidebar's "about me" box is not the story told under
-    the headline. Only when the headline lies inside the separator and text outside the sidebars
-    is left."""
+    navigation role, an element named sidebar) that do not hold the ``headline``, and without what
+    follows the post's own element (:func:`names_a_post`, not one card of a list) under the
+    headline: when NCE's choice spans the whole page of a short post, the sidebar's "about me" box
+    is not the story told under the headline. Only when the headline lies inside the separator and
+    text after it is left."""
     if headline is None or separator is None or headline not in page.text_range(separator):
         return kept
     drop: set[int] = set()
