@@ -86,6 +86,15 @@ TITLE_CUT_SHARE = 0.2  # simple is_article rule until the page classifier exists
 # (docs/decisions.md, "Extraction quality against the peers, round 4").
 LEAD_MIN_CHARS = 80
 LEAD_MAX_LINK_DENSITY = 0.3
+# ... or this much when the block is named as a standfirst ("dek", "standfirst", "subtitle",
+# "summary", "lead") and holds no picture (docs/decisions/body-news.md, "A named standfirst")
+NAMED_LEAD_MIN_CHARS = 30
+_LEAD_NAMES = re.compile(
+    r"(?:^|[\s_-])(?:standfirst|dek|deck|subtitle|subheadline|subhead|summary|lead|lede|intro|strapline|abstract)"
+    r"(?:$|[\s_-])",
+    re.I,
+)
+_lead_named = name_test(_LEAD_NAMES)
 # A last line shorter than this, followed by removed text of the body's container, is dropped
 # (docs/decisions.md, "Extraction quality against the peers, round 5").
 TAIL_MAX_CHARS = 60
@@ -685,7 +694,7 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float,
         if ok is None:
             ok = verdict[block] = (
                 page.has(block)
-                and page.text_len(block) >= LEAD_MIN_CHARS
+                and page.text_len(block) >= _lead_min_chars(page, block)
                 and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
                 and block.tag not in _CAPTION_TAGS
                 and next(block.iterancestors(*outside), None) is None
@@ -694,6 +703,14 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float,
         if ok:
             out.append(k)
     return out
+
+
+def _lead_min_chars(page: Page, block: Any) -> int:
+    """How much text a block between the headline and the content needs to be the lead: less when
+    its names say it is the standfirst and it holds no picture (whose credit line would pass)."""
+    if _lead_named(page.names(block)) and next(block.iter("img", "picture", "figure"), None) is None:
+        return NAMED_LEAD_MIN_CHARS
+    return LEAD_MIN_CHARS
 
 
 def _kept_from_snippets(page: Page, block: Any, gap: range) -> bool:

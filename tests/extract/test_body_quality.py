@@ -281,6 +281,25 @@ def test_a_lead_between_headline_and_content_joins_the_body_but_bylines_and_link
     assert "Ann Smith" not in article.body and "Share on" not in article.body and "Photo" not in article.body
 
 
+def test_a_short_standfirst_joins_the_body_when_named_as_one():
+    from newscrawl.extract import extract
+
+    short = "The vote splits the governing coalition."  # under the 80 characters of an unnamed lead
+
+    def page(block: str) -> str:
+        return ("<html><head><title>Council expands bike lanes - City News</title></head><body>"
+                f'<header class="hero"><h1>Council expands bike lanes</h1>{block}<div class="meta">By Ann Smith</div>'
+                '</header><div class="content">' + "".join(f"<p>{p}</p>" for p in PARAS * 4) + "</div></body></html>")
+
+    for name in ("standfirst", "article-dek", "post_subtitle", "summary"):
+        body = extract(page(f'<p class="{name}">{short}</p>'), "https://news.example/bike-lanes").body
+        assert body.split("\n")[:2] == [short, PARAS[0]], name
+    # unnamed, or named so around a picture (whose credit line would pass), it is no lead
+    assert short not in extract(page(f"<p>{short}</p>"), "https://news.example/bike-lanes").body
+    pictured = f'<div class="lead"><img src="/lane.jpg"><span>{short}</span></div>'
+    assert short not in extract(page(pictured), "https://news.example/bike-lanes").body
+
+
 def test_the_marked_article_body_is_pruned_like_nce_content():
     from newscrawl.extract import extract
 
