@@ -31,7 +31,7 @@ from newscrawl.extract.dates import (
 )
 from newscrawl.extract.declared import declared_verdict, shown_text
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
-from newscrawl.extract.nce import DEFAULT_PARAMS, NCEParams, pruned, relevant_content
+from newscrawl.extract.nce import _HEADINGS, DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.site_matter import without_site_matter
 from newscrawl.extract.titledate import (
     BEFORE_TITLE_PENALTY,
@@ -728,10 +728,15 @@ def _kept_from_snippets(page: Page, block: Any, gap: range) -> bool:
     return False
 
 
+# four or more words ending as a sentence does, or a credit line's "; " ("Reporting by A; Editing by B")
+_CLOSING_SENTENCE = re.compile(r"(?=(?:\S+\s+){3}\S)(?:.*[.!?]|.*\S; \S.*)", re.S)
+
+
 def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:
     """Drop the last line when it is short and text of its container after it was removed
     (pruned, hidden or cut as comments): "Related:", "Read more", the heading over a link list
-    or a comment section announce what is gone and are left over."""
+    or a comment section announce what is gone and are left over. A short sentence that closes the
+    story ("The Associated Press contributed to this report.") stays."""
     tns = page.text_nodes
     block = block_of(tns[kept[-1]].container)
     j = len(kept) - 1
@@ -739,6 +744,8 @@ def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:
         j -= 1
     if sum(len(tns[k].text) for k in kept[j:]) >= TAIL_MAX_CHARS or kept[-1] + 1 >= span.stop:
         return kept
+    if block.tag not in _HEADINGS and _CLOSING_SENTENCE.fullmatch(" ".join(tns[k].text for k in kept[j:]).strip()):
+        return kept  # a sentence closing the story ("The AP contributed to this report."), no label
     return kept[:j]
 
 

@@ -349,8 +349,16 @@ def test_a_short_last_line_announcing_removed_content_is_dropped():
     article = extract(html, "https://news.example/bike-lanes")
     assert article.body.split("\n")[-1] == PARAS[-1] and "Read more" not in article.body
     # the same short line at the very end of the content, with nothing removed after it, stays
-    html = html.replace(f"<ul>{related}</ul>", "")
-    assert extract(html, "https://news.example/bike-lanes").body.split("\n")[-1] == "Read more:"
+    bare = html.replace(f"<ul>{related}</ul>", "")
+    assert extract(bare, "https://news.example/bike-lanes").body.split("\n")[-1] == "Read more:"
+    # a short sentence closing the story before the removed list is no label: it stays
+    for closing in ("The Associated Press contributed to this report.", "Reporting by Ann Lee; Editing by Bo Chen"):
+        credited = html.replace("<p><strong>Read more:</strong></p>", f"<p><em>{closing}</em></p>")
+        assert extract(credited, "https://news.example/bike-lanes").body.split("\n")[-1] == closing
+    # ... but a heading or a few words without a sentence's end are labels
+    for label in ("<h3>You might also like these stories.</h3>", "<p>More from the city desk</p>"):
+        labelled = html.replace("<p><strong>Read more:</strong></p>", label)
+        assert extract(labelled, "https://news.example/bike-lanes").body.split("\n")[-1] == PARAS[-1]
 
 
 def test_short_widget_cells_and_headings_with_slug_ids_are_kept_but_widget_link_lists_go():
