@@ -699,6 +699,7 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float,
                 and block.tag not in _CAPTION_TAGS
                 and next(block.iterancestors(*outside), None) is None
                 and not _kept_from_snippets(page, block, gap)
+                and not _in_named_box(page, block, gap)
             )
         if ok:
             out.append(k)
@@ -711,6 +712,30 @@ def _lead_min_chars(page: Page, block: Any) -> int:
     if _lead_named(page.names(block)) and next(block.iter("img", "picture", "figure"), None) is None:
         return NAMED_LEAD_MIN_CHARS
     return LEAD_MIN_CHARS
+
+
+# Boxes whose pitch is no lead: a newsletter or subscription box, related stories, a share bar, a
+# promotion (NCE's strong names but the comment words: a forum's replies are its content)
+_BOX_NAMES = re.compile(
+    r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|share|sharing|social|"
+    r"promo|sponsored|advert)(?:$|[\s_-])",
+    re.I,
+)
+_box_named = name_test(_BOX_NAMES)
+
+
+def _in_named_box(page: Page, block: Any, gap: range) -> bool:
+    """``block``, or an ancestor of it between the headline and the content, has a class naming a
+    box that is no part of the story (:data:`_BOX_NAMES`): its pitch is no lead."""
+    node = block
+    while node is not None and page.has(node):
+        span = page.text_range(node)
+        if span.start < gap.start or span.stop > gap.stop:
+            return False
+        if _box_named(node.get("class") or ""):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _kept_from_snippets(page: Page, block: Any, gap: range) -> bool:

@@ -300,6 +300,22 @@ def test_a_short_standfirst_joins_the_body_when_named_as_one():
     assert short not in extract(page(pictured), "https://news.example/bike-lanes").body
 
 
+def test_a_newsletter_pitch_over_the_story_is_no_lead():
+    from newscrawl.extract import extract
+
+    pitch = "Sign up for our free newsletter and get the day's top stories delivered to your inbox every morning."
+
+    def page(box_class: str) -> str:
+        box = f'<div class="{box_class}"><h3>Get the Morning Briefing</h3><p>{pitch}</p><form><input></form></div>'
+        return ("<html><head><title>Council expands bike lanes - City News</title></head><body>"
+                '<article><h1>Council expands bike lanes</h1><div class="content">' + box
+                + "".join(f"<p>{p}</p>" for p in PARAS * 4) + "</div></article></body></html>")
+
+    assert pitch not in extract(page("newsletter-signup"), "https://news.example/bike-lanes").body
+    # the same block named as nothing stays text of the story
+    assert pitch in extract(page("box"), "https://news.example/bike-lanes").body
+
+
 def test_the_marked_article_body_is_pruned_like_nce_content():
     from newscrawl.extract import extract
 
