@@ -13,6 +13,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+from lxml import etree
+
 from newscrawl.extract.nce import NCEParams, _comments_named, pruned
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
@@ -118,6 +120,14 @@ _SIDEBAR_CLASS = re.compile(r"sidebar\d*|side-bar|widget-area", re.I)
 _SIDEBAR_ID = re.compile(r"sidebar\d*|side-bar|secondary", re.I)
 
 
+# the separator's elements that may be a sidebar, found in one XPath call (a Python walk over every
+# element of a page-wide separator cost twice as much); :func:`_sidebar` decides on each
+_SIDEBAR_CANDIDATES = etree.XPath(
+    "descendant::*[self::aside or contains(@class, 'side') or contains(@class, 'Side')"
+    " or contains(@class, 'widget-area') or contains(@id, 'side') or contains(@id, 'Side') or @id = 'secondary']"
+)
+
+
 def _sidebar(page: Page, el: Any) -> bool:
     """``el`` is a sidebar: an ``<aside>``, an element of a chrome role, or named as one."""
     if el.tag == "aside" or el in page.chrome_roles:
@@ -137,8 +147,11 @@ def without_sidebars(page: Page, kept: list[int], headline: int | None, separato
     if headline is None or separator is None or headline not in page.text_range(separator):
         return kept
     drop: set[int] = set()
-    for el in separator.iter():
-        if el is separator or not isinstance(el.tag, str) or not page.has(el) or not _sidebar(page, el):
+    first = page.index(separator)
+    last = first + page.descendants(separator)
+    roles = [el for el in page.chrome_roles if first < page.index(el) <= last]
+    for el in [*_SIDEBAR_CANDIDATES(separator), *roles]:
+        if not page.has(el) or not _sidebar(page, el):
             continue
         span = page.text_range(el)
         if headline not in span:
