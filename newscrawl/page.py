@@ -188,6 +188,17 @@ _COORDINATE = re.compile(r"(?:^|;)\s*(top|left)\s*:", re.I)
 CHROME_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search"})
 
 
+# Live commentary ("live-match-comments", "live_comment", "match-commentary"): a match's or a live
+# blog's running text, named with the word comment sites also give their readers' comments
+_LIVE_TEXT = re.compile(r"(?<![a-z])live(?:[-_][a-z]+)*[-_]comment\S*|\S*commentary\S*", re.I)
+
+
+def live_text_names(names: str) -> str:
+    """``names`` (ids and classes) with live commentary's words written "livetext", so that no
+    comment-section test takes the commentary for readers' comments ("livefyre-comments" is one)."""
+    return _LIVE_TEXT.sub("livetext", names) if "omment" in names else names
+
+
 def boilerplate_named(names: str) -> bool:
     """:meth:`Page.is_boilerplate` of an element whose id and class are ``names`` ("id class"), for
     callers that have read them already."""
@@ -735,10 +746,11 @@ class Page:
 
     def names(self, el: Any) -> str:
         """``el``'s id and class as "id class", read once a page: NCE's climbs ask the same ancestors
-        again from every candidate (~250 reads a page)."""
+        again from every candidate (~250 reads a page). Live commentary's names read as such, not as
+        a comment section (:func:`live_text_names`)."""
         names = self._names.get(el)
         if names is None:
-            names = self._names[el] = (el.get("id") or "") + " " + (el.get("class") or "")
+            names = self._names[el] = live_text_names((el.get("id") or "") + " " + (el.get("class") or ""))
         return names
 
     # --- styles (on demand) -----------------------------------------------------------------------

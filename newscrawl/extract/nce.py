@@ -15,7 +15,7 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from newscrawl.links.urls import registrable_domain
-from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing, name_test
+from newscrawl.page import BOILERPLATE_NAMES, Page, boilerplate_named, enclosing, live_text_names, name_test
 
 # Tags that never split a paragraph: pruning them for link density would cut links out of
 # running text.
@@ -347,7 +347,7 @@ def _named_boilerplate(page: Page, el: Any, u: Any, p: NCEParams) -> bool:
         return 2 * page.text_len(el) < page.text_len(u)  # whatever its size or links
     if names == " ":  # no id and no class (most elements): no name test below can say yes
         return False
-    cls = el.get("class") or ""  # read once: each read is an lxml call
+    cls = live_text_names(el.get("class") or "")  # read once: each read is an lxml call
     if p.discussion:
         names, cls = _replies_kept(names), _replies_kept(cls)
     if p.hidden_names and _hidden_named(cls):

@@ -91,6 +91,23 @@ def test_a_forum_thread_keeps_replies_named_like_comments():
     assert opening in kept and "Reply 0" in kept and "Reply 11" in kept
 
 
+def test_live_commentary_named_with_comment_is_the_content():
+    # a match's running text in "live-match-comment" blocks: commentary, not readers' comments
+    minutes = "".join(
+        f'<div class="live-match-comment"><div class="live-match-comment-time">{90 - 5 * i}\'</div>'
+        f'<div class="live-match-comment-body">Minute {90 - 5 * i}: {PARAS[i % len(PARAS)]}</div></div>'
+        for i in range(12)
+    )
+    html = f'<html><body><h1>Lorient vs Lyon</h1><div class="live-match-comments">{minutes}</div></body></html>'
+    page = Page.from_html(html)
+    kept = _texts(page, relevant_content(page).nodes)
+    assert "Minute 90" in kept and "Minute 35" in kept
+    # a comments platform's widget whose name starts with "live" is still a comment section
+    widget = html.replace("live-match-comments", "livefyre-comments").replace("live-match-comment", "fyre-comment")
+    page = Page.from_html(widget)
+    assert "Minute 90" not in _texts(page, relevant_content(page).nodes)
+
+
 def test_the_chrome_around_posts_goes_on_a_thread():
     posts = "".join(
         f'<div class="post"><div class="user-info">user{i} Joined 2019 Messages 4,21{i}</div>'
