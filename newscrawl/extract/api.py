@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from datetime import date
 from typing import Any
@@ -501,6 +501,8 @@ def extract_page(
             small = page.text_len(container) / 2
             kept = _lead(page, range(head + 1, kept[0]), shown, skip, small, params.declared_article) + kept
         kept = _trim_tail(page, kept, page.text_range(container))
+    if kept and meta is not None and meta.recipe_ingredients:
+        kept = _with_ingredients(page, kept, meta.recipe_ingredients, shown)
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
     if kept:
         kept = without_site_matter(page, kept)
@@ -722,6 +724,27 @@ _BOX_NAMES = re.compile(
     re.I,
 )
 _box_named = name_test(_BOX_NAMES)
+
+
+def _with_ingredients(page: Page, kept: list[int], ingredients: Sequence[Any], shown: set[int]) -> list[int]:
+    """``kept`` with the text of a recipe's declared ingredients (microdata ``recipeIngredient``)
+    when none of it is in: NCE elects the method's steps, and the list beside them is as much the
+    recipe. Each item once: pages write the list again for narrow screens."""
+    seen: set[str] = set()
+    items: list[int] = []
+    for el in ingredients:
+        if not page.has(el):
+            continue
+        text = page.text(el)
+        if text in seen:
+            continue
+        seen.add(text)
+        tns = page.text_nodes
+        items.extend(k for k in page.text_range(el) if k in shown or page.style(tns[k].container).visible)
+    held = set(kept)
+    if not items or any(k in held for k in items):
+        return kept
+    return sorted(held.union(items))
 
 
 def _in_named_box(page: Page, block: Any, gap: range) -> bool:

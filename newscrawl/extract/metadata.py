@@ -220,6 +220,8 @@ class Metadata:
     description: str | None = None
     schema_types: frozenset[str] = frozenset()
     article_body_element: Any = None  # the itemprop=articleBody lxml element, if any
+    # the itemprop=recipeIngredient (or "ingredients") elements: a recipe's list, part of its text
+    recipe_ingredients: tuple[Any, ...] = ()
     article_body_text: str | None = None  # JSON-LD articleBody, one paragraph per line, if any
     canonical_url: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
@@ -612,6 +614,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
     # Microdata (itemprop); <meta itemprop> was read above with the named metas. Selecting the
     # attributes (not the elements by predicate) is the fastest lxml way to find them.
     body_element = None
+    ingredients: list[Any] = []
     created: list[str] = []
     dates_read = 0
     for attribute in _MICRODATA(root):
@@ -622,6 +625,8 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         for prop in str(attribute).split():
             if prop == "articleBody" and body_element is None:
                 body_element = element
+            elif prop in ("recipeIngredient", "ingredients"):
+                ingredients.append(element)
             elif prop == "headline":
                 got.offer("title", _clean(element.get("content") or element.text_content()), "itemprop")
             elif prop in ("datePublished", "dateModified", "dateCreated"):
@@ -677,6 +682,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         description=values.get("description"),
         schema_types=frozenset(schema_types),
         article_body_element=body_element,
+        recipe_ingredients=tuple(ingredients),
         article_body_text=values.get("article_body_text"),
         canonical_url=canonical,
         sources=dict(got.sources)

@@ -316,6 +316,31 @@ def test_a_newsletter_pitch_over_the_story_is_no_lead():
     assert pitch in extract(page("box"), "https://news.example/bike-lanes").body
 
 
+def test_a_recipes_declared_ingredients_join_the_method_elected_as_the_body():
+    from newscrawl.extract import extract
+
+    items = ["1 large whole chicken", "2 tablespoons vegetable oil", "1 medium onion, chopped", "250 g rice"]
+    steps = "".join(
+        f"<li><p>Step {i}: roast, stir and simmer the rice with the stock until it is tender and golden, about "
+        f"{10 + i} minutes more, then rest it.</p></li>"
+        for i in range(6)
+    )
+
+    def page(prop: str) -> str:
+        ingredients = "".join(f"<li{prop}>{item}</li>" for item in items)
+        return (
+            '<html><head><title>Roasted chicken with rice</title></head><body><div itemscope '
+            'itemtype="https://schema.org/Recipe"><h1>Roasted chicken with rice</h1>'
+            f'<div class="side"><ul>{ingredients}</ul></div><div class="method"><ol>{steps}</ol></div>'
+            f'<div class="mobile"><ul>{ingredients}</ul></div></div></body></html>'
+        )
+
+    body = extract(page(' itemprop="recipeIngredient"'), "https://food.example/chicken").body
+    assert body.split("\n")[:4] == items and "Step 5" in body and body.count(items[0]) == 1
+    # without the markup the list beside the method is not the recipe's text to NCE
+    assert items[0] not in extract(page(""), "https://food.example/chicken").body
+
+
 def test_the_marked_article_body_is_pruned_like_nce_content():
     from newscrawl.extract import extract
 
