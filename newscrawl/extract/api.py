@@ -717,10 +717,11 @@ def _lead_min_chars(page: Page, block: Any) -> int:
 
 
 # Boxes whose pitch is no lead: a newsletter or subscription box, related stories, a share bar, a
-# promotion (NCE's strong names but the comment words: a forum's replies are its content)
+# promotion, a call to action (NCE's strong names but the comment words: a forum's replies are its
+# content, and "cta")
 _BOX_NAMES = re.compile(
     r"(?:^|[\s_-])(?:newsletter|subscribe|subscription|signup|related|recommended|share|sharing|social|"
-    r"promo|sponsored|advert)(?:$|[\s_-])",
+    r"promo|sponsored|advert|cta)(?:$|[\s_-])",
     re.I,
 )
 _box_named = name_test(_BOX_NAMES)

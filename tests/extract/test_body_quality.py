@@ -305,13 +305,16 @@ def test_a_newsletter_pitch_over_the_story_is_no_lead():
 
     pitch = "Sign up for our free newsletter and get the day's top stories delivered to your inbox every morning."
 
-    def page(box_class: str) -> str:
+    def page(box_class: str, head: str = "") -> str:
         box = f'<div class="{box_class}"><h3>Get the Morning Briefing</h3><p>{pitch}</p><form><input></form></div>'
-        return ("<html><head><title>Council expands bike lanes - City News</title></head><body>"
+        return (f"<html><head><title>Council expands bike lanes - City News</title>{head}</head><body>"
                 '<article><h1>Council expands bike lanes</h1><div class="content">' + box
                 + "".join(f"<p>{p}</p>" for p in PARAS * 4) + "</div></article></body></html>")
 
     assert pitch not in extract(page("newsletter-signup"), "https://news.example/bike-lanes").body
+    # a call-to-action box, which NCE prunes in a declared article
+    declared = '<script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+    assert pitch not in extract(page("inline-cta", declared), "https://news.example/bike-lanes").body
     # the same block named as nothing stays text of the story
     assert pitch in extract(page("box"), "https://news.example/bike-lanes").body
 
