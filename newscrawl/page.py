@@ -189,14 +189,26 @@ CHROME_ROLES = frozenset({"navigation", "complementary", "contentinfo", "search"
 
 
 # Live commentary ("live-match-comments", "live_comment", "match-commentary"): a match's or a live
-# blog's running text, named with the word comment sites also give their readers' comments
-_LIVE_TEXT = re.compile(r"(?<![a-z])live(?:[-_][a-z]+)*[-_]comment\S*|\S*commentary\S*", re.I)
+# blog's running text, named with the word comment sites also give their readers' comments. A name
+# is "live" as a word of its own ("sp-live-..."), then "comment" after it
+_LIVE_WORD = re.compile(r"(?:^|[-_])live[-_]")
+
+
+def _live_text(name: str) -> bool:
+    low = name.lower()
+    if "commentary" in low:
+        return True
+    live = _LIVE_WORD.search(low)
+    return live is not None and "comment" in low[live.end() :]
 
 
 def live_text_names(names: str) -> str:
-    """``names`` (ids and classes) with live commentary's words written "livetext", so that no
-    comment-section test takes the commentary for readers' comments ("livefyre-comments" is one)."""
-    return _LIVE_TEXT.sub("livetext", names) if "omment" in names else names
+    """``names`` (ids and classes) with live commentary's names written "livetext", so that no
+    comment-section test takes the commentary for readers' comments ("livefyre-comments" is one).
+    Name by name, in linear time: names are the page's, hostile ones included."""
+    if "omment" not in names:
+        return names
+    return " ".join("livetext" if _live_text(name) else name for name in names.split(" "))
 
 
 def boilerplate_named(names: str) -> bool:
