@@ -108,6 +108,18 @@ def test_live_commentary_named_with_comment_is_the_content():
     assert "Minute 90" not in _texts(page, relevant_content(page).nodes)
 
 
+def test_live_commentary_names_are_read_name_by_name():
+    from newscrawl.page import live_text_names
+
+    assert live_text_names("x live-match-comments") == "x livetext"
+    assert live_text_names(" sp-live_comment other") == " livetext other"
+    assert live_text_names("box match-commentary") == "box livetext"
+    for names in ("comments", "livefyre-comments", "comment-live", "deliver-comments"):
+        assert live_text_names(names) == names
+    hostile = "live-" * 40_000 + "omment"  # no "comment" after a live word: left as it is
+    assert live_text_names(hostile) == hostile
+
+
 def test_the_chrome_around_posts_goes_on_a_thread():
     posts = "".join(
         f'<div class="post"><div class="user-info">user{i} Joined 2019 Messages 4,21{i}</div>'
