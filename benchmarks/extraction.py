@@ -190,6 +190,27 @@ HAS_DATE = {"newscrawl", "trafilatura", "newspaper4k"}
 HAS_CLASS = {"newscrawl"}
 
 
+Run = Callable[[bytes, str, str | None], dict[str, Any]]  # one set-up system: (bytes, text, url) -> fields
+
+
+def generated_pages_cli(doc: str) -> tuple[argparse.Namespace, dict[str, Run]]:
+    """The command line of the generated-page benchmarks (short_posts.py, news_structure.py):
+    ``--show N`` and ``--systems``, and the chosen systems set up with this script's settings."""
+    parser = argparse.ArgumentParser(description=doc.split("\n", 1)[0])
+    parser.add_argument("--show", type=int, default=0, help="print each system's first N failures")
+    parser.add_argument(
+        "--systems", default="newscrawl", help="comma-separated, of newscrawl,trafilatura,readability (bench extra)"
+    )
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    logging.disable(logging.WARNING)
+    names = [name.strip() for name in args.systems.split(",") if name.strip()]
+    unknown = [name for name in names if name not in SYSTEMS]
+    if unknown:
+        raise SystemExit(f"unknown systems: {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
+    return args, {name: SYSTEMS[name]() for name in names}
+
+
 def page_datasets(names: list[str] | None) -> list[Path]:
     folders = sorted(p for p in datasets_dir().iterdir() if (p / "truth.jsonl").is_file() and (p / "pages").is_dir())
     if names:

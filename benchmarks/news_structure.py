@@ -23,10 +23,7 @@ Usage: .venv/bin/python benchmarks/news_structure.py [--show N] [--systems newsc
 
 from __future__ import annotations
 
-import argparse
-import logging
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,22 +174,10 @@ def passes(family: str, body: str | None, expected: str) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--show", type=int, default=0, help="print the first N failures of each system")
-    parser.add_argument(
-        "--systems", default="newscrawl", help="comma-separated, of newscrawl,trafilatura,readability (bench extra)"
-    )
-    args = parser.parse_args()
-    warnings.filterwarnings("ignore")
-    logging.disable(logging.WARNING)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from extraction import SYSTEMS  # the peers with the settings of benchmarks/extraction.py
+    from extraction import generated_pages_cli  # the peers with the settings of benchmarks/extraction.py
 
-    names = [name.strip() for name in args.systems.split(",") if name.strip()]
-    unknown = [name for name in names if name not in SYSTEMS]
-    if unknown:
-        raise SystemExit(f"unknown systems: {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    systems = {name: SYSTEMS[name]() for name in names}
+    args, systems = generated_pages_cli(__doc__ or "")
     cases = [*lead_cases(), *closing_cases(), *chrome_cases()]
     families = list(dict.fromkeys(case[0] for case, _ in cases))
     passed = {(name, family): 0 for name in systems for family in families}

@@ -18,11 +18,8 @@ Usage: .venv/bin/python benchmarks/short_posts.py [--show N] [--systems newscraw
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import logging
 import sys
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -151,22 +148,10 @@ def passes(body: str | None, post: int) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("--show", type=int, default=0, help="print the first N failures of each layout")
-    parser.add_argument(
-        "--systems", default="newscrawl", help="comma-separated, of newscrawl,trafilatura,readability (bench extra)"
-    )
-    args = parser.parse_args()
-    warnings.filterwarnings("ignore")
-    logging.disable(logging.WARNING)
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from extraction import SYSTEMS  # the peers with the settings of benchmarks/extraction.py
+    from extraction import generated_pages_cli  # the peers with the settings of benchmarks/extraction.py
 
-    names = [name.strip() for name in args.systems.split(",") if name.strip()]
-    unknown = [name for name in names if name not in SYSTEMS]
-    if unknown:
-        raise SystemExit(f"unknown systems: {', '.join(unknown)} (known: {', '.join(SYSTEMS)})")
-    systems = {name: SYSTEMS[name]() for name in names}
+    args, systems = generated_pages_cli(__doc__ or "")
     print(f"{'layout':10} " + " ".join(f"{name:>12}" for name in systems) + f" {'pages':>6}")
     totals = dict.fromkeys(systems, 0)
     pages = 0
