@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
-from newscrawl.extract.nce import NCEParams, _comments_named, pruned
+from newscrawl.extract.nce import NCEParams, _comments_named, _in_comments, pruned
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
 
@@ -80,7 +80,6 @@ def under_headline(
     # NCE's choice is beside the article (named so), or wholly above the headline; otherwise the
     # block under the headline must call itself the post (checked once it is found)
     placed = span.stop <= headline or beside_article(page, separator)
-    thread = _in_comments(page, separator)
     block = tns[headline].container
     end_of_headline = headline + 1
     while True:
@@ -90,7 +89,11 @@ def under_headline(
         if page.index(separator) in _element_span(page, parent):
             # the headline's column holds NCE's choice: a comment thread under the post is left out
             # of the column, once; anything else there makes the column the whole page
-            if not thread or span.start < headline or page.index(separator) in _element_span(page, block):
+            if (
+                span.start < headline
+                or page.index(separator) in _element_span(page, block)
+                or not _in_comments(page, separator, page.body)
+            ):
                 return None
         block = parent
         after = [
@@ -215,16 +218,6 @@ _POST_NAMES = re.compile(r"post|hentry|entry|type-post|blog-?post|single-?post|p
 def names_a_post(page: Page, block: Any) -> bool:
     """``block`` is named as a blog post by its id or one of its classes."""
     return any(_POST_NAMES.fullmatch(name) for name in page.names(block).split())
-
-
-def _in_comments(page: Page, separator: Any) -> bool:
-    """``separator`` or an ancestor is named as a comment section ("comments", "comments-block")."""
-    node = separator
-    while node is not None and page.has(node) and node is not page.body:
-        if _comments_named(page.names(node)):
-            return True
-        node = node.getparent()
-    return False
 
 
 def _element_span(page: Page, el: Any) -> range:

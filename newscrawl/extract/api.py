@@ -426,11 +426,15 @@ def extract_page(
         agreeing = _declared_as_shown(published, meta, td, shown_line) or _placeholder_published(
             published, meta, td, shown_line, page
         )
+
+    def local_day(value: str) -> str:  # the declared instant on the page's, or the publisher's, local day
+        return in_publisher_zone(local_published(value, td.published, url_day), meta.language, page.url)
+
     if agreeing:
-        art.published = in_publisher_zone(local_published(agreeing, td.published, url_day), meta.language, page.url)
+        art.published = local_day(agreeing)
         art.provenance["published"] = {"method": "metadata-as-shown", "score": 1.0}
     elif published and not stamped:
-        art.published = in_publisher_zone(local_published(published, td.published, url_day), meta.language, page.url)
+        art.published = local_day(published)
         art.provenance["published"] = {"method": _source(meta, "published"), "score": 1.0}
         full_url_day = padded_url_date(page.url)
         if (
@@ -700,8 +704,7 @@ def _lead(page: Page, gap: range, shown: set[int], skip: set[int], small: float,
                 and page.link_density(block) <= LEAD_MAX_LINK_DENSITY
                 and block.tag not in _CAPTION_TAGS
                 and next(block.iterancestors(*outside), None) is None
-                and not _kept_from_snippets(page, block, gap)
-                and not _in_named_box(page, block, gap)
+                and not _in_gap_box(page, block, gap)
             )
         if ok:
             out.append(k)
@@ -731,6 +734,7 @@ def _with_ingredients(page: Page, kept: list[int], ingredients: Sequence[Any], s
     """``kept`` with the text of a recipe's declared ingredients (microdata ``recipeIngredient``)
     when none of it is in: NCE elects the method's steps, and the list beside them is as much the
     recipe. Each item once: pages write the list again for narrow screens."""
+    tns = page.text_nodes
     seen: set[str] = set()
     items: list[int] = []
     for el in ingredients:
@@ -740,7 +744,6 @@ def _with_ingredients(page: Page, kept: list[int], ingredients: Sequence[Any], s
         if text in seen:
             continue
         seen.add(text)
-        tns = page.text_nodes
         items.extend(k for k in page.text_range(el) if k in shown or page.style(tns[k].container).visible)
     held = set(kept)
     if not items or any(k in held for k in items):
@@ -748,30 +751,17 @@ def _with_ingredients(page: Page, kept: list[int], ingredients: Sequence[Any], s
     return sorted(held.union(items))
 
 
-def _in_named_box(page: Page, block: Any, gap: range) -> bool:
-    """``block``, or an ancestor of it between the headline and the content, has a class naming a
-    box that is no part of the story (:data:`_BOX_NAMES`): its pitch is no lead."""
+def _in_gap_box(page: Page, block: Any, gap: range) -> bool:
+    """``block``, or an ancestor of it between the headline and the content, is kept out of the
+    lead: it carries ``data-nosnippet`` (the site keeps it out of search snippets as not the
+    article's text: the author's bio, the byline row, a promo in the header), or its class names a
+    box that is no part of the story (:data:`_BOX_NAMES`: its pitch is no lead)."""
     node = block
     while node is not None and page.has(node):
         span = page.text_range(node)
         if span.start < gap.start or span.stop > gap.stop:
             return False
-        if _box_named(node.get("class") or ""):
-            return True
-        node = node.getparent()
-    return False
-
-
-def _kept_from_snippets(page: Page, block: Any, gap: range) -> bool:
-    """``block``, or an ancestor of it between the headline and the content, carries
-    ``data-nosnippet``: the site keeps it out of search snippets as not the article's text (the
-    author's bio, the byline row, a promo in the header)."""
-    node = block
-    while node is not None and page.has(node):
-        span = page.text_range(node)
-        if span.start < gap.start or span.stop > gap.stop:
-            return False
-        if node.get("data-nosnippet") is not None:
+        if node.get("data-nosnippet") is not None or _box_named(node.get("class") or ""):
             return True
         node = node.getparent()
     return False
