@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import logging
 import re
+import zlib
 from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -168,6 +169,10 @@ class _FileReader:
                 self.handle.seek(start)
             iterator = archive_iterator(self.handle, arc2warc=True)
             end = start  # end of the last whole record
+            last = start  # where that record starts
+            # a response is handed on once the next record is read: the file's last one only when
+            # its gzip member is whole (a torn one reads as a page cut short)
+            pending: Response | None = None
             try:
                 for record in iterator:
                     if self.skip:
@@ -175,14 +180,24 @@ class _FileReader:
                         continue
                     response = self._response(record, iterator.offset if self.seekable else None)
                     offset, length = iterator.get_record_offset(), iterator.get_record_length()
-                    end = offset + length
+                    last, end = offset, offset + length
                     self.counts["records"] += 1
-                    if response is not None:
-                        yield response
+                    if pending is not None:
+                        yield pending
+                    pending = response
                 self._mismatches(iterator)
+                if self._torn_member(last, end):
+                    if pending is not None and pending.is_html:
+                        self.counts["html"] -= 1  # counted as read; it is the broken one
+                    return
+                if pending is not None:
+                    yield pending
                 self._check_tail(end)
                 return
             except Exception as exc:  # warcio raised on broken input: count it, find the next record
+                if pending is not None:  # whole: the record after it broke
+                    yield pending
+                    pending = None
                 self._mismatches(iterator)
                 if "non-chunked gzip" in str(exc) and self.seekable:
                     yield from self._whole_gzip(skip=self.counts["records"])
@@ -200,6 +215,31 @@ class _FileReader:
                 if following is None:
                     return
                 start = following
+
+    def _torn_member(self, start: int, end: int) -> bool:
+        """The last record's gzip member, ending at the end of the file, is cut short (a crawl
+        killed mid-write inside it): warcio reads what there is as a record, which is none whole
+        (a header block without its type, an HTTP block without its status). Counted broken."""
+        if not self.seekable or end <= start:
+            return False
+        size = self.handle.seek(0, 2)
+        self.handle.seek(start)
+        if end != size or self.handle.read(2) != b"\x1f\x8b":
+            return False
+        self.handle.seek(start)
+        member = zlib.decompressobj(31)
+        remaining = end - start
+        while remaining > 0 and not member.eof:
+            chunk = self.handle.read(min(remaining, 1 << 16))
+            if not chunk:
+                break
+            remaining -= len(chunk)
+            member.decompress(chunk)  # output dropped: only whether the member ends is read
+        if member.eof:
+            return False
+        self.counts["broken"] += 1
+        logger.warning("%s: the last record at %d is cut short (a torn gzip member) and skipped", self.name, start)
+        return True
 
     def _check_tail(self, end: int) -> None:
         """warcio ends quietly at a torn last record (a crawl killed mid-write): count it."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import io
+import zlib
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,22 @@ def test_a_broken_record_costs_only_itself(demo_warc, tmp_path):
     responses, counts = _read([_damaged(tmp_path, bytes(data), "broken.warc.gz")])
     assert counts["broken"] >= 1
     assert [r.url for r in responses] == [r.url for r in good if r.url != good[3].url]
+
+
+def test_a_last_record_torn_anywhere_in_its_gzip_member_counts_broken_once(demo_warc, tmp_path):
+    first = demo_warc["files"][0]
+    good, _ = _read([first])
+    data = Path(first).read_bytes()
+    start = good[-1].offset
+    member = zlib.decompressobj(31)
+    member.decompress(data[start:])
+    size = len(data) - start - len(member.unused_data)  # the last response's gzip member
+    # in its WARC header block, its type, its HTTP block and its body: warcio reads each as a record
+    for cut in sorted({5, size // 8, size // 4, size // 2, 3 * size // 4}):
+        torn = _damaged(tmp_path, data[: start + cut], f"torn{cut}.warc.gz")
+        responses, counts = _read([torn])
+        assert [r.url for r in responses] == [r.url for r in good[:-1]], cut
+        assert counts["broken"] == 1, (cut, dict(counts))
 
 
 def test_a_torn_last_record_is_skipped_and_repair_cuts_it(demo_warc, tmp_path):
