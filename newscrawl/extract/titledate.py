@@ -466,6 +466,21 @@ def _own_address(url: str | None) -> str | None:
     return rest.removeprefix("www.").rstrip("/.") or None
 
 
+_JOIN_DROPS = str.maketrans("", "", "\t\r\n")  # what urlsplit removes from a URL before reading it
+
+
+def _may_resolve_to(href: str, own: set[str]) -> bool:
+    """Whether ``href`` can join to one of the ``own`` addresses: the joined URL ends with the
+    href's last segment, so only hrefs whose segment ends an own address are joined (urljoin on
+    every link of a page cost a trafilatura-eval page 0.2 ms). A segment of dots (``..``) does not
+    survive joining, so such hrefs are always joined."""
+    rest, _, fragment = href.translate(_JOIN_DROPS).partition("#")
+    if fragment:
+        return False  # an anchor (``#comments``), never the page's own address; a bare ``#`` is dropped
+    tail = rest.rstrip("/?").rsplit("/", 1)[-1].rsplit(":", 1)[-1].removeprefix("www.")
+    return tail.endswith(".") or any(address.endswith(tail) for address in own)
+
+
 def listed_date(
     page: Page, own_urls: Sequence[str | None], comment_cut: int | None = None, dayfirst: bool | None = None
 ) -> str | None:
@@ -481,7 +496,9 @@ def listed_date(
     tns = page.text_nodes
     for link in page.with_tags("a"):
         href = link.get("href")
-        if not href or _own_address(join_url(page.url, href.strip())) not in own or page.is_hidden(link):
+        if not href or not _may_resolve_to(href := href.strip(), own):
+            continue
+        if _own_address(join_url(page.url, href)) not in own or page.is_hidden(link):
             continue
         entry = link
         for _ in range(LISTED_ENTRY_LEVELS):

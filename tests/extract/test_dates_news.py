@@ -8,6 +8,7 @@ import pytest
 from newscrawl.extract import extract, titledate
 from newscrawl.extract.dates import cued_date, is_copyright, padded_url_date
 from newscrawl.page import Page
+from newscrawl.safeurl import join_url
 
 PARAS = [
     "The regional parliament approved the new water management plan after a long debate on Thursday.",
@@ -224,6 +225,23 @@ def test_a_page_showing_no_date_takes_the_one_its_own_listing_entry_shows():
     # a date the page shows itself comes first
     dated = page.replace("By Mara Stein", "By Mara Stein, 3 March 2022")
     assert extract(dated, own).published == "2022-03-03"
+
+
+@pytest.mark.parametrize("href", [
+    "/news/water-plan", "/news/water-plan/", "water-plan", "https://www.valley.example/news/water-plan",
+    "/news/water-plan#", "/news/water-plan?", "/news/wa\nter-plan", "/news/water-plan/.", "/news/water-plan/x/..",
+    "//valley.example/news/water-plan",
+])
+def test_every_href_that_joins_to_the_page_passes_the_listing_prefilter(href):
+    base = "https://valley.example/news/water-plan"
+    own = {titledate._own_address(base)}
+    assert titledate._own_address(join_url(base, href)) in own  # the hrefs really are the page's own
+    assert titledate._may_resolve_to(href, own)
+
+
+@pytest.mark.parametrize("href", ["/news/bridge-repairs", "/news/water-plan#comment-12", "/news/water-plan-2"])
+def test_hrefs_that_cannot_join_to_the_page_are_not_joined(href):
+    assert not titledate._may_resolve_to(href, {"valley.example/news/water-plan"})
 
 
 def test_an_rdfa_date_of_the_node_dates_the_page_and_a_comments_does_not():
