@@ -1,6 +1,6 @@
 """The parts of a news page around its story, on generated pages: is each in the body or out of it?
 
-Three families of generated article pages (one story of four to six paragraphs), each varied over
+Four families of generated article pages (one story of four to six paragraphs), each varied over
 markup and placement:
 
 - ``leads``: a standfirst under the headline (short, medium, long; in the header as ``<p>``,
@@ -8,11 +8,15 @@ markup and placement:
   declared NewsArticle metadata. Passes when the body opens with the standfirst and holds the story.
 - ``closings``: a closing line (a wire credit, "contributed to this report", a sign-off, a contact
   line) before a trust line, a share bar, tags or a related list. Passes when the line stays.
-- ``chrome``: 15 kinds of block inside the story's container (a newsletter box, a "more from"
+- ``chrome``: 19 kinds of block inside the story's container (a newsletter box, a "more from"
   list, an inline sign-up line, a subscription prompt, social embeds, a table of contents, "ALSO
   READ", a related box, an ad label, a video strip, a trust box, a gift line, a comments link, tags,
-  a correction) at the top, the middle or the end. Passes when the story is whole and the block is
-  out (a correction and a quoted tweet's text belong in).
+  an author bio, an "about the author" box, a photo credit, an image credit line, a correction) at
+  the top, the middle or the end. Passes when the story is whole and the block is out (a correction
+  and a quoted tweet's text belong in).
+- ``live``: a live blog's timed posts with one kind of live-blog chrome above or below the feed (key
+  events, a "key events only" toggle, a LIVE status line, share links under each post, "load
+  more"). Passes when every post is in and nothing else but the posts' times and the headline.
 
 Prints the passes per family for each system (``--systems``: the peers run with
 benchmarks/extraction.py's settings) and, with ``--show N``, each system's first N failures.
@@ -23,6 +27,7 @@ Usage: .venv/bin/python benchmarks/news_structure.py [--show N] [--systems newsc
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,6 +109,14 @@ CHROME = {
     "comments link": '<div class="comments-cta"><a href="#comments">Join the conversation (12 comments)</a></div>',
     "tags": '<div class="article-tags"><span>Topics:</span> <a href="/t/council">City council</a> '
     '<a href="/t/housing">Housing</a> <a href="/t/harbour">Harbour</a></div>',
+    "author bio": '<div class="author-bio"><img src="/authors/stein.jpg" alt=""><p><strong>Mara Stein</strong> '
+    "is a senior reporter covering city hall and housing for the City Times. She joined the paper in 2019.</p>"
+    '<a href="/authors/mara-stein">More stories by Mara Stein</a></div>',
+    "about the author": '<section class="about-author"><h3>About the author</h3><p>Mara Stein has covered local '
+    "politics for ten years. Send her tips at mstein@citytimes.example.</p></section>",
+    "photo credit": '<figure><img src="/harbour.jpg" alt="The harbour"><figcaption><span class="credit">Photo: '
+    "Jane Doe / City Times</span></figcaption></figure>",
+    "image credit line": '<p class="image-credit">Top image: Getty Images</p>',
     "correction": "<p><em>Correction: An earlier version of this story misstated the date of the next "
     "hearing.</em></p>",
     "quoted tweet": '<blockquote class="twitter-tweet"><p>The harbour plan passed 7-2 tonight. Construction '
@@ -161,6 +174,42 @@ def chrome_cases() -> Iterator[tuple[Case, str]]:
             yield ("chrome", f"{kind} at the {where}", _page(article + _story(at, markup), True)), kind
 
 
+LIVE_TITLE = "Harbour vote live: council debates the plan"
+LIVE_POSTS = [
+    "The council meeting has started. Members are expected to debate the harbour plan for at least two hours.",
+    "The mayor opened the debate by saying the plan would bring eight hundred new homes to the eastern docks.",
+    "Fishermen in the public gallery held up signs asking the council to keep the western piers open.",
+    "The council has approved the harbour plan by seven votes to two. Construction could begin next spring.",
+]
+LIVE_CHROME = {
+    "key events": '<div class="key-events"><h3>Key events</h3><ul><li><a href="#post-4">Council approves the '
+    'plan</a></li><li><a href="#post-2">Mayor opens the debate</a></li></ul></div>',
+    "toggle": '<div class="live-filter"><label><input type="checkbox"> Show key events only</label></div>',
+    "status line": '<div class="live-status"><span class="badge">LIVE</span> <span>Updated 5 minutes ago</span></div>',
+    "post share links": "",  # each post ends with its own share links
+    "load more": '<div class="live-more"><a href="?page=2">Load more updates</a></div>',
+}
+
+
+def live_cases() -> Iterator[tuple[Case, str]]:
+    """A live blog: timed posts in a feed, with one kind of live-blog chrome above or below it."""
+    for kind, markup in LIVE_CHROME.items():
+        for where in ("above", "below"):
+            posts = "".join(
+                f'<div class="live-post" id="post-{n}"><time datetime="2024-03-05T{18 + n}:00:00Z">{18 + n}:00</time>'
+                f"<p>{text}</p>"
+                + ('<div class="share"><a href="#">Share</a> <a href="#">Copy link</a></div>' if not markup else "")
+                + "</div>"
+                for n, text in reversed(list(enumerate(LIVE_POSTS, 1)))
+            )
+            feed = f'<div class="live-feed">{posts}</div>'
+            article = f"<h1>{LIVE_TITLE}</h1>" + (markup + feed if where == "above" else feed + markup)
+            yield ("live", f"{kind} {where} the feed", _page(article, True)), kind
+
+
+_POST_TIME = re.compile(r"\d\d:\d\d")
+
+
 def passes(family: str, body: str | None, expected: str) -> bool:
     text = body or ""
     lines = text.split("\n")
@@ -169,6 +218,10 @@ def passes(family: str, body: str | None, expected: str) -> bool:
         return whole and lines[0] == expected
     if family == "closings":
         return whole and expected in lines
+    if family == "live":  # every post in, nothing else but the posts' times (and the headline, as peers keep it)
+        return all(p in text for p in LIVE_POSTS) and all(
+            line in LIVE_POSTS or line == LIVE_TITLE or _POST_TIME.fullmatch(line) for line in lines if line
+        )
     extra = [line for line in lines if line and line not in STORY]
     return whole and (bool(extra) if expected in BELONGS else not extra)
 
@@ -178,7 +231,7 @@ def main() -> None:
     from extraction import generated_pages_cli  # the peers with the settings of benchmarks/extraction.py
 
     args, systems = generated_pages_cli(__doc__ or "")
-    cases = [*lead_cases(), *closing_cases(), *chrome_cases()]
+    cases = [*lead_cases(), *closing_cases(), *chrome_cases(), *live_cases()]
     families = list(dict.fromkeys(case[0] for case, _ in cases))
     passed = {(name, family): 0 for name in systems for family in families}
     counts = dict.fromkeys(families, 0)
