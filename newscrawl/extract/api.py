@@ -30,6 +30,8 @@ from newscrawl.extract.dates import (
     parse_machine_date,
 )
 from newscrawl.extract.declared import declared_verdict, shown_text
+from newscrawl.extract.language import SAMPLE_CHARS as LANGUAGE_SAMPLE_CHARS
+from newscrawl.extract.language import text_language
 from newscrawl.extract.metadata import ARTICLE_TYPES, headline_segment, strip_site_suffix
 from newscrawl.extract.nce import _HEADINGS, DEFAULT_PARAMS, NCEParams, pruned, relevant_content
 from newscrawl.extract.site_matter import without_site_matter
@@ -235,7 +237,9 @@ def _declared_as_shown(published: str, meta: Any, td: TitleDate, shown_line: _La
     return next((other for other in others if _days_apart(other, shown) <= 1), None)
 
 
-def _placeholder_published(published: str, meta: Any, td: TitleDate, shown_line: _Lazy, page: Page) -> str | None:
+def _placeholder_published(
+    published: str, meta: Any, td: TitleDate, shown_line: _Lazy, page: Page, language: str | None
+) -> str | None:
     """The declared modification in place of a declared publication that is only a day (no time,
     or midnight), when the modification is on a later day, the page shows that later day as its
     date (not as an "Updated" line) and never shows the declared one: a CMS's placeholder day,
@@ -248,7 +252,7 @@ def _placeholder_published(published: str, meta: Any, td: TitleDate, shown_line:
         return None
     if _days_apart(modified, td.published or shown_line.get()) != 0:
         return None
-    days = shown_days(page, dayfirst_for(meta.language))
+    days = shown_days(page, dayfirst_for(language))
     return modified if published[:10] not in days and days.get(modified[:10]) is False else None
 
 
@@ -380,10 +384,11 @@ def extract_page(
     _adopt_declared_address(page, meta)
     params = _declared(params, meta)
     rel = relevant_content(page, params)
+    _read_language(page, art, rel.nodes)
     evaluated = evaluated_subset(page, rel.nodes)
     shown = set(evaluated)
     nodes = [k for k in rel.nodes if k in shown]  # hidden by computed style: not body text
-    td = detect(page, evaluated, *((meta.title, meta.site_name, meta.language) if meta is not None else ()))
+    td = detect(page, evaluated, *((meta.title, meta.site_name, art.language) if meta is not None else ()))
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:
@@ -416,19 +421,15 @@ def extract_page(
         # then the local day of the same instant, when the page or its URL shows it
         published = _reordered(published, published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
-    shown_line = _Lazy(
-        lambda: dateline(
-            page, _headline_node(page, td), rel.comment_cut, dayfirst_for(meta.language if meta is not None else None)
-        )
-    )
+    shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut, dayfirst_for(art.language)))
     agreeing = None
     if published and not stamped:
         agreeing = _declared_as_shown(published, meta, td, shown_line) or _placeholder_published(
-            published, meta, td, shown_line, page
+            published, meta, td, shown_line, page, art.language
         )
 
     def local_day(value: str) -> str:  # the declared instant on the page's, or the publisher's, local day
-        return in_publisher_zone(local_published(value, td.published, url_day), meta.language, page.url)
+        return in_publisher_zone(local_published(value, td.published, url_day), art.language, page.url)
 
     if agreeing:
         art.published = local_day(agreeing)
@@ -847,6 +848,26 @@ def _metadata(page: Page, art: Article) -> Any:
         art.authors = list(meta.authors)
         art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
+
+
+def _read_language(page: Page, art: Article, nodes: Sequence[int]) -> None:
+    """A page declaring no language is read for one (:func:`text_language`) in the text NCE
+    chose, or the whole page's when that is short: the date rules read day-month order and the
+    publisher's zone from it, and a corpus wants every record's language."""
+    if art.language:
+        return
+    tns = page.text_nodes
+    parts, size = [], 0
+    for k in nodes:
+        parts.append(tns[k].text)
+        size += len(tns[k].text) + 1
+        if size >= LANGUAGE_SAMPLE_CHARS:
+            break
+    text = "\n".join(parts) if size >= LANGUAGE_SAMPLE_CHARS // 4 else page.body_text
+    found = text_language(text)
+    if found:
+        art.language = found
+        art.provenance["language"] = {"method": "text", "score": 0.5}
 
 
 def _adopt_declared_address(page: Page, meta: Any | None) -> None:

@@ -31,6 +31,7 @@ from weakref import WeakKeyDictionary
 from lxml import etree
 
 from newscrawl.extract.dates import parse_machine_date
+from newscrawl.extract.language import normalized_tag
 from newscrawl.page import Page, fold
 from newscrawl.safeurl import join_url
 
@@ -145,6 +146,7 @@ _AUTHOR_META = (
     "citation_author",
     "twitter:creator",
 )
+_XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"  # the attribute as an XML parser names it
 _LANG_META = ("og:locale", "content-language", "dc.language", "dcterms.language", "language", "lang")
 _SITE_META = ("og:site_name", "application-name", "twitter:site", "publisher", "dc.publisher")
 
@@ -535,8 +537,9 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
             if element.get("datetime") or element.get("pubdate") is not None:
                 times.append(element)
         elif tag == "html":
-            lang = element.get("lang") or element.get("{http://www.w3.org/XML/1998/namespace}lang")
-            got.offer("language", _clean(lang), "html")
+            # XHTML pages served as HTML write xml:lang, which the HTML parser keeps as a plain name
+            lang = element.get("lang") or element.get("xml:lang") or element.get(_XML_LANG)
+            got.offer("language", normalized_tag(_clean(lang)), "html")
 
     # JSON-LD
     nodes: list[dict[str, Any]] = []
@@ -562,7 +565,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         got.offer_date("published", _clean(node.get("datePublished")), "jsonld")
         got.offer_date("modified", _clean(node.get("dateModified")), "jsonld")
         got.offer("authors", _person_names(node.get("author") or node.get("creator"), by_id), "jsonld")
-        got.offer("language", _clean(node.get("inLanguage")), "jsonld")
+        got.offer("language", normalized_tag(_clean(node.get("inLanguage"))), "jsonld")
         got.offer("description", _clean(node.get("description")), "jsonld")
         got.offer("article_body_text", _clean_paragraphs(node.get("articleBody")), "jsonld")
         publisher = node.get("publisher")
@@ -598,7 +601,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         got.offer("authors", names, "og" if key.startswith("article:") else "meta")
     found = first_meta(_LANG_META)
     if found:
-        got.offer("language", found[1].replace("_", "-"), "og" if found[0] == "og:locale" else "meta")
+        got.offer("language", normalized_tag(found[1]), "og" if found[0] == "og:locale" else "meta")
     found = first_meta(_SITE_META)
     if found:
         got.offer("site_name", found[1], "og" if found[0].startswith("og:") else "meta")
