@@ -35,10 +35,11 @@ def words(text: str) -> set[str]:
 
 def beside_article(page: Page, separator: Any) -> bool:
     """``separator`` or an ancestor is a sidebar or a comment section: an ``<aside>``/``<nav>``/
-    ``<footer>``, an element of a chrome role, or one whose id/class says sidebar, widget, comments..."""
+    ``<footer>``, an element of a chrome role, one named as a sidebar (:func:`_sidebar`), or one
+    whose id/class says sidebar, widget, comments..."""
     node = separator
     while node is not None and page.has(node):
-        if node.tag in _SIDE_TAGS or node in page.chrome_roles:
+        if node.tag in _SIDE_TAGS or node in page.chrome_roles or _sidebar(page, node):
             return True
         if node is not page.body and (page.is_boilerplate(node) or _comments_named(page.names(node))):
             return True
@@ -115,12 +116,13 @@ def under_headline(
     return nodes, block
 
 
-# A sidebar by its names, whole: an id or class "sidebar" ("sidebar2", "side-bar", "widget-area"),
-# WordPress's id "secondary". Parts of longer names are utility classes and layout variants
-# ("text-secondary", "n-sidebar-left", "sidebar-enabled--false"); a lone "widget" is no sidebar
-# (page builders name every block of the article a widget).
-_SIDEBAR_CLASS = re.compile(r"sidebar\d*|side-bar|widget-area", re.I)
-_SIDEBAR_ID = re.compile(r"sidebar\d*|side-bar|secondary", re.I)
+# A sidebar by its names, whole: an id or class "side" or "sidebar" ("sidebar2", "side-bar",
+# "widget-area"; a table layout's cell class="side"), WordPress's id "secondary". Parts of longer
+# names are utility classes and layout variants ("text-secondary", "n-sidebar-left",
+# "sidebar-enabled--false"); a lone "widget" is no sidebar (page builders name every block of the
+# article a widget).
+_SIDEBAR_CLASS = re.compile(r"side|sidebar\d*|side-bar|widget-area", re.I)
+_SIDEBAR_ID = re.compile(r"side|sidebar\d*|side-bar|secondary", re.I)
 
 
 # the separator's elements that may be a sidebar, found in one XPath call (a Python walk over every

@@ -98,6 +98,27 @@ def test_a_short_post_over_a_comment_thread_in_its_own_column_is_the_body() -> N
     assert art.body == "\n".join(SEA_POST)
 
 
+def table_post(side: str) -> str:
+    """A 2000s table layout: the post in one cell, the "about me" box, longer than the post, in the next."""
+    return f"""<html><head><title>Herons are back at the lake - My Garden Diary</title></head><body>
+<table width="900"><tr><td colspan="2"><h1><a href="/">My Garden Diary</a></h1></td></tr><tr>
+<td width="650" valign="top"><h3><a href="/2012/05/herons.html">Herons are back at the lake</a></h3>
+<p class="date">May 3, 2012</p>{POST}</td>
+<td width="250" valign="top" {side}><b>About me</b><br>{ABOUT}<br><b>Links</b><br><a href="/a">Friends</a></td>
+</tr></table></body></html>"""
+
+
+def test_a_short_post_beside_a_table_cell_named_side_is_the_body() -> None:
+    # a cell whose whole class or id is "side" is a sidebar (as "sidebar" is): the post is the body
+    for side in ('class="side"', 'id="side"', 'class="blog-side side"'):
+        art = extract(table_post(side), URL)
+        assert art.body == ("We walked down to the water this morning with the dog.\n"
+                            "Three nests on the far shore, near the old pier. Photos soon!"), side
+    # "side" inside a longer name ("side-image", "inside") names no sidebar: NCE's choice stands
+    for side in ('class="side-image"', 'class="inside"'):
+        assert "retired teacher" in extract(table_post(side), URL).body, side
+
+
 def test_a_short_post_spanning_the_page_leaves_out_the_sidebar_and_what_is_over_its_headline() -> None:
     url = "https://seanotes.example/2012/03/morning-fog.html"
     for notice in ("", f'<p class="chromeframe">{UPGRADE}</p>'):
