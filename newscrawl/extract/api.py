@@ -20,6 +20,7 @@ from newscrawl.encoding import repair_c1
 from newscrawl.extract.anchor import above_headline_elsewhere, under_headline, without_sidebars, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
+from newscrawl.extract.byline import byline_authors
 from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import (
     find_date_in_url,
@@ -389,6 +390,10 @@ def extract_page(
     shown = set(evaluated)
     nodes = [k for k in rel.nodes if k in shown]  # hidden by computed style: not body text
     td = detect(page, evaluated, *((meta.title, meta.site_name, art.language) if meta is not None else ()))
+    if not art.authors:  # declared authors first; else the names the byline links to author pages
+        art.authors = byline_authors(page, td.title_node, nodes, rel.comment_cut)
+        if art.authors:
+            art.provenance["authors"] = {"method": "byline", "score": 0.5}
 
     # title: visible detection, structured headline when nothing was detected
     if td.title_node is not None:

@@ -1,0 +1,99 @@
+"""Authors from the byline a page shows, when its metadata declares none."""
+
+from __future__ import annotations
+
+import pytest
+
+from newscrawl.extract import extract
+from newscrawl.extract.byline import _name
+
+URL = "https://citytimes.example/news/2024/03/05/harbour-plan"
+TITLE = "Council approves harbour plan after two years of debate"
+STORY = "".join(
+    f"<p>{p}</p>"
+    for p in [
+        "The city council voted on Tuesday night to approve a new plan for the harbour district, ending two "
+        "years of debate over how the old docks should be used.",
+        "Under the plan, the eastern warehouses will be turned into housing, while the western piers remain "
+        "open for fishing boats and a small ferry service.",
+        "Residents who spoke at the meeting were divided. Some welcomed the new homes, others said the plan "
+        "did too little to protect the working harbour.",
+    ]
+)
+RAIL = (
+    '<aside><h2>More stories</h2><ul><li><a href="/news/ferry">Ferry adds two routes</a> '
+    '<a rel="author" href="/author/john-smith">John Smith</a></li><li><a href="/news/bridge">Bridge repairs '
+    'start</a> <a href="/author/ann-lee">Ann Lee</a></li></ul></aside>'
+)
+
+
+def page(byline: str, head: str = "", after: str = RAIL) -> str:
+    return (
+        f"<html><head><title>{TITLE} | City Times</title>{head}</head><body><main><article><h1>{TITLE}</h1>"
+        f'<div class="byline">{byline} · <time datetime="2024-03-05">March 5, 2024</time></div>{STORY}'
+        f"</article>{after}</main></body></html>"
+    )
+
+
+def test_the_byline_link_to_an_author_page_names_the_author():
+    for link in ('<a rel="author" href="/profile?id=7">Mara Stein</a>', '<a href="/author/mara-stein/">Mara Stein</a>'):
+        art = extract(page(f"By {link}"), URL)
+        assert art.authors == ["Mara Stein"], link
+        assert art.provenance["authors"]["method"] == "byline"
+
+
+def test_co_authors_in_one_byline_and_no_one_from_the_rail():
+    byline = (
+        '<span>By <a href="/author/mara-stein">Mara Stein</a> and <a href="/author/tom-berg">Tom Berg</a></span>'
+    )
+    art = extract(page(byline), URL)
+    assert art.authors == ["Mara Stein", "Tom Berg"]  # not John Smith or Ann Lee of the "more stories" rail
+
+
+def test_links_that_are_no_author_of_the_story_are_left_out():
+    byline = (
+        '<a href="/author/mara-stein">Mara Stein</a> <a href="/author/mara-stein">Full bio</a> '
+        'Reviewed by <a href="/author/dr-lee">Dr. Anna Lee</a>'
+    )
+    assert extract(page(byline), URL).authors == ["Mara Stein"]
+    # a link to an author page that is not near the headline (the rail) names no author of this page
+    assert extract(page("By the City Times staff"), URL).authors == []
+
+
+def test_declared_authors_come_first():
+    declared = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "M. Stein"}}</script>'
+    art = extract(page('By <a rel="author" href="/author/mara-stein">Mara Stein</a>', head=declared), URL)
+    assert art.authors == ["M. Stein"]
+    assert art.provenance["authors"]["method"] == "metadata:jsonld"
+
+
+def test_a_commenters_profile_link_is_no_author():
+    comments = (
+        '<section id="comments"><h3>2 comments</h3><div class="comment"><a rel="author" href="/author/bob">Bob '
+        "Jones</a><p>Great news for the harbour, finally some new homes for families.</p></div></section>"
+    )
+    short = f"<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>{STORY}</article>{comments}"
+    assert extract(short + "</body></html>", URL).authors == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("By Mara Stein", "Mara Stein"),
+        ("Von Mara Stein", "Mara Stein"),
+        ("von der Leyen", "von der Leyen"),
+        ("De Vries", "De Vries"),
+        ("Scritto da Paolo Rossi", "Paolo Rossi"),
+        ("Author: Mara Stein", "Mara Stein"),
+        ("著者：後藤大地", "後藤大地"),
+        ("文在寅", "文在寅"),
+        ("Associated Press", "Associated Press"),
+        ("Full bio", None),
+        ("View author page", None),
+        ("Mara Stein, 5 March 2024", None),
+        ("mara@citytimes.example", None),
+        ("By", None),
+    ],
+)
+def test_a_link_text_reads_as_a_name_or_not(text, name):
+    assert _name(text) == name
