@@ -22,6 +22,7 @@ from newscrawl.page import Page, collapse
 BEFORE_HEADLINE = 12
 AFTER_HEADLINE = 40
 MAX_AUTHORS = 4
+TEXT_BYLINE_CHARS = 80  # a byline written as text: "By", up to four names, a role or place
 STORY_LINE_CHARS = 80  # a line of the story's prose, longer than a byline, a date or a kicker
 BYLINE_MAX_CHARS = 200  # a byline block: names, "By", "and", a role, a date
 MAX_NAME_CHARS = 60
@@ -61,13 +62,18 @@ _AUTHOR_PATHS = frozenset(
 # "De Vries" are names); the CJK labels only with their colon (文在寅 is a name)
 _BY = re.compile(
     r"^(?:(by|from|posted by|written by|authors?|autor(?:in)?|von|par|por|scritto da|a cura di|door|przez|"
-    r"της|του|από|автор)\s*:?\s+|(?:著者|作者|筆者|記者|文)\s*[:：]\s*)",
+    r"της|του|από|автор)(?:\s*:?\s+|\s*:?$)|(?:著者|作者|筆者|記者|文)\s*[:：]\s*)",
     re.I,
 )
+_LINK_ONLY = frozenset({"from"})  # says "by" only on an author's link: in text, "From Reuters" names a source
+_CUT = re.compile(r"\s*(?:,|;|\||•|·|–|—| - |\()")  # a name ends at a comma, a separator, a role in brackets
+_AND = re.compile(r"\s+(?:and|und|y|et|e|en|i|oraz|&)\s+")
+_PARTICLES = frozenset("van von der den de del della di da dos du la le bin ibn al el ter ten zu st.".split())
 _NOT_A_NAME = re.compile(r"[\d@/\\|<>{}=#»«]|https?:|www\.", re.I)
 # link texts that are the link's purpose, not a name ("Full bio", "View author page", "See all")
 _LINK_WORDS = frozenset(
-    "bio biography profile view see more all posts articles stories page author authors people about by".split()
+    "bio biography profile view see more all posts articles stories page author authors people about by "
+    "checked reviewed updated published".split()
 )
 # a credit for other work before a name: "Reviewed by", "Fact checked by", "Photos by", "Edited by"
 _OTHER_CREDIT = re.compile(
@@ -115,7 +121,47 @@ def byline_authors(
             names.append(name)
             if len(names) == MAX_AUTHORS:
                 break
-    return names
+    return names or _text_byline(page, first, last)
+
+
+def _text_byline(page: Page, first: int, last: int) -> list[str]:
+    """The names of a byline written as text ("By Mara Stein and Tom Berg", "Von Anna Weber, Berlin")
+    in text nodes ``first`` .. ``last``: a "By" word, then capitalized names up to a comma or a
+    separator. Only one such byline in reach: several ("By Ebern Designs", "By Charlton Home" on a
+    product list) are no byline of the page."""
+    tns = page.text_nodes
+    found: list[str] | None = None
+    for k in range(first, min(last, len(tns) - 1) + 1):
+        text = tns[k].text
+        prefix = _BY.match(text)
+        if prefix is None or len(text) > TEXT_BYLINE_CHARS or (prefix.group(1) or "").lower() in _LINK_ONLY:
+            continue
+        rest = text[prefix.end() :].strip()
+        if (prefix.group(1) or "").lower() == "von" and rest[:1].islower():
+            continue  # "von der Leyen": a name's particle, not "by"
+        if not rest and k + 1 <= last:
+            rest = tns[k + 1].text  # "By" and the name in elements of their own
+        names = [n for n in (_strict_name(part) for part in _AND.split(_CUT.split(rest, 1)[0])) if n]
+        if not names:
+            continue
+        if found is not None and names != found:
+            return []
+        found = names
+    return (found or [])[:MAX_AUTHORS]
+
+
+def _strict_name(text: str) -> str | None:
+    """``text`` as a name written out: two to five words, each capitalized or a particle (van, de,
+    bin...), or all in capitals; a sentence ("By Course or Type") is none."""
+    name = _name(text)
+    if name is None:
+        return None
+    words = name.split()
+    if not 2 <= len(words) <= 5:
+        return None
+    if name.isupper() or all(w[0].isupper() or w in _PARTICLES for w in words):
+        return name
+    return None
 
 
 def _story_start(page: Page, headline: int, content: Sequence[int]) -> int:

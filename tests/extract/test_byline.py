@@ -90,6 +90,7 @@ def test_a_commenters_profile_link_is_no_author():
         ("Associated Press", "Associated Press"),
         ("Full bio", None),
         ("View author page", None),
+        ("Fact Checked", None),
         ("Mara Stein, 5 March 2024", None),
         ("mara@citytimes.example", None),
         ("By", None),
@@ -97,3 +98,20 @@ def test_a_commenters_profile_link_is_no_author():
 )
 def test_a_link_text_reads_as_a_name_or_not(text, name):
     assert _name(text) == name
+
+
+def test_a_byline_written_as_text_names_its_authors():
+    assert extract(page("By Mara Stein and Tom Berg"), URL).authors == ["Mara Stein", "Tom Berg"]
+    assert extract(page("Von Anna Weber, Berlin"), URL).authors == ["Anna Weber"]
+    assert extract(page("<span>By</span> <span>Mara Stein</span>"), URL).authors == ["Mara Stein"]
+    art = extract(page("Por: Juan Diego Rojas"), URL)
+    assert art.authors == ["Juan Diego Rojas"] and art.provenance["authors"]["method"] == "byline"
+
+
+def test_text_that_only_starts_like_a_byline_names_no_one():
+    for text in ("By the City Times staff", "By Course or Type", "von der Leyen lobt den Plan",
+                 "By logging in, you agree to our terms"):
+        assert extract(page(text), URL).authors == [], text
+    # two different "By" lines in reach: a product list's makers, no byline of the page
+    two = "<div>By Ebern Designs</div><div>By Charlton Home</div>"
+    assert extract(page(two), URL).authors == []
