@@ -8,16 +8,16 @@ from newscrawl.extract import extract
 from newscrawl.extract.byline import _name
 
 URL = "https://citytimes.example/news/2024/03/05/harbour-plan"
-TITLE = "Council approves harbour plan after two years of debate"
+TITLE = "Ferry service to add two routes to the islands"
 STORY = "".join(
     f"<p>{p}</p>"
     for p in [
-        "The city council voted on Tuesday night to approve a new plan for the harbour district, ending two "
-        "years of debate over how the old docks should be used.",
-        "Under the plan, the eastern warehouses will be turned into housing, while the western piers remain "
-        "open for fishing boats and a small ferry service.",
-        "Residents who spoke at the meeting were divided. Some welcomed the new homes, others said the plan "
-        "did too little to protect the working harbour.",
+        "The regional ferry company said on Monday that it will add two routes to the outer islands from "
+        "September, the first new lines in more than ten years.",
+        "Island councils had asked for a morning crossing that reaches the mainland before the schools and "
+        "the hospital open, and for a late boat on weekends.",
+        "The company expects the new routes to carry forty thousand passengers in their first year and will "
+        "lease a second vessel until its own is built.",
     ]
 )
 RAIL = (
