@@ -5,7 +5,8 @@ WordPress and most CMSs write) or an address under an author path (``/author/mar
 ``/autor/...``, ``/people/140874239/april-fulton``). Only such links near the headline count: the
 same links in a "more from" rail, a related story's card or a comment thread name other stories'
 authors. A link's text is a name when it reads as one (a few words, no digits, no address), with
-"By", "Von", "Par"... taken off.
+"By", "Von", "Par"... taken off. Without such links, one byline written as text ("By Mara Stein
+and Tom Berg") in the same reach names them.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ def byline_authors(
     headline and the story's first line of prose in ``content`` (NCE's text nodes): the story's
     end, a rail after it and the comments are out of its reach. It is the block of the first such
     link (its largest ancestor of at most BYLINE_MAX_CHARS): co-authors share it. A name credited
-    for other work ("Reviewed by", "Photos by") is no author."""
+    for other work ("Reviewed by", "Photos by") is no author. Without such a link, the byline
+    written as text in the same reach (:func:`_text_byline`)."""
     if headline is None:
         return []
     first = max(0, headline - BEFORE_HEADLINE)

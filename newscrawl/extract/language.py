@@ -185,6 +185,8 @@ def text_language(text: str) -> str | None:
 
 
 def _by_words(words: list[str], languages: tuple[str, ...]) -> str | None:
+    """Of ``languages``, the one whose function words are MIN_SHARE of ``words`` and MIN_MARGIN
+    times the runner-up's; None when the words are too few or no language leads by that much."""
     if len(words) < MIN_WORDS:
         return None
     hits: Counter[str] = Counter()
