@@ -33,6 +33,36 @@ def words(text: str) -> set[str]:
     return {w.casefold()[:STEM_CHARS] for w in _WORD.findall(text)}
 
 
+def _cells_beside(page: Page, headline: int, separator: Any, kept: list[int], min_chars: int) -> list[Any]:
+    """The other cells of the table row whose cell holds the ``headline`` and ``min_chars`` of the
+    kept text after it, inside ``separator``: a table layout's columns beside the post's. (A row
+    whose headline cell holds less, a headline and a date, may have the story in the next cell.)"""
+    cell = page.text_nodes[headline].container
+    while cell is not None and cell is not separator and cell.tag not in ("td", "th"):
+        cell = cell.getparent()
+    if cell is None or cell is separator:
+        return []
+    span = page.text_range(cell)
+    if sum(len(page.text_nodes[k].text) for k in kept if k > headline and k in span) < min_chars:
+        return []
+    row = cell.getparent()  # inside the separator: the climb stopped below it
+    if row is None or not page.has(row):
+        return []
+    return [c for c in row if c is not cell and c.tag in ("td", "th") and page.has(c)]
+
+
+def _cell_beside(page: Page, separator: Any, headline: int) -> bool:
+    """``separator`` lies in a table cell whose row holds the ``headline`` in another cell: a table
+    layout's side column beside the post's (the cells of one row are columns side by side)."""
+    cell = separator
+    while cell is not None and cell.tag not in ("td", "th"):
+        cell = cell.getparent()
+    if cell is None or not page.has(cell) or headline in page.text_range(cell):
+        return False
+    row = cell.getparent()
+    return row is not None and page.has(row) and headline in page.text_range(row)
+
+
 def beside_article(page: Page, separator: Any) -> bool:
     """``separator`` or an ancestor is a sidebar or a comment section: an ``<aside>``/``<nav>``/
     ``<footer>``, an element of a chrome role, one named as a sidebar (:func:`_sidebar`), or one
@@ -80,7 +110,7 @@ def under_headline(
         }
     # NCE's choice is beside the article (named so), or wholly above the headline; otherwise the
     # block under the headline must call itself the post (checked once it is found)
-    placed = span.stop <= headline or beside_article(page, separator)
+    placed = span.stop <= headline or beside_article(page, separator) or _cell_beside(page, separator, headline)
     block = tns[headline].container
     end_of_headline = headline + 1
     while True:
@@ -161,6 +191,8 @@ def without_sidebars(page: Page, kept: list[int], headline: int | None, separato
         span = page.text_range(el)
         if headline not in span:
             drop.update(span)
+    for cell in _cells_beside(page, headline, separator, kept, min_chars):
+        drop.update(page.text_range(cell))
     left = [k for k in kept if k not in drop]
     if not any(k > headline for k in left):
         return kept

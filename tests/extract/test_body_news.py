@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from newscrawl.extract import extract
 from newscrawl.extract.declared import declared_verdict
+from newscrawl.extract.anchor import without_sidebars
 from newscrawl.extract.site_matter import _without_excerpts
+from newscrawl.page import Page
 
 ABOUT = ("I am a retired teacher who writes about gardening, birds and the small towns of the valley. "
          "Before this blog I taught chemistry for thirty years and raised three children with my husband. ") * 3
@@ -37,6 +39,8 @@ def test_the_sidebar_stays_when_it_is_no_sidebar_or_shares_the_headline() -> Non
     # NCE's choice stands
     plain = extract(blog_post(side_class="box", post="item"), URL)
     assert plain.provenance["body"]["method"] == "nce" and "retired teacher" in plain.body
+    for side in ("side-image", "inside"):  # "side" only as a whole name
+        assert "retired teacher" in extract(blog_post(side_class=side, post="item"), URL).body, side
     # ... but the post's element named as one ("post", "hentry", "entry") says where the story is
     named = extract(blog_post(side_class="box"), URL)
     assert named.provenance["body"]["method"] == "nce-under-headline" and "retired teacher" not in named.body
@@ -114,9 +118,27 @@ def test_a_short_post_beside_a_table_cell_named_side_is_the_body() -> None:
         art = extract(table_post(side), URL)
         assert art.body == ("We walked down to the water this morning with the dog.\n"
                             "Three nests on the far shore, near the old pier. Photos soon!"), side
-    # "side" inside a longer name ("side-image", "inside") names no sidebar: NCE's choice stands
-    for side in ('class="side-image"', 'class="inside"'):
-        assert "retired teacher" in extract(table_post(side), URL).body, side
+    # "side" inside a longer name ("side-image", "inside") names no sidebar by name, but a cell beside
+    # the post's in its row is a column beside it all the same
+    for side in ('class="side-image"', 'class="inside"', ""):
+        assert "retired teacher" not in extract(table_post(side), URL).body, side
+
+
+def test_the_story_in_the_cell_next_to_its_headline_stays() -> None:
+    # a row whose first cell holds only the headline and a date, the story in the next cell
+    story = "".join(f"<p>{p}</p>" for p in PARAS)
+    html = f"""<html><head><title>{TITLE}</title></head><body><table><tr>
+<td width="200"><h1>{TITLE}</h1><p>March 14, 2024</p></td><td width="600">{story}</td></tr></table></body></html>"""
+    art = extract(html, "https://valley.example/2024/03/14/water-plan")
+    assert all(p in art.body for p in PARAS)
+    # ... also when NCE's choice is the whole table: a headline cell holding less than a story
+    # after its headline does not make the next cell a side column
+    page = Page.from_html(html, "https://valley.example/2024/03/14/water-plan")
+    everything = list(range(len(page.text_nodes)))
+    headline = next(k for k, node in enumerate(page.text_nodes) if node.text == TITLE)
+    table = page.root.find(".//table")
+    kept = without_sidebars(page, everything, headline, table, 100)
+    assert all(any(page.text_nodes[k].text == p for k in kept) for p in PARAS)
 
 
 def test_a_short_post_spanning_the_page_leaves_out_the_sidebar_and_what_is_over_its_headline() -> None:
