@@ -773,8 +773,9 @@ def _in_gap_box(page: Page, block: Any, gap: range) -> bool:
     return False
 
 
-# four or more words ending as a sentence does, or a credit line's "; " ("Reporting by A; Editing by B")
-_CLOSING_SENTENCE = re.compile(r"(?=(?:\S+\s+){3}\S)(?:.*[.!?]|.*\S; \S.*)", re.S)
+# four or more words ending as a sentence does, a credit line's "; " ("Reporting by A; Editing by B"),
+# or a sign-off after a dash ("— Ann Lee, City Desk"; not a tweet's "— Ann (@ann) March 3, 2024")
+_CLOSING_SENTENCE = re.compile(r"(?=(?:\S+\s+){3}\S)(?:.*[.!?]|.*\S; \S.*)|[—–]\s*[^\W\d_][^@\d]*", re.S)
 
 
 def _trim_tail(page: Page, kept: list[int], span: range) -> list[int]:

@@ -396,11 +396,14 @@ def test_a_short_last_line_announcing_removed_content_is_dropped():
     bare = html.replace(f"<ul>{related}</ul>", "")
     assert extract(bare, "https://news.example/bike-lanes").body.split("\n")[-1] == "Read more:"
     # a short sentence closing the story before the removed list is no label: it stays
-    for closing in ("The Associated Press contributed to this report.", "Reporting by Ann Lee; Editing by Bo Chen"):
+    for closing in ("The Associated Press contributed to this report.", "Reporting by Ann Lee; Editing by Bo Chen",
+                    "— Ann Lee, City Desk", "– Bo Chen"):
         credited = html.replace("<p><strong>Read more:</strong></p>", f"<p><em>{closing}</em></p>")
         assert extract(credited, "https://news.example/bike-lanes").body.split("\n")[-1] == closing
     # ... but a heading or a few words without a sentence's end are labels
-    for label in ("<h3>You might also like these stories.</h3>", "<p>More from the city desk</p>"):
+    # (a tweet's attribution after a dash, with its handle and date, is no sign-off)
+    for label in ("<h3>You might also like these stories.</h3>", "<p>More from the city desk</p>",
+                  "<p>— Ann Lee (@annlee) March 3, 2024</p>"):
         labelled = html.replace("<p><strong>Read more:</strong></p>", label)
         assert extract(labelled, "https://news.example/bike-lanes").body.split("\n")[-1] == PARAS[-1]
 
