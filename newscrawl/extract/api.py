@@ -52,6 +52,7 @@ from newscrawl.extract.titledate import (
 )
 from newscrawl.extract.zones import in_publisher_zone
 from newscrawl.gcpause import gc_paused
+from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page, fold, name_test
 
 logger = logging.getLogger(__name__)
@@ -390,9 +391,11 @@ def extract_page(
     shown = set(evaluated)
     nodes = [k for k in rel.nodes if k in shown]  # hidden by computed style: not body text
     td = detect(page, evaluated, *((meta.title, meta.site_name, art.language) if meta is not None else ()))
-    if not art.authors:  # declared authors first; else the names the byline links to author pages
-        art.authors = byline_authors(page, td.title_node, nodes, rel.comment_cut)
-        if art.authors:
+    if not art.authors or _site_as_author(art.authors, meta, page.url):
+        # declared authors first, unless they only name the site; else the byline's names
+        named = byline_authors(page, td.title_node, nodes, rel.comment_cut)
+        if named:
+            art.authors = named
             art.provenance["authors"] = {"method": "byline", "score": 0.5}
 
     # title: visible detection, structured headline when nothing was detected
@@ -854,6 +857,21 @@ def _metadata(page: Page, art: Article) -> Any:
         art.authors = list(meta.authors)
         art.provenance["authors"] = {"method": _source(meta, "authors"), "score": 1.0}
     return meta
+
+
+def _site_as_author(authors: list[str], meta: Any, url: str | None) -> bool:
+    """Every declared author is the site itself: its declared name or its domain ("24horas.cl",
+    "latercera" on latercera.com), a CMS default where the byline names the writer."""
+    site = {_alnum(meta.site_name)} if meta is not None and meta.site_name else set()
+    if url:
+        domain = registrable_domain(url)
+        site |= {_alnum(domain), _alnum(domain.split(".", 1)[0])}
+    site.discard("")
+    return bool(site) and all(_alnum(name) in site for name in authors)
+
+
+def _alnum(text: str) -> str:
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
 
 
 def _read_language(page: Page, art: Article, nodes: Sequence[int]) -> None:

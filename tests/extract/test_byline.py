@@ -115,3 +115,16 @@ def test_text_that_only_starts_like_a_byline_names_no_one():
     # two different "By" lines in reach: a product list's makers, no byline of the page
     two = "<div>By Ebern Designs</div><div>By Charlton Home</div>"
     assert extract(page(two), URL).authors == []
+
+
+def test_a_declared_author_that_is_only_the_site_gives_way_to_the_byline():
+    for declared_name in ("City Times", "citytimes.example", "citytimes"):
+        declared = (
+            '<meta property="og:site_name" content="City Times"><script type="application/ld+json">'
+            f'{{"@type": "NewsArticle", "author": {{"name": "{declared_name}"}}}}</script>'
+        )
+        art = extract(page('By <a rel="author" href="/author/mara-stein">Mara Stein</a>', head=declared), URL)
+        assert art.authors == ["Mara Stein"], declared_name
+    # ... and stays when the page shows no byline
+    declared = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "City Times"}}</script>'
+    assert extract(page("", head=declared), URL).authors == ["City Times"]
