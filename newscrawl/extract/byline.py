@@ -52,6 +52,8 @@ _AUTHOR_PATHS = frozenset(
         "writers",
         "contributor",
         "contributors",
+        "editor",
+        "editors",
         "people",
         "staff",
         "redacteur",
@@ -70,15 +72,19 @@ _LINK_ONLY = frozenset({"from"})  # says "by" only on an author's link: in text,
 _CUT = re.compile(r"\s*(?:,|;|\||•|·|–|—| - |\()")  # a name ends at a comma, a separator, a role in brackets
 _AND = re.compile(r"\s+(?:and|und|y|et|e|en|i|oraz|&)\s+")
 _PARTICLES = frozenset("van von der den de del della di da dos du la le bin ibn al el ter ten zu st.".split())
+# a class token naming an author's link ("author", "post-author", "Author-authorName", "author__name"),
+# not "authorized-dealer"
+_AUTHOR_CLASS = re.compile(r"(?:^|[\s_-])author(?:s|name)?(?=$|[\s_-])", re.I)
 _NOT_A_NAME = re.compile(r"[\d@/\\|<>{}=#»«]|https?:|www\.", re.I)
 # link texts that are the link's purpose, not a name ("Full bio", "View author page", "See all")
 _LINK_WORDS = frozenset(
     "bio biography profile view see more all posts articles stories page author authors people about by "
-    "checked reviewed updated published".split()
+    "checked reviewed updated published follow".split()
 )
 # a credit for other work before a name: "Reviewed by", "Fact checked by", "Photos by", "Edited by"
 _OTHER_CREDIT = re.compile(
-    r"(?:review|check|edit|verif|illustrat|photo|picture|image|video|graphic|translat|produc)\w*\s*(?:by|von|par|por)?\s*:?\s*$",
+    r"(?:review|check|edit|verif|illustrat|photo|foto|picture|image|bild|video|graphic|translat|traduc|übersetz|"
+    r"produc|翻訳|写真|撮影|编译|摄影)\w*\s*(?:by|von|par|por)?\s*[:：]?\s*$",
     re.I,
 )
 
@@ -89,16 +95,27 @@ def byline_authors(
     """The names the byline near the ``headline`` (a text-node index) links to author pages, in
     page order, each once; [] without a headline or such a link. The byline lies between the
     headline and the story's first line of prose in ``content`` (NCE's text nodes): the story's
-    end, a rail after it and the comments are out of its reach. It is the block of the first such
-    link (its largest ancestor of at most BYLINE_MAX_CHARS): co-authors share it. A name credited
-    for other work ("Reviewed by", "Photos by") is no author. Without such a link, the byline
-    written as text in the same reach (:func:`_text_byline`)."""
+    end, a rail after it and the comments are out of its reach; a byline over the headline (within
+    BEFORE_HEADLINE text nodes) counts when there is none under it. It is the block of the first
+    such link (its largest ancestor of at most BYLINE_MAX_CHARS): co-authors share it. A name
+    credited for other work ("Reviewed by", "Photos by") is no author. Without such a link, the
+    byline written as text in the same reach (:func:`_text_byline`)."""
     if headline is None:
         return []
     first = max(0, headline - BEFORE_HEADLINE)
     last = min(headline + AFTER_HEADLINE, _story_start(page, headline, content) - 1)
     if comment_cut is not None:
         last = min(last, comment_cut - 1)
+    # under the headline first: a menu over it may link columnists' pages
+    for low, high in ((headline, last), (first, headline - 1)):
+        names = _linked_names(page, low, high) or _text_byline(page, low, high)
+        if names:
+            return names
+    return []
+
+
+def _linked_names(page: Page, first: int, last: int) -> list[str]:
+    """The names of the author links in text nodes ``first`` .. ``last``, in the first one's block."""
     byline: range | None = None
     names: list[str] = []
     seen: set[str] = set()
@@ -123,7 +140,7 @@ def byline_authors(
             names.append(name)
             if len(names) == MAX_AUTHORS:
                 break
-    return names or _text_byline(page, first, last)
+    return names
 
 
 def _text_byline(page: Page, first: int, last: int) -> list[str]:
@@ -167,14 +184,21 @@ def _strict_name(text: str) -> str | None:
 
 
 def _story_start(page: Page, headline: int, content: Sequence[int]) -> int:
-    """The first text node after the headline that is a line of prose (STORY_LINE_CHARS), else the
-    end of the content after the headline (a short post's two lines), else just past the headline."""
+    """The first text node after the headline that is a line of prose (STORY_LINE_CHARS, not a
+    picture's caption), else the end of the content after the headline (a short post's two lines),
+    else just past the headline."""
     tns = page.text_nodes
     after = [k for k in content if k > headline]
     for k in after:
-        if len(tns[k].text) >= STORY_LINE_CHARS:
+        if len(tns[k].text) >= STORY_LINE_CHARS and not _in_figure(tns[k].container):
             return k
     return after[-1] + 1 if after else headline + 1
+
+
+def _in_figure(el: Any) -> bool:
+    """``el`` is a picture's caption (inside a ``<figure>``): the picture sits between the headline
+    and the byline on many pages, its caption no line of the story."""
+    return any(node.tag in ("figure", "figcaption") for node in (el, *el.iterancestors()))
 
 
 def _block_of(page: Page, link: Any) -> Any:
@@ -193,8 +217,9 @@ def _credited_otherwise(page: Page, k: int) -> bool:
 
 
 def _links_an_author(link: Any) -> bool:
-    """``rel="author"``, or an address whose path has an author segment followed by one more."""
-    if "author" in (link.get("rel") or "").lower().split():
+    """``rel="author"``, a class naming the author ("author", "Author-authorName"), or an address
+    whose path has an author segment followed by one more."""
+    if "author" in (link.get("rel") or "").lower().split() or _AUTHOR_CLASS.search(link.get("class") or ""):
         return True
     href = (link.get("href") or "").strip()
     if not href or href.startswith(("#", "mailto:", "javascript:")):
@@ -212,7 +237,7 @@ def _name(text: str) -> str | None:
     found = _BY.match(text)
     if found and ((found.group(1) or "").lower() != "von" or text[found.end() : found.end() + 1].isupper()):
         text = text[found.end() :]
-    name = text.strip(" ,;:·|-–—")
+    name = text.split(" (", 1)[0].strip(" ,;:·|-–—")  # "Ann Lee (Brussels bureau)": the name
     if not name or len(name) > MAX_NAME_CHARS or _NOT_A_NAME.search(name):
         return None
     words = name.split()

@@ -128,3 +128,24 @@ def test_a_declared_author_that_is_only_the_site_gives_way_to_the_byline():
     # ... and stays when the page shows no byline
     declared = '<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "City Times"}}</script>'
     assert extract(page("", head=declared), URL).authors == ["City Times"]
+
+
+def test_the_byline_under_a_picture_and_an_author_class_link_count():
+    picture = (
+        '<figure><img src="/ferry.jpg"><figcaption>The new ferry at the pier on Monday morning, before its '
+        "first crossing to the outer islands.</figcaption></figure>"
+    )
+    html = page(f'{picture}<a class="c-byline__author" href="/mara-stein-profile">Mara Stein</a>')
+    assert extract(html, URL).authors == ["Mara Stein"]
+    # "authorized" is no author class
+    dealer = page('<a class="authorized-dealer" href="/dealers/bergs-boats">Bergs Boats</a>')
+    assert extract(dealer, URL).authors == []
+
+
+def test_a_byline_under_the_headline_wins_over_author_links_in_a_menu_above_it():
+    menu = (
+        '<ul class="columnists"><li><a href="/author/walt-moss">Walt Moss</a></li>'
+        '<li><a href="/author/ina-frie">Ina Frie</a></li></ul>'
+    )
+    html = page("By Mara Stein").replace("<main><article>", f"<main>{menu}<article>")
+    assert extract(html, URL).authors == ["Mara Stein"]
