@@ -1,12 +1,13 @@
 """Authors from the byline a page shows, for pages that declare none in their metadata.
 
 A byline names its authors as links to their author pages: ``rel="author"`` (the HTML link type
-WordPress and most CMSs write) or an address under an author path (``/author/mara-stein``,
-``/autor/...``, ``/people/140874239/april-fulton``). Only such links near the headline count: the
-same links in a "more from" rail, a related story's card or a comment thread name other stories'
-authors. A link's text is a name when it reads as one (a few words, no digits, no address), with
-"By", "Von", "Par"... taken off. Without such links, one byline written as text ("By Mara Stein
-and Tom Berg") in the same reach names them.
+WordPress and most CMSs write), a class naming the author, or an address under an author path
+(``/author/mara-stein``, ``/autor/...``, ``/people/140874239/april-fulton``). Only such links near
+the headline count, under it first: the same links in a "more from" rail, a related story's card,
+a menu of columnists or a comment thread name other stories' authors. A link's text is a name
+when it reads as one (a few words, no digits, no address), with "By", "Von", "Par"... taken off.
+Without such links, one byline written as text ("By Mara Stein and Tom Berg") in the same reach
+names them.
 """
 
 from __future__ import annotations
