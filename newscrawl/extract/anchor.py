@@ -33,14 +33,20 @@ def words(text: str) -> set[str]:
     return {w.casefold()[:STEM_CHARS] for w in _WORD.findall(text)}
 
 
+def _cell_of(el: Any, stop: Any = None) -> Any | None:
+    """``el`` or its nearest ancestor that is a table cell, below ``stop``; None without one."""
+    cell = el
+    while cell is not None and cell is not stop and cell.tag not in ("td", "th"):
+        cell = cell.getparent()
+    return None if cell is stop else cell
+
+
 def _cells_beside(page: Page, headline: int, separator: Any, kept: list[int], min_chars: int) -> list[Any]:
     """The other cells of the table row whose cell holds the ``headline`` and ``min_chars`` of the
     kept text after it, inside ``separator``: a table layout's columns beside the post's. (A row
     whose headline cell holds less, a headline and a date, may have the story in the next cell.)"""
-    cell = page.text_nodes[headline].container
-    while cell is not None and cell is not separator and cell.tag not in ("td", "th"):
-        cell = cell.getparent()
-    if cell is None or cell is separator:
+    cell = _cell_of(page.text_nodes[headline].container, separator)
+    if cell is None:
         return []
     span = page.text_range(cell)
     if sum(len(page.text_nodes[k].text) for k in kept if k > headline and k in span) < min_chars:
@@ -54,9 +60,7 @@ def _cells_beside(page: Page, headline: int, separator: Any, kept: list[int], mi
 def _cell_beside(page: Page, separator: Any, headline: int) -> bool:
     """``separator`` lies in a table cell whose row holds the ``headline`` in another cell: a table
     layout's side column beside the post's (the cells of one row are columns side by side)."""
-    cell = separator
-    while cell is not None and cell.tag not in ("td", "th"):
-        cell = cell.getparent()
+    cell = _cell_of(separator)
     if cell is None or not page.has(cell) or headline in page.text_range(cell):
         return False
     row = cell.getparent()

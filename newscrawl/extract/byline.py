@@ -107,20 +107,21 @@ def byline_authors(
     last = min(headline + AFTER_HEADLINE, _story_start(page, headline, content) - 1)
     if comment_cut is not None:
         last = min(last, comment_cut - 1)
+    links = page.with_tags("a")
     # under the headline first: a menu over it may link columnists' pages
     for low, high in ((headline, last), (first, headline - 1)):
-        names = _linked_names(page, low, high) or _text_byline(page, low, high)
+        names = _linked_names(page, links, low, high) or _text_byline(page, low, high)
         if names:
             return names
     return []
 
 
-def _linked_names(page: Page, first: int, last: int) -> list[str]:
-    """The names of the author links in text nodes ``first`` .. ``last``, in the first one's block."""
+def _linked_names(page: Page, links: list[Any], first: int, last: int) -> list[str]:
+    """The names of the author ``links`` in text nodes ``first`` .. ``last``, in the first one's block."""
     byline: range | None = None
     names: list[str] = []
     seen: set[str] = set()
-    for link in page.with_tags("a"):
+    for link in links:
         span = page.text_range(link)
         if not span:
             continue
