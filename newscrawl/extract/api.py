@@ -49,6 +49,7 @@ from newscrawl.extract.titledate import (
     listed_date,
     local_published,
     shown_days,
+    title_stamp,
 )
 from newscrawl.extract.zones import in_publisher_zone
 from newscrawl.gcpause import gc_paused
@@ -424,6 +425,8 @@ def extract_page(
             published_text,
         )
     url_day = find_date_in_url(page.url)
+    # the day the publisher stamps into the URL, else into a <title> segment of its own
+    stamp_day = url_day or title_stamp(page.title_text, dayfirst_for(art.language))
     if published:
         # a day-month order the declared text leaves open follows the visible date or the URL;
         # then the local day of the same instant, when the page or its URL shows it
@@ -437,7 +440,7 @@ def extract_page(
         )
 
     def local_day(value: str) -> str:  # the declared instant on the page's, or the publisher's, local day
-        return in_publisher_zone(local_published(value, td.published, url_day), art.language, page.url)
+        return in_publisher_zone(local_published(value, td.published, stamp_day), art.language, page.url)
 
     if agreeing:
         art.published = local_day(agreeing)
@@ -460,6 +463,9 @@ def extract_page(
     elif url_day:
         art.published = url_day
         art.provenance["published"] = {"method": "url", "score": 0.5}
+    elif stamp_day:
+        art.published = stamp_day
+        art.provenance["published"] = {"method": "title-stamp", "score": 0.5}
     elif shown_line.get():
         art.published = shown_line.get()
         art.provenance["published"] = {"method": "dateline", "score": 0.5}

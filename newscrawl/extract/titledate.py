@@ -211,6 +211,32 @@ def site_names(title_text: str, site_name: str | None) -> set[str]:
     return names
 
 
+STAMP_SEGMENT_CHARS = 32  # a <title> segment this short that holds only a date is the page's date stamp
+_STAMP_WORDS = re.compile(r"[^\W\d_]+")
+_FULL_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def title_stamp(title_text: str, dayfirst: bool | None = None) -> str | None:
+    """The day of a ``<title>`` segment that is only a date ("Headline - Section - 11/05/2022 -
+    Paper"): the publisher stamps the story's day into its title as into its URL. A date inside
+    the headline ("Update 2024-09-05", "after 08/02/2024?") is part of what the story is about,
+    so only a segment of its own, beside the headline, counts."""
+    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text)]
+    parts = [part for part in parts if part]
+    if len(parts) < 2:
+        return None
+    longest = max(parts, key=len)
+    for part in parts:
+        if part == longest or len(part) > STAMP_SEGMENT_CHARS or not _FULL_YEAR.search(part):
+            continue
+        if len(_STAMP_WORDS.findall(part)) > 3:  # a month, a weekday and "de" at most
+            continue
+        value = parse_date(part, dayfirst=dayfirst)
+        if value:
+            return value[:10]
+    return None
+
+
 def _not_the_site(
     page: Page, nodes: list[int], p_title: np.ndarray, row: int, meta_title: str | None, site_name: str | None
 ) -> int:

@@ -316,3 +316,41 @@ def test_date_labels_are_only_labels():
 
     assert is_date_label("Last updated on") and is_date_label("Veröffentlicht am:") and is_date_label("PUBLISHED")
     assert not is_date_label("Updated guidance for schools") and not is_date_label("Published by Penguin Books")
+
+
+@pytest.mark.parametrize("title, day", [
+    ("Gobierno acusa a la empresa de aliarse con el sindicato - Información - 11/05/2022 - El Diario", "2022-05-11"),
+    ("Tite diz que errou ao levar a taça ao presidente - 21/12/2018 - Esporte - Folha", "2018-12-21"),
+    ("Der Stadtrat beschließt den neuen Wasserplan für das Tal | Mittwoch, 11. Mai 2022", "2022-05-11"),
+    # a date inside the headline is what the story is about, not its stamp
+    ("How to request the longer chain after 08/02/2024? - Help - Community", None),
+    ("Lemmy Development Update 2024-10-04 - Lemmy", None),
+    ("Almost Timely News: Using AI for Analytics (2025-09-21)", None),
+    ("Final standings of the season - Season 2022 - League", None),
+    ("11/05/2022", None),
+])
+def test_a_title_segment_that_is_only_a_date_is_the_pages_stamp(title: str, day: str | None):
+    assert titledate.title_stamp(title, dayfirst=True) == day
+
+
+def _stamped(head: str, title: str) -> str:
+    """The test page in Spanish (day-first dates) under ``title``."""
+    page = news_page(head).replace(f"<title>{TITLE} | Valley Times</title>", f"<title>{title}</title>")
+    return page.replace('lang="en"', 'lang="es"')
+
+
+def test_the_titles_stamped_day_is_the_local_day_of_a_declared_time_without_zone():
+    declared = _jsonld("2022-05-10T23:35:55")
+    stamped = _stamped(declared, f"{TITLE} - Sociedad - 11/05/2022 - Valley Times")
+    assert extract(stamped, "https://valley.example/sociedad/water-plan.html").published == "2022-05-11"
+    plain = _stamped(declared, f"{TITLE} - Sociedad - Valley Times")
+    assert extract(plain, "https://valley.example/sociedad/water-plan.html").published.startswith("2022-05-10")
+    # a declared instant with its zone is not moved by the stamp
+    zoned = _stamped(_jsonld("2022-05-10T23:35:55+00:00"), f"{TITLE} - Sociedad - 12/05/2022 - Valley Times")
+    assert extract(zoned, "https://valley.example/sociedad/water-plan.html").published.startswith("2022-05-10")
+
+
+def test_a_page_dated_only_by_its_titles_stamp_gets_it():
+    art = extract(_stamped("", f"{TITLE} - 21/12/2018 - Valley Times"), "https://valley.example/water-plan.html")
+    assert art.published == "2018-12-21"
+    assert art.provenance["published"]["method"] == "title-stamp"
