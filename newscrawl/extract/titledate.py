@@ -212,6 +212,7 @@ def site_names(title_text: str, site_name: str | None) -> set[str]:
 
 
 STAMP_SEGMENT_CHARS = 32  # a <title> segment this short that holds only a date is the page's date stamp
+STAMP_TITLE_CHARS = 400  # of a <title> read for it: a hostile one of megabytes is not split whole
 _STAMP_WORDS = re.compile(r"[^\W\d_]+")
 _FULL_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 
@@ -221,7 +222,7 @@ def title_stamp(title_text: str, dayfirst: bool | None = None) -> str | None:
     Paper"): the publisher stamps the story's day into its title as into its URL. A date inside
     the headline ("Update 2024-09-05", "after 08/02/2024?") is part of what the story is about,
     so only a segment of its own, beside the headline, counts."""
-    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text)]
+    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text[:STAMP_TITLE_CHARS])]
     parts = [part for part in parts if part]
     if len(parts) < 2:
         return None

@@ -328,6 +328,8 @@ def test_date_labels_are_only_labels():
     ("Almost Timely News: Using AI for Analytics (2025-09-21)", None),
     ("Final standings of the season - Season 2022 - League", None),
     ("11/05/2022", None),
+    # only the opening of a hostile, megabytes-long <title> is split
+    ("Council approves harbour plan " * 20 + "- 11/05/2022 - Paper", None),
 ])
 def test_a_title_segment_that_is_only_a_date_is_the_pages_stamp(title: str, day: str | None):
     assert titledate.title_stamp(title, dayfirst=True) == day
