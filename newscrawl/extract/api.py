@@ -429,7 +429,7 @@ def extract_page(
     stamp_day = url_day or title_stamp(page.title_text, dayfirst_for(art.language))
     if published:
         # a day-month order the declared text leaves open follows the visible date or the URL;
-        # then the local day of the same instant, when the page or its URL shows it
+        # then the local day of the same instant, when the page, its URL or its <title> shows it
         published = _reordered(published, published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
     shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut, dayfirst_for(art.language)))
