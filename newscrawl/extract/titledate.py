@@ -198,12 +198,16 @@ class TitleDate:
 _TITLE_SEGMENTS = re.compile(rf"\s+[{_SEPARATORS}@]+\s+")
 
 
+def _title_segments(title_text: str) -> list[str]:
+    """The non-empty parts of ``<title>`` between its separators, in order."""
+    return [part for part in (p.strip(SEP_CHARS) for p in _TITLE_SEGMENTS.split(title_text)) if part]
+
+
 def site_names(title_text: str, site_name: str | None) -> set[str]:
     """Folded names the page gives its site: the declared ``site_name`` and each segment of
     ``<title>`` after its first (the headline comes first: "Post @ Blog :: Host") but its longest
     (a headline after the site's name: "Blog - Post")."""
-    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text)]
-    parts = [part for part in parts if part]
+    parts = _title_segments(title_text)
     longest = max(parts, key=len, default="")
     names = {fold(part) for part in parts[1:] if part != longest}
     if site_name:
@@ -222,8 +226,7 @@ def title_stamp(title_text: str, dayfirst: bool | None = None) -> str | None:
     Paper"): the publisher stamps the story's day into its title as into its URL. A date inside
     the headline ("Update 2024-09-05", "after 08/02/2024?") is part of what the story is about,
     so only a segment of its own, beside the headline, counts."""
-    parts = [part.strip(SEP_CHARS) for part in _TITLE_SEGMENTS.split(title_text[:STAMP_TITLE_CHARS])]
-    parts = [part for part in parts if part]
+    parts = _title_segments(title_text[:STAMP_TITLE_CHARS])
     if len(parts) < 2:
         return None
     longest = max(parts, key=len)
