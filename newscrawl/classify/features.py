@@ -147,6 +147,19 @@ EXTRACTION_FEATURES = (
     "region_links",
     "region_list_share",
 )
+# The structure features that read only the URL and the page's declarations (no tree scan).
+DECLARED_FEATURES = (
+    "path_depth",
+    "has_query",
+    "url_root",
+    "schema_breadcrumb",
+    "schema_webpage",
+    "schema_org",
+    "meta_published_time",
+    "meta_section",
+    "meta_tag",
+    "twitter_large_image",
+)
 # Page structure: repeated blocks, forms, text shares by container, links, URL shape, declared types.
 STRUCTURE_FEATURES = (
     "teaser_blocks",
@@ -166,16 +179,7 @@ STRUCTURE_FEATURES = (
     "mailto_links",
     "external_share",
     "brand_per_k",
-    "path_depth",
-    "has_query",
-    "url_root",
-    "schema_breadcrumb",
-    "schema_webpage",
-    "schema_org",
-    "meta_published_time",
-    "meta_section",
-    "meta_tag",
-    "twitter_large_image",
+    *DECLARED_FEATURES,
 )
 # Round 4: the headline and body as text (lengths, punctuation, inline links), dates as forums
 # show them (a short "name · date time" line per post), the URL slug against the headline.
@@ -214,19 +218,6 @@ FEATURE_NAMES: tuple[str, ...] = (
     + EXTRACTION_FEATURES
     + STRUCTURE_FEATURES
     + SHAPE_FEATURES
-)
-# The structure features that read only the URL and the page's declarations (no tree scan).
-DECLARED_FEATURES = (
-    "path_depth",
-    "has_query",
-    "url_root",
-    "schema_breadcrumb",
-    "schema_webpage",
-    "schema_org",
-    "meta_published_time",
-    "meta_section",
-    "meta_tag",
-    "twitter_large_image",
 )
 # What the page classifier's first pass reads (newscrawl.classify.page, docs/decisions.md "Page classifier,
 # round 7"): the features that cost little once the extraction has run. Left for the full model are the

@@ -18,23 +18,10 @@ from html import escape
 
 from newscrawl.demo.assets import STYLE_BLOCK
 from newscrawl.demo.model import SECTION_NAMES, SECTIONS, Article, Author
+from newscrawl.demo.text import MONTHS
 
 SITE_NAME = "The Prairie Ledger"
 TODAY = "Saturday, March 29, 2025"
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 
 
 @dataclass(frozen=True)
