@@ -20,7 +20,7 @@ from newscrawl.encoding import repair_c1
 from newscrawl.extract.anchor import above_headline_elsewhere, under_headline, without_sidebars, without_teaser_cards
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
-from newscrawl.extract.byline import byline_authors
+from newscrawl.extract.byline import byline_authors, story_start
 from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import (
     find_date_in_url,
@@ -324,6 +324,15 @@ def _headline_node(page: Page, td: TitleDate) -> int | None:
     return None
 
 
+def _shown_dateline(
+    page: Page, td: TitleDate, nodes: list[int], comment_cut: int | None, language: str | None
+) -> str | None:
+    """The page's own dateline (:func:`dateline`) by the headline, or over the story's first line."""
+    headline = _headline_node(page, td)
+    story = story_start(page, headline, nodes) if headline is not None else None
+    return dateline(page, headline, comment_cut, dayfirst_for(language), story)
+
+
 def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tuple[str, str] | None:
     """(date, the text it was read from) of the dated ``<time>`` element (a ``datetime`` or ``pubdate``
     attribute, as metadata reads them) nearest the headline ``anchor``, those before it counted
@@ -432,7 +441,7 @@ def extract_page(
         # then the local day of the same instant, when the page, its URL or its <title> shows it
         published = _reordered(published, published_text, td.published and td.published[:10], url_day)
     stamped = bool(published) and _stamped_on_edit(str(published), meta.modified, td, url_day)
-    shown_line = _Lazy(lambda: dateline(page, _headline_node(page, td), rel.comment_cut, dayfirst_for(art.language)))
+    shown_line = _Lazy(lambda: _shown_dateline(page, td, nodes, rel.comment_cut, art.language))
     agreeing = None
     if published and not stamped:
         agreeing = _declared_as_shown(published, meta, td, shown_line) or _placeholder_published(

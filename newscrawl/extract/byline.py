@@ -104,7 +104,7 @@ def byline_authors(
     if headline is None:
         return []
     first = max(0, headline - BEFORE_HEADLINE)
-    last = min(headline + AFTER_HEADLINE, _story_start(page, headline, content) - 1)
+    last = min(headline + AFTER_HEADLINE, story_start(page, headline, content) - 1)
     if comment_cut is not None:
         last = min(last, comment_cut - 1)
     links = page.with_tags("a")
@@ -185,7 +185,7 @@ def _strict_name(text: str) -> str | None:
     return None
 
 
-def _story_start(page: Page, headline: int, content: Sequence[int]) -> int:
+def story_start(page: Page, headline: int, content: Sequence[int]) -> int:
     """The first text node after the headline that is a line of prose (STORY_LINE_CHARS, not a
     picture's caption), else the end of the content after the headline (a short post's two lines),
     else just past the headline."""

@@ -126,8 +126,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "word",
         re.compile(
-            rf"(?<!\d){_DAY}{_SUFFIX}(?:\s*|[-/])(?:de\s+|of\s+)?{_MONTH}"
-            rf"(?:,?\s*|[-/])(?:de\s+|del\s+)?{_YEAR}(?!\d)"
+            rf"(?<!\d){_DAY}{_SUFFIX}\s*[-/]?\s*(?:de\s+|of\s+)?{_MONTH}"
+            rf"(?:,?\s*|\s*[-/]\s*)(?:de\s+|del\s+)?{_YEAR}(?!\d)"
         ),
     ),
     ("word", re.compile(rf"\b{_MONTH}\s*{_DAY}{_SUFFIX},?\s+{_YEAR}(?!\d)")),

@@ -59,6 +59,7 @@ TITLE_RULE = "best"
 # it, are read (docs/decisions/dates-news.md, "Text datelines near the headline")
 DATELINE_AFTER = 12
 DATELINE_BEFORE = 3
+DATELINE_AROUND_STORY = 3
 MIN_ZONE_HOURS, MAX_ZONE_HOURS = 12, 14  # UTC offsets run from -12 to +14 (local_published)
 # Marks that separate breadcrumb or menu items: the site-name separators without dashes and colons
 # ("-5 °C tonight", "Update:"), plus the arrows of breadcrumbs. A title text that starts or ends with
@@ -547,14 +548,20 @@ def listed_date(
 
 
 def dateline(
-    page: Page, title_node: int | None, comment_cut: int | None = None, dayfirst: bool | None = None
+    page: Page,
+    title_node: int | None,
+    comment_cut: int | None = None,
+    dayfirst: bool | None = None,
+    story: int | None = None,
 ) -> str | None:
     """The date of the page's own dateline: the shown text node nearest the headline (DATELINE_AFTER
     nodes after it, DATELINE_BEFORE before it, counted BEFORE_TITLE_PENALTY farther) that is a date
     ("12. März 2019", "Posted on March 12, 2019 by"), or a longer one whose date a "published" word or
     a byline introduces ("Von Hans Müller, veröffentlicht am 12. März 2019, ..."). The date model
-    reads only the evaluated subset, and NCE's content often leaves the byline row out of it. Never
-    a copyright line, the headline itself, or a node of the comment section."""
+    reads only the evaluated subset, and NCE's content often leaves the byline row out of it. When
+    the story's first line (``story``) lies past that window (a rail of teasers under the headline),
+    the DATELINE_AROUND_STORY nodes on either side of it are read too. Never a copyright line, the
+    headline itself, or a node of the comment section."""
     if title_node is None:
         return None
     tns = page.text_nodes
@@ -563,7 +570,12 @@ def dateline(
     order = sorted(
         [(k - title_node, 0, k) for k in after] + [(title_node - k + BEFORE_TITLE_PENALTY, 1, k) for k in before]
     )
-    for _, _, k in order:  # on a tie, the node after the headline
+    ks = [k for _, _, k in order]  # on a tie, the node after the headline
+    if story is not None and story > title_node + 1 + DATELINE_AFTER:
+        # a rail between the headline and the story: the byline row at the story's first lines too
+        low = max(title_node + 1 + DATELINE_AFTER, story - DATELINE_AROUND_STORY)
+        ks += sorted(range(low, min(len(tns), story + DATELINE_AROUND_STORY + 1)), key=lambda k: abs(k - story))
+    for k in ks:
         text = tns[k].text
         if comment_cut is not None and k >= comment_cut:
             continue

@@ -174,3 +174,13 @@ def test_other_reading(text: str | None, value: str, expected: str | None) -> No
 ])
 def test_is_publish_label(text: str, expected: bool) -> None:
     assert is_publish_label(text) is expected
+
+
+@pytest.mark.parametrize("text, day", [
+    ("29 / Dezember / 2022", "2022-12-29"),
+    ("29 - Dezember - 2022", "2022-12-29"),
+    ("4 / mayo / 2022", "2022-05-04"),
+    ("29-Dez-2022", "2022-12-29"),
+])
+def test_a_day_month_name_and_year_set_apart_by_spaced_slashes_or_dashes(text, day):
+    assert parse_date(text) == day

@@ -356,3 +356,41 @@ def test_a_page_dated_only_by_its_titles_stamp_gets_it():
     art = extract(_stamped("", f"{TITLE} - 21/12/2018 - Valley Times"), "https://valley.example/water-plan.html")
     assert art.published == "2018-12-21"
     assert art.provenance["published"]["method"] == "title-stamp"
+
+
+def _railed_page(dateline: str, rail_items: int = 6) -> str:
+    """A headline, then a "latest" rail of dated teasers, then the byline row and the story."""
+    rail = "".join(
+        f'<li><a href="/n/{i}">Other story number {i} about the valley</a><span>Ana Ruiz</span>'
+        f"<span>{i + 2} minutes ago</span></li>"
+        for i in range(rail_items)
+    )
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return f"""<!doctype html><html lang="es"><head><meta charset="utf-8"><title>{TITLE}</title></head><body>
+<main><h1>{TITLE}</h1><aside><h2>Latest</h2><ul>{rail}</ul></aside>
+<article><p class="lead">{PARAS[1]}</p><div class="meta"><a href="/autor/mara">Mara Stein</a>
+<strong>{dateline}</strong> <time>07:59</time></div>{body}</article></main></body></html>"""
+
+
+def test_past_a_rail_under_the_headline_the_dateline_by_the_storys_first_lines_counts():
+    html = _railed_page("miércoles, 4 de mayo de 2022")
+    page = Page.from_html(html)
+    title = next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+    date_node = next(k for k, tn in enumerate(page.text_nodes) if "mayo" in tn.text)
+    assert date_node > title + titledate.DATELINE_AFTER  # out of the headline's reach
+    assert titledate.dateline(page, title) is None
+    story = next(k for k, tn in enumerate(page.text_nodes) if tn.text == PARAS[1])
+    assert titledate.dateline(page, title, story=story) == "2022-05-04"
+    art = extract(html, "https://valley.example/news/water-plan")
+    assert art.published == "2022-05-04"
+    assert art.provenance["published"]["method"] == "dateline"
+
+
+def test_the_storys_own_window_reaches_only_its_first_lines():
+    # a date deep inside the story is no dateline, rail or not
+    lines = "".join(f"<p>{PARAS[i % len(PARAS)]}</p>" for i in range(8))
+    html = _railed_page("Mara Stein").replace("</article>", f"{lines}<p>12 March 2019</p></article>")
+    page = Page.from_html(html)
+    title = next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+    story = next(k for k, tn in enumerate(page.text_nodes) if tn.text == PARAS[1])
+    assert titledate.dateline(page, title, story=story) is None
