@@ -4,7 +4,8 @@ For each development dataset under ../shared/datasets (those with pages) and eac
 body precision/recall/F1 (article-extraction-benchmark shingles), with/without snippet F1
 (trafilatura's counting), title and date accuracy, the catastrophic misses (the share of article pages
 under body F1 0.2, ``F1<.2``, and on sets without gold bodies the share with no ``with`` snippet found,
-``no-with``; newscrawl/evaluate.py says which pages count as articles), pages/s, and the pages/s of lxml
+``no-with``; newscrawl/evaluate.py says which pages count as articles), ROUGE-LSum F1 on the article
+pages with a gold body (the Fundus benchmark's metric, newscrawl/rouge.py), pages/s, and the pages/s of lxml
 parsing alone,
 plus the ratios the issue sets goals on: our speed / trafilatura's (goal >= 2) and our time per
 page / lxml's parse time (goal <= 8), each in wall time and in CPU time (process time of the one
@@ -266,7 +267,7 @@ def run_dataset(folder: Path, systems: dict[str, Callable[..., dict[str, Any]]],
                               "lxml_parse_cpu_pages_per_second": n / parse_cpu if parse_cpu else None,
                               "systems": {}}
     for name in systems:
-        scores = score(records, predictions[name])
+        scores = score(records, predictions[name], rouge=True)
         if name not in HAS_DATE:
             scores["published"] = None
         if name not in HAS_CLASS:
@@ -320,6 +321,10 @@ def print_dataset(name: str, result: dict[str, Any], out: Any = sys.stdout) -> N
         if all(miss for _, miss in misses):
             cells = ", ".join(f"{system} {_share(miss)}" for system, miss in misses)
             out.write(f"  {kind} pages under body F1 0.2: {cells}\n")
+    rouge = [(system, s["rouge_lsum"]) for system, s in result["systems"].items() if s.get("rouge_lsum")]
+    if rouge:  # the Fundus benchmark's metric, on this set's gold bodies
+        cells = ", ".join(f"{system} {r['f1']:.3f}" for system, r in rouge)
+        out.write(f"  ROUGE-LSum F1 on article pages ({rouge[0][1]['pages']}): {cells}\n")
     if result["lxml_parse_pages_per_second"]:
         out.write(f"{'lxml parse':<12} {'':>7} {'':>7} {'':>7} {'':>7} {'':>6} {'':>6} {'':>6} {'':>6} {'':>7} "
                   f"{result['lxml_parse_pages_per_second']:>8.1f} {result['lxml_parse_cpu_pages_per_second'] or 0:>8.1f}\n")

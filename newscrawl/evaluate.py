@@ -29,6 +29,8 @@ Metrics, as issue 4 specifies them:
   without gold bodies (trafilatura-eval, mercury) ``snippet_misses`` is the nearest measure: the
   share of article pages (the same rule, over pages with ``with`` snippets) where no ``with``
   snippet is found.
+- **ROUGE-LSum** (``rouge_lsum``, only when asked: ``score(..., rouge=True)``): the Fundus benchmark's
+  body metric (:mod:`newscrawl.rouge`), the mean F1 over the article pages with a gold body.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from newscrawl.page import fold
+from newscrawl.rouge import rouge_lsum
 
 __all__ = [
     "shingles",
@@ -322,29 +325,34 @@ def _field(prediction: Any, name: str) -> Any:
     return getattr(prediction, name, None)
 
 
-def score(dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any]) -> dict[str, Any]:
+def score(
+    dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any], rouge: bool = False
+) -> dict[str, Any]:
     """All metrics for ``predictions`` (id -> Article, or dict with title/published/body/is_article).
 
     ``dataset`` is a dataset folder or already loaded records. A page without a prediction counts
     as an empty one. Metrics whose labels the dataset lacks are None. A dataset that labels a
     ``page_type`` (wcxb-dev) also gets the same metrics per type under ``by_page_type``: "body F1 on
     news articles" is a different number from the F1 over listings, forums and product pages.
+    ``rouge`` adds ROUGE-LSum (``rouge_lsum``; ~50 ms a page, so not by default).
     """
     records = load_dataset(dataset) if isinstance(dataset, (str, Path)) else list(dataset)
     labels_class = _labels_class(records)
-    result = _scores(records, predictions, labels_class)
+    result = _scores(records, predictions, labels_class, rouge)
     groups: dict[str, list[Record]] = {}
     for record in records:
         if "page_type" in record.truth:
             groups.setdefault(str(record.truth["page_type"]), []).append(record)
     if groups:
         result["by_page_type"] = {
-            kind: _scores(group, predictions, labels_class) for kind, group in sorted(groups.items())
+            kind: _scores(group, predictions, labels_class, rouge) for kind, group in sorted(groups.items())
         }
     return result
 
 
-def _scores(records: Sequence[Record], predictions: Mapping[str, Any], labels_class: bool) -> dict[str, Any]:
+def _scores(
+    records: Sequence[Record], predictions: Mapping[str, Any], labels_class: bool, rouge: bool = False
+) -> dict[str, Any]:
     body_pairs: list[tuple[str | None, str | None]] = []
     snippet_rows: list[tuple[int, int, int, int]] = []
     title_hits: list[bool] = []
@@ -353,6 +361,7 @@ def _scores(records: Sequence[Record], predictions: Mapping[str, Any], labels_cl
     body_missed: list[str] = []
     snippet_missed: list[str] = []
     body_articles = snippet_articles = 0
+    rouge_f1: list[float] = []
     errors = 0
     for record in records:
         truth = record.truth
@@ -368,6 +377,9 @@ def _scores(records: Sequence[Record], predictions: Mapping[str, Any], labels_cl
                 body_articles += 1
                 if f1 < MISS_F1:
                     body_missed.append(record.id)
+            scored = rouge_lsum(truth["body"], body) if rouge and article else None
+            if scored is not None:
+                rouge_f1.append(scored.f1)
         if "with" in truth or "without" in truth:
             counts = snippet_counts(truth.get("with", []), truth.get("without", []), body)
             snippet_rows.append(counts)
@@ -397,6 +409,7 @@ def _scores(records: Sequence[Record], predictions: Mapping[str, Any], labels_cl
         "is_article": class_scores(class_pairs) if class_pairs else None,
         "body_misses": _share(body_missed, body_articles),
         "snippet_misses": _share(snippet_missed, snippet_articles),
+        "rouge_lsum": {"f1": sum(rouge_f1) / len(rouge_f1), "pages": len(rouge_f1)} if rouge_f1 else None,
     }
 
 

@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "under body F1 0.2 (or with no `with` snippet found)",
     )
     parser.add_argument(
+        "--rouge",
+        action="store_true",
+        help="also score ROUGE-LSum F1 on the article pages with a gold body (the Fundus benchmark's metric)",
+    )
+    parser.add_argument(
         "--workers",
         type=int,
         default=1,
@@ -153,7 +158,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         extractor(args.method)  # an unknown method stops here, before any worker starts
         predictions, seconds = predict(records, args.method, workers, args.style_elements)
         predictions.update(predict_urls(records))
-    result = score(records, predictions)
+    result = score(records, predictions, rouge=args.rouge)
     if args.details:
         with open(args.details, "w", encoding="utf-8") as handle:
             for row in page_details(records, predictions):
@@ -169,6 +174,9 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     rows.update({f"  {kind}": scores for kind, scores in result.get("by_page_type", {}).items()})
     stdout.write(format_table(rows) + "\n")
     _write_misses(result, stdout, listed=bool(args.details))
+    if result.get("rouge_lsum"):
+        r = result["rouge_lsum"]
+        stdout.write(f"ROUGE-LSum F1 on {r['pages']} article pages with a gold body: {r['f1']:.3f}\n")
     if result["snippets"]:
         s = result["snippets"]
         stdout.write(
