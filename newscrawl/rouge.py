@@ -7,8 +7,8 @@ sentence is taken, each token counted at most as often as it occurs in either te
 hits over the gold's tokens, precision over the extraction's. Tokens as ``rouge-score`` makes them:
 lowercased, every run of characters other than ``a-z0-9`` a separator (so the score reads only
 ASCII letters and digits: it is meant for English). Sentences: the text's lines, each split after
-``.``, ``!`` or ``?`` before a capital or a digit, a plain stand-in for the Punkt splitter the
-benchmark uses (it splits after some abbreviations that Punkt keeps together).
+``.``, ``!`` or ``?`` before a capital or a digit except after an initial or a common abbreviation,
+a plain stand-in for the Punkt splitter the benchmark uses.
 
 Written here, not taken from ``rouge-score``, to keep the evaluation free of its nltk dependency;
 the LCS table of one gold sentence against all extracted sentences is one numpy pass per gold token.
@@ -23,6 +23,11 @@ from typing import NamedTuple
 import numpy as np
 
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+# a piece that ends in an initial ("J.", "U.S.") or a short title or abbreviation does not end a sentence
+_ABBREVIATION = re.compile(
+    r"(?:^|[\s(])(?:[A-Z]\.)+$|\b(?:Mr|Mrs|Ms|Dr|St|Jr|Sr|Prof|Gen|Gov|Sen|Rep|Lt|Col|Capt|Sgt|Rev|No|vs|etc|"
+    r"Inc|Corp|Co|Ltd|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$"
+)
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
 
 
@@ -38,11 +43,16 @@ def tokens(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[list[str]]:
-    """The token lists of ``text``'s sentences (lines, split at sentence ends); empty ones dropped."""
+    """The token lists of ``text``'s sentences (lines, split at sentence ends, not after an initial
+    or a title like "Mr." as Punkt does not); empty ones dropped."""
     out: list[list[str]] = []
     for line in text.splitlines():
-        for sentence in _SENTENCE_END.split(line):
-            words = tokens(sentence)
+        pieces = _SENTENCE_END.split(line)
+        for k, piece in enumerate(pieces):
+            if k + 1 < len(pieces) and _ABBREVIATION.search(piece):
+                pieces[k + 1] = piece + " " + pieces[k + 1]
+                continue
+            words = tokens(piece)
             if words:
                 out.append(words)
     return out

@@ -79,6 +79,11 @@ def test_tokens_and_sentences_as_rouge_score_makes_them():
         ["quoted"],
         ["next"],
     ]
+    # not after an initial or a title, as Punkt's English model does not
+    assert sentences("Mr. Smith met J. R. Doe on Jan. 5. He left.") == [
+        ["mr", "smith", "met", "j", "r", "doe", "on", "jan", "5"],
+        ["he", "left"],
+    ]
 
 
 @pytest.mark.parametrize("seed", range(40))
