@@ -413,8 +413,11 @@ def _scores(
     }
 
 
-def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Per-page outcomes (for finding where an extractor goes wrong); keys absent where unlabelled."""
+def page_details(
+    records: Sequence[Record], predictions: Mapping[str, Any], rouge: bool = False
+) -> list[dict[str, Any]]:
+    """Per-page outcomes (for finding where an extractor goes wrong); keys absent where unlabelled.
+    ``rouge`` adds each gold-bodied page's ROUGE-LSum F1 (``rouge_lsum``)."""
     rows: list[dict[str, Any]] = []
     labels_class = _labels_class(records)
     for record in records:
@@ -430,6 +433,9 @@ def page_details(records: Sequence[Record], predictions: Mapping[str, Any]) -> l
             row["body_f1"] = page_f1(truth["body"], body)
             if is_article_page(truth, labels_class) and row["body_f1"] is not None:
                 row["body_miss"] = row["body_f1"] < MISS_F1
+            scored = rouge_lsum(truth["body"], body) if rouge else None
+            if scored is not None:
+                row["rouge_lsum"] = scored.f1
         if "with" in truth or "without" in truth:
             row["snippets"] = snippet_counts(truth.get("with", []), truth.get("without", []), body)
             if is_article_page(truth, labels_class) and truth.get("with"):

@@ -161,7 +161,7 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
     result = score(records, predictions, rouge=args.rouge)
     if args.details:
         with open(args.details, "w", encoding="utf-8") as handle:
-            for row in page_details(records, predictions):
+            for row in page_details(records, predictions, rouge=args.rouge):
                 handle.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     result["dataset"] = folder.name
     result["method"] = None if args.predictions else args.method

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from newscrawl.evaluate import Record, score
+from newscrawl.evaluate import Record, page_details, score
 from newscrawl.rouge import rouge_lsum, sentences, tokens
 
 
@@ -111,3 +111,11 @@ def test_score_adds_the_mean_over_article_pages_only_when_asked():
     assert score(records, predictions)["rouge_lsum"] is None
     result = score(records, predictions, rouge=True)["rouge_lsum"]
     assert result["pages"] == 2 and result["f1"] == pytest.approx((5 / 6 + 0.25) / 2)
+
+
+def test_details_give_each_gold_bodied_pages_rouge_when_asked():
+    records = [Record("a", None, None, {"body": "a b c d"}), Record("b", None, None, {"title": "T"})]
+    predictions = {"a": {"body": "d c b a"}, "b": {"title": "T"}}
+    assert all("rouge_lsum" not in row for row in page_details(records, predictions))
+    rows = page_details(records, predictions, rouge=True)
+    assert rows[0]["rouge_lsum"] == pytest.approx(0.25) and "rouge_lsum" not in rows[1]
