@@ -114,10 +114,11 @@ _CHROME_LABEL = re.compile(
 
 
 # A line that files the story under the site's tags or categories ("Tags: Helena, smart thermostat",
-# "Filed under:", "Schlagwörter:"), up to TAXONOMY_MAX_CHARS
+# "Filed under:", "Schlagwörter:", "Categoría:", "Κατηγορία:"), up to TAXONOMY_MAX_CHARS
 _TAXONOMY = re.compile(
-    r"\s*(?:tags?|topics?|filed under|posted (?:in|under)|categor(?:y|ies)|schlagw(?:ö|oe)rter|themen|"
-    r"etiquetas|temas|mots-clés|étiquettes|tag|argomenti|tagi|kategorie)\s*:",
+    r"\s*(?:tags?|topics?|filed under|posted (?:in|under)|categor(?:y|ies|ía|ías|ia|ias|ie|ieën)|catégories?|"
+    r"schlagw(?:ö|oe)rter|themen|kategori(?:e|en|a)|etiquetas|temas|mots-clés|étiquettes|tag|argomenti|tagi|"
+    r"trefwoorden|onderwerpen|κατηγορί(?:α|ες)|ετικέτες)\s*:",
     re.IGNORECASE,
 )
 TAXONOMY_MAX_CHARS = 200

@@ -502,7 +502,11 @@ def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
     labels = ("Advertisement", "- Anzeige -", "CONTINUA DEPOIS DA PUBLICIDADE", "5 min read", "Lesezeit: 4 Minuten",
               "Edited by", "Table of Contents", "Share this article", "drukuj",
-              "Jump to navigation Jump to search", "Tags: water, farming, canals")
+              "Jump to navigation Jump to search", "Tags: water, farming, canals",
+              # the category line in the development sets' languages (and Greek)
+              "Categoría: Política", "Catégorie : Société", "Kategorien: Politik", "Categorie: Nieuws",
+              "Trefwoorden: water, boeren", "Kategoria: Sport", "Κατηγορία: Κοινωνία",
+              "Tags: water, farming, canals")
     for label in labels:
         html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
 {first}<div class="slot">{label}</div>{second}</article></body></html>"""
