@@ -18,6 +18,7 @@ from lxml import etree
 from newscrawl.extract.nce import NCEParams, _comments_named, _in_comments, pruned
 from newscrawl.links.urls import registrable_domain
 from newscrawl.page import Page
+from newscrawl.safeurl import join_url
 
 _WORD = re.compile(r"\w{4,}")
 # tags of page chrome beside the article (with the chrome ARIA roles): NCE's choice inside one is not the story
@@ -303,6 +304,54 @@ def without_teaser_cards(
     if not tail or 2 * sum(len(tns[k].text) for k in tail) >= sum(len(tns[k].text) for k in kept):
         return kept
     return [k for k in kept if k <= last_other]
+
+
+def without_trailing_card(
+    page: Page, kept: list[int], container: Any, headline: int | None, params: NCEParams
+) -> list[int]:
+    """``kept`` minus a lone teaser card that ends it (:func:`_pictured_cards`: another story's
+    thumbnail and linked headline over its summary, after the article's last other text), under the
+    conditions of :func:`without_teaser_cards`. Only when it is the one such card in ``kept``: several
+    are a listing's items. Run after the left-over label is trimmed, so the story's own closing line
+    before the card ("Rock on!", ticket prices) is not taken for a label of what was removed."""
+    if container is None or not kept or not params.declared_article or params.discussion or params.post_chrome:
+        return kept
+    site = registrable_domain(page.url) if page.url else None
+    shown = set(kept)
+    pictured = [c for c in _pictured_cards(page, container, site) if any(k in shown for k in page.text_range(c))]
+    if len(pictured) != 1 or (headline is not None and headline in page.text_range(pictured[0])):
+        return kept
+    card = page.text_range(pictured[0])
+    last_other = max((k for k in kept if k not in card), default=-1)
+    tail = [k for k in kept if k in card and k > last_other]
+    tns = page.text_nodes
+    if not tail or 2 * sum(len(tns[k].text) for k in tail) >= sum(len(tns[k].text) for k in kept):
+        return kept
+    return [k for k in kept if k <= last_other]
+
+
+def _pictured_cards(page: Page, container: Any, site: str | None) -> list[Any]:
+    """Teaser cards that stand alone: a block under CARD_MAX_CHARS in which a picture and a text link
+    point to the same other page of the site (another story's thumbnail and headline, its summary
+    beside them). The largest such block around the picture's link is the card."""
+    own = (page.url or "").split("#", 1)[0].rstrip("/")
+    found: list[Any] = []
+    for link in container.iter("a"):
+        href = (link.get("href") or "").strip()
+        if not href or not _same_site(href, site) or next(link.iter("img"), None) is None:
+            continue
+        if own and (join_url(page.url, href) or "").split("#", 1)[0].rstrip("/") == own:
+            continue  # the story's own picture, linked to itself
+        card = None
+        node = link.getparent()
+        while node is not None and node is not container and page.has(node) and page.text_len(node) < CARD_MAX_CHARS:
+            titled = (a for a in node.iter("a") if a is not link and page.text_len(a))
+            if any((a.get("href") or "").strip() == href for a in titled):
+                card = node  # the picture's page is linked by text here too: its headline
+            node = node.getparent()
+        if card is not None:
+            found.append(card)
+    return found
 
 
 def _same_site(href: str | None, site: str | None) -> bool:

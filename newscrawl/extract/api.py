@@ -17,7 +17,13 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from newscrawl.encoding import repair_c1
-from newscrawl.extract.anchor import above_headline_elsewhere, under_headline, without_sidebars, without_teaser_cards
+from newscrawl.extract.anchor import (
+    above_headline_elsewhere,
+    under_headline,
+    without_sidebars,
+    without_teaser_cards,
+    without_trailing_card,
+)
 from newscrawl.extract.article import Article, Classifier, Evidence
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.byline import byline_authors, story_start
@@ -528,7 +534,7 @@ def extract_page(
         if head is not None and head < kept[0]:  # standfirsts sit outside the content
             small = page.text_len(container) / 2
             kept = _lead(page, range(head + 1, kept[0]), shown, skip, small, params.declared_article) + kept
-        kept = _trim_tail(page, kept, page.text_range(container))
+        kept = without_trailing_card(page, _trim_tail(page, kept, page.text_range(container)), container, head, params)
     if kept and meta is not None and meta.recipe_ingredients:
         kept = _with_ingredients(page, kept, meta.recipe_ingredients, shown)
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy

@@ -539,3 +539,41 @@ def test_a_paywalled_articles_one_paragraph_beside_the_next_story_links_stays() 
 <div class="tags"><ul>{topics}</ul></div><div class="more">{others}</div></div></div></article></body></html>"""
     body = extract(html, "https://island.example/2022/05/04/prison-official").body
     assert lead in body and "Another story number" not in body
+
+
+def _story_with_cards(cards: str, closing: str = "Rock on! 🤘", og_type: str = "article") -> str:
+    body = "".join(f"<p>{p}</p>" for p in PARAS)
+    return f"""<html><head><title>{TITLE}</title><meta property="og:type" content="{og_type}"></head><body>
+<main><article><h1>{TITLE}</h1><div class="text">{body}<p>{closing}</p>{cards}</div></article></main></body></html>"""
+
+
+def _card(n: int) -> str:
+    href = f"/news/2024/03/0{n}/other-story-{n}/"
+    return (f'<div class="card"><div class="pic"><a href="{href}"><img src="t{n}.jpg"></a></div>'
+            f'<div class="card-content"><a class="card-title" href="{href}">Other story number {n} about the '
+            f"valley</a><p>The summary of story {n}, a line or two.</p></div><span>Read it</span></div>")
+
+
+URL_2024 = "https://valley.example/news/2024/03/14/water-plan/"
+
+
+def test_a_lone_teaser_card_after_the_story_leaves_the_body_and_the_closing_line_stays() -> None:
+    body = extract(_story_with_cards(_card(1)), URL_2024).body
+    assert "Other story number 1" not in body and "The summary of story 1" not in body
+    assert body.splitlines() == [*PARAS, "Rock on! 🤘"]  # the story's own closing line is no label
+    # without a declared article the card is left alone (as the runs of cards are)
+    assert "Other story number 1" in extract(_story_with_cards(_card(1), og_type="website"), URL_2024).body
+
+
+def test_several_pictured_cards_and_the_storys_own_linked_picture_stay() -> None:
+    # several such cards are a listing's items, not a teaser after a story
+    body = extract(_story_with_cards(_card(1) + _card(2)), URL_2024).body
+    assert "Other story number 1" in body and "Other story number 2" in body
+    # a picture and a caption linking to the page itself are no other story's card
+    from newscrawl.extract.anchor import _pictured_cards
+
+    own = ('<div class="figure"><a href="/news/2024/03/14/water-plan/"><img src="w.jpg"></a>'
+           '<a href="/news/2024/03/14/water-plan/">The plan in pictures</a></div>')
+    page = Page.from_html(_story_with_cards(own + _card(3)), URL_2024)
+    found = _pictured_cards(page, page.body, "valley.example")
+    assert [page.text(card)[:20] for card in found] == ["Other story number 3"]
