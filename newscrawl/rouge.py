@@ -31,6 +31,11 @@ _ABBREVIATION = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+(?=[\"'\u201c\u2018(\[]?[A-Z0-9])")
 
 
+# a longer gold "sentence" (a table or a list flattened into one line) is scored in pieces of this
+# many tokens: its LCS table against the extraction would otherwise grow without bound
+MAX_SENTENCE_TOKENS = 1000
+
+
 class Rouge(NamedTuple):
     precision: float
     recall: float
@@ -60,8 +65,10 @@ def sentences(text: str) -> list[list[str]]:
 
 def rouge_lsum(truth: str | None, prediction: str | None) -> Rouge | None:
     """ROUGE-LSum of ``prediction`` against ``truth``; None when the truth has no tokens (nothing
-    to score), all zero when the prediction has none."""
-    gold = sentences(truth or "")
+    to score), all zero when the prediction has none. Gold sentences over MAX_SENTENCE_TOKENS are
+    scored in pieces (no development page's article has one: the longest holds 250 tokens)."""
+    step = MAX_SENTENCE_TOKENS
+    gold = [s[i : i + step] for s in sentences(truth or "") for i in range(0, len(s), step)]
     if not gold:
         return None
     extracted = sentences(prediction or "")
@@ -105,11 +112,11 @@ def _union_lcs(ref: np.ndarray, flat: np.ndarray, lengths: np.ndarray) -> list[i
     starts = np.cumsum(lengths) - lengths
     first = np.zeros(n, dtype=bool)
     first[starts[lengths > 0]] = True
-    lift = np.repeat(np.arange(len(lengths), dtype=np.int64) * (len(ref) + 1), lengths)
-    table = np.zeros((len(ref) + 1, n), dtype=np.int64)
+    lift = np.repeat(np.arange(len(lengths), dtype=np.int32) * (len(ref) + 1), lengths)
+    table = np.zeros((len(ref) + 1, n), dtype=np.int32)
     for row, token in enumerate(ref, 1):
         previous = table[row - 1]
-        diagonal = np.empty(n, dtype=np.int64)
+        diagonal = np.empty(n, dtype=np.int32)
         diagonal[0] = 0
         diagonal[1:] = previous[:-1]
         diagonal[first] = 0

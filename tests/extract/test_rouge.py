@@ -119,3 +119,18 @@ def test_details_give_each_gold_bodied_pages_rouge_when_asked():
     assert all("rouge_lsum" not in row for row in page_details(records, predictions))
     rows = page_details(records, predictions, rouge=True)
     assert rows[0]["rouge_lsum"] == pytest.approx(0.25) and "rouge_lsum" not in rows[1]
+
+
+def test_an_overlong_gold_sentence_is_scored_in_pieces(monkeypatch):
+    from newscrawl import rouge
+
+    words = " ".join(f"w{i}" for i in range(2500))  # one "sentence": a table flattened into a line
+    seen: list[int] = []
+    union = rouge._union_lcs
+    monkeypatch.setattr(rouge, "_union_lcs", lambda ref, *rest: seen.append(len(ref)) or union(ref, *rest))
+    assert rouge.rouge_lsum(words, words).f1 == pytest.approx(1.0)
+    assert seen == [1000, 1000, 500]  # the LCS table stays bounded
+    monkeypatch.undo()
+    assert rouge.sentences(words)[0][:2] == ["w0", "w1"] and rouge.MAX_SENTENCE_TOKENS < 2500
+    half = " ".join(f"w{i}" for i in range(1250))
+    assert rouge.rouge_lsum(words, half).recall == pytest.approx(0.5)
