@@ -336,9 +336,16 @@ def _pictured_cards(page: Page, container: Any, site: str | None) -> list[Any]:
     beside them). The largest such block around the picture's link is the card."""
     own = (page.url or "").split("#", 1)[0].rstrip("/")
     found: list[Any] = []
-    for link in container.iter("a"):
+    inside = _element_span(page, container)
+    links: dict[Any, None] = {}  # the links around the container's pictures, each once, in document order
+    for img in page.with_tags("img"):
+        if page.index(img) in inside:
+            link = next(img.iterancestors("a"), None)
+            if link is not None and page.has(link) and page.index(link) in inside:
+                links[link] = None
+    for link in links:
         href = (link.get("href") or "").strip()
-        if not href or not _same_site(href, site) or next(link.iter("img"), None) is None:
+        if not href or not _same_site(href, site):
             continue
         if own and (join_url(page.url, href) or "").split("#", 1)[0].rstrip("/") == own:
             continue  # the story's own picture, linked to itself
