@@ -331,7 +331,7 @@ def without_trailing_card(
 
 
 def _pictured_cards(page: Page, container: Any, site: str | None) -> list[Any]:
-    """Teaser cards that stand alone: a block under CARD_MAX_CHARS in which a picture and a text link
+    """Teaser cards with a picture: a block under CARD_MAX_CHARS in which a picture and a text link
     point to the same other page of the site (another story's thumbnail and headline, its summary
     beside them). The largest such block around the picture's link is the card."""
     own = (page.url or "").split("#", 1)[0].rstrip("/")
