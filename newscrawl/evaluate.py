@@ -65,6 +65,7 @@ __all__ = [
     "prediction",
     "page_details",
     "page_f1",
+    "page_rouge",
     "is_article_page",
     "MISS_F1",
 ]
@@ -326,7 +327,9 @@ def _field(prediction: Any, name: str) -> Any:
 
 
 def score(
-    dataset: str | Path | Sequence[Record], predictions: Mapping[str, Any], rouge: bool = False
+    dataset: str | Path | Sequence[Record],
+    predictions: Mapping[str, Any],
+    rouge: bool | Mapping[str, float] = False,
 ) -> dict[str, Any]:
     """All metrics for ``predictions`` (id -> Article, or dict with title/published/body/is_article).
 
@@ -334,24 +337,38 @@ def score(
     as an empty one. Metrics whose labels the dataset lacks are None. A dataset that labels a
     ``page_type`` (wcxb-dev) also gets the same metrics per type under ``by_page_type``: "body F1 on
     news articles" is a different number from the F1 over listings, forums and product pages.
-    ``rouge`` adds ROUGE-LSum (``rouge_lsum``; ~50 ms a page, so not by default).
+    ``rouge`` adds ROUGE-LSum (``rouge_lsum``; ~50 ms a page, so not by default): True, or the
+    pages' F1 already computed by :func:`page_rouge`.
     """
     records = load_dataset(dataset) if isinstance(dataset, (str, Path)) else list(dataset)
     labels_class = _labels_class(records)
-    result = _scores(records, predictions, labels_class, rouge)
+    if rouge is True:  # once per page, shared by the page-type groups
+        rouge = page_rouge([r for r in records if is_article_page(r.truth, labels_class)], predictions)
+    result = _scores(records, predictions, labels_class, rouge or {})
     groups: dict[str, list[Record]] = {}
     for record in records:
         if "page_type" in record.truth:
             groups.setdefault(str(record.truth["page_type"]), []).append(record)
     if groups:
         result["by_page_type"] = {
-            kind: _scores(group, predictions, labels_class, rouge) for kind, group in sorted(groups.items())
+            kind: _scores(group, predictions, labels_class, rouge or {}) for kind, group in sorted(groups.items())
         }
     return result
 
 
+def page_rouge(records: Sequence[Record], predictions: Mapping[str, Any]) -> dict[str, float]:
+    """ROUGE-LSum F1 by page id, of the records with a gold body that has words."""
+    out: dict[str, float] = {}
+    for record in records:
+        if "body" in record.truth:
+            scored = rouge_lsum(record.truth["body"], _field(predictions.get(record.id), "body"))
+            if scored is not None:
+                out[record.id] = scored.f1
+    return out
+
+
 def _scores(
-    records: Sequence[Record], predictions: Mapping[str, Any], labels_class: bool, rouge: bool = False
+    records: Sequence[Record], predictions: Mapping[str, Any], labels_class: bool, rouge: Mapping[str, float]
 ) -> dict[str, Any]:
     body_pairs: list[tuple[str | None, str | None]] = []
     snippet_rows: list[tuple[int, int, int, int]] = []
@@ -377,9 +394,8 @@ def _scores(
                 body_articles += 1
                 if f1 < MISS_F1:
                     body_missed.append(record.id)
-            scored = rouge_lsum(truth["body"], body) if rouge and article else None
-            if scored is not None:
-                rouge_f1.append(scored.f1)
+            if article and record.id in rouge:
+                rouge_f1.append(rouge[record.id])
         if "with" in truth or "without" in truth:
             counts = snippet_counts(truth.get("with", []), truth.get("without", []), body)
             snippet_rows.append(counts)
@@ -414,10 +430,13 @@ def _scores(
 
 
 def page_details(
-    records: Sequence[Record], predictions: Mapping[str, Any], rouge: bool = False
+    records: Sequence[Record], predictions: Mapping[str, Any], rouge: bool | Mapping[str, float] = False
 ) -> list[dict[str, Any]]:
     """Per-page outcomes (for finding where an extractor goes wrong); keys absent where unlabelled.
-    ``rouge`` adds each gold-bodied page's ROUGE-LSum F1 (``rouge_lsum``)."""
+    ``rouge`` adds each gold-bodied page's ROUGE-LSum F1 (``rouge_lsum``): True, or the F1 already
+    computed by :func:`page_rouge`."""
+    if rouge is True:
+        rouge = page_rouge(records, predictions)
     rows: list[dict[str, Any]] = []
     labels_class = _labels_class(records)
     for record in records:
@@ -433,9 +452,8 @@ def page_details(
             row["body_f1"] = page_f1(truth["body"], body)
             if is_article_page(truth, labels_class) and row["body_f1"] is not None:
                 row["body_miss"] = row["body_f1"] < MISS_F1
-            scored = rouge_lsum(truth["body"], body) if rouge else None
-            if scored is not None:
-                row["rouge_lsum"] = scored.f1
+            if rouge and record.id in rouge:
+                row["rouge_lsum"] = rouge[record.id]
         if "with" in truth or "without" in truth:
             row["snippets"] = snippet_counts(truth.get("with", []), truth.get("without", []), body)
             if is_article_page(truth, labels_class) and truth.get("with"):

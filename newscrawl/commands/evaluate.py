@@ -23,6 +23,7 @@ from newscrawl.evaluate import (
     json_objects,
     load_dataset,
     page_details,
+    page_rouge,
     prediction,
     read_page,
     score,
@@ -158,10 +159,12 @@ def run(args: argparse.Namespace, stdout: TextIO | None = None) -> int:
         extractor(args.method)  # an unknown method stops here, before any worker starts
         predictions, seconds = predict(records, args.method, workers, args.style_elements)
         predictions.update(predict_urls(records))
-    result = score(records, predictions, rouge=args.rouge)
+    # with --details, every gold-bodied page once, for both; without, the scores' article pages only
+    rouge = page_rouge(records, predictions) if args.rouge and args.details else bool(args.rouge)
+    result = score(records, predictions, rouge=rouge)
     if args.details:
         with open(args.details, "w", encoding="utf-8") as handle:
-            for row in page_details(records, predictions, rouge=args.rouge):
+            for row in page_details(records, predictions, rouge=rouge):
                 handle.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
     result["dataset"] = folder.name
     result["method"] = None if args.predictions else args.method

@@ -10,6 +10,7 @@ is the body instead (docs/decisions/body-news.md).
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -281,9 +282,8 @@ def without_teaser_cards(
     links its items' headings, mostly off-site, and closes with its own words). Only on pages whose
     metadata declares an article and no forum thread or Q&A page (where linked thread titles close
     the posts: wcxb-dev forum pages lost when it ran everywhere)."""
-    if container is None or not kept or not params.declared_article or params.discussion or params.post_chrome:
+    if not _cards_apply(container, kept, params):
         return kept
-    tns = page.text_nodes
     site = registrable_domain(page.url) if page.url else None
     cards: dict[Any, None] = {}  # in document order, each once
     for heading in container.iter(*_CARD_HEADINGS):
@@ -299,6 +299,20 @@ def without_teaser_cards(
     drop: set[int] = set()
     for card in cards:
         drop.update(page.text_range(card))
+    return _without_closing(page, kept, drop)
+
+
+def _cards_apply(container: Any, kept: list[int], params: NCEParams) -> bool:
+    """Cards leave only a declared article's body, never a forum thread's or a Q&A page's."""
+    if container is None or not kept or params.discussion or params.post_chrome:
+        return False
+    return params.declared_article
+
+
+def _without_closing(page: Page, kept: list[int], drop: Container[int]) -> list[int]:
+    """``kept`` cut after its last text node outside ``drop``, when what follows is all in ``drop``
+    and holds under half of ``kept``'s text (on a listing the cards are the content)."""
+    tns = page.text_nodes
     last_other = max((k for k in kept if k not in drop), default=-1)
     tail = [k for k in kept if k in drop and k > last_other]
     if not tail or 2 * sum(len(tns[k].text) for k in tail) >= sum(len(tns[k].text) for k in kept):
@@ -314,20 +328,14 @@ def without_trailing_card(
     conditions of :func:`without_teaser_cards`. Only when it is the one such card in ``kept``: several
     are a listing's items. Run after the left-over label is trimmed, so the story's own closing line
     before the card ("Rock on!", ticket prices) is not taken for a label of what was removed."""
-    if container is None or not kept or not params.declared_article or params.discussion or params.post_chrome:
+    if not _cards_apply(container, kept, params):
         return kept
     site = registrable_domain(page.url) if page.url else None
     shown = set(kept)
     pictured = [c for c in _pictured_cards(page, container, site) if any(k in shown for k in page.text_range(c))]
     if len(pictured) != 1 or (headline is not None and headline in page.text_range(pictured[0])):
         return kept
-    card = page.text_range(pictured[0])
-    last_other = max((k for k in kept if k not in card), default=-1)
-    tail = [k for k in kept if k in card and k > last_other]
-    tns = page.text_nodes
-    if not tail or 2 * sum(len(tns[k].text) for k in tail) >= sum(len(tns[k].text) for k in kept):
-        return kept
-    return [k for k in kept if k <= last_other]
+    return _without_closing(page, kept, page.text_range(pictured[0]))
 
 
 def _pictured_cards(page: Page, container: Any, site: str | None) -> list[Any]:
