@@ -239,6 +239,11 @@ def fold(text: str | None) -> str:
     return " ".join(unicodedata.normalize("NFKC", text or "").casefold().split())
 
 
+def alnum(text: str) -> str:
+    """Only the casefolded letters and digits: text compared across markup, spacing and punctuation."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
 class TextNode(NamedTuple):
     """One non-empty text run: ``element.text`` (is_tail False) or ``element.tail`` (True)."""
 

@@ -25,6 +25,7 @@ from newscrawl.extract.anchor import (
     without_trailing_card,
 )
 from newscrawl.extract.article import Article, Classifier, Evidence
+from newscrawl.extract.bios import without_declared_bios
 from newscrawl.extract.body import paragraphs
 from newscrawl.extract.byline import byline_authors, story_start
 from newscrawl.extract.copies import without_copies
@@ -60,7 +61,7 @@ from newscrawl.extract.titledate import (
 from newscrawl.extract.zones import in_publisher_zone
 from newscrawl.gcpause import gc_paused
 from newscrawl.links.urls import registrable_domain
-from newscrawl.page import Page, fold, name_test
+from newscrawl.page import Page, alnum, fold, name_test
 
 logger = logging.getLogger(__name__)
 
@@ -535,6 +536,8 @@ def extract_page(
             small = page.text_len(container) / 2
             kept = _lead(page, range(head + 1, kept[0]), shown, skip, small, params.declared_article) + kept
         kept = without_trailing_card(page, _trim_tail(page, kept, page.text_range(container)), container, head, params)
+    if container is not None and kept and meta is not None and meta.author_bios:
+        kept = without_declared_bios(page, kept, container, meta.author_bios)
     if kept and meta is not None and meta.recipe_ingredients:
         kept = _with_ingredients(page, kept, meta.recipe_ingredients, shown)
     kept = without_copies(page, kept)  # a block shown once but written twice: its first copy
@@ -883,16 +886,12 @@ def _metadata(page: Page, art: Article) -> Any:
 def _site_as_author(authors: list[str], meta: Any, url: str | None) -> bool:
     """Every declared author is the site itself: its declared name or its domain ("24horas.cl",
     "latercera" on latercera.com), a CMS default where the byline names the writer."""
-    site = {_alnum(meta.site_name)} if meta is not None and meta.site_name else set()
+    site = {alnum(meta.site_name)} if meta is not None and meta.site_name else set()
     if url:
         domain = registrable_domain(url)
-        site |= {_alnum(domain), _alnum(domain.split(".", 1)[0])}
+        site |= {alnum(domain), alnum(domain.split(".", 1)[0])}
     site.discard("")
-    return bool(site) and all(_alnum(name) in site for name in authors)
-
-
-def _alnum(text: str) -> str:
-    return "".join(ch for ch in text.casefold() if ch.isalnum())
+    return bool(site) and all(alnum(name) in site for name in authors)
 
 
 def _read_language(page: Page, art: Article, nodes: Sequence[int]) -> None:

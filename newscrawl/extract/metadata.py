@@ -225,6 +225,9 @@ class Metadata:
     # the itemprop=recipeIngredient (or "ingredients") elements: a recipe's list, part of its text
     recipe_ingredients: tuple[Any, ...] = ()
     article_body_text: str | None = None  # JSON-LD articleBody, one paragraph per line, if any
+    # what the page declares of its people (JSON-LD Person descriptions): the author box that shows
+    # one is no part of the article's text
+    author_bios: tuple[str, ...] = ()
     canonical_url: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -663,6 +666,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
     for node in others:
         got.offer_date("published", _clean(node.get("datePublished")), "jsonld-page")
         got.offer_date("modified", _clean(node.get("dateModified")), "jsonld-page")
+    bios = [_clean_paragraphs(node.get("description")) for node in others if "Person" in _type_names(node)]
     for element in times:
         if "published" in got.values:
             break
@@ -687,6 +691,7 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
         article_body_element=body_element,
         recipe_ingredients=tuple(ingredients),
         article_body_text=values.get("article_body_text"),
+        author_bios=tuple(dict.fromkeys(bio for bio in bios if bio)),
         canonical_url=canonical,
         sources=dict(got.sources)
         | ({"canonical_url": "link"} if canonical else {})
