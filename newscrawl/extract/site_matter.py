@@ -124,10 +124,25 @@ _TAXONOMY = re.compile(
 TAXONOMY_MAX_CHARS = 200
 
 
+# A subscriber's offer to gift the article, up to GIFT_LINE_MAX_CHARS ("Gift this article", "As a
+# subscriber, you have 10 gift articles to give each month.", "Artikel verschenken", "Offrir l'article")
+_GIFT_LINE = re.compile(
+    r"\bgift(?:ed)? (?:this |the |an? )?(?:article|story|link)s?\b|\bgift articles?\b|"
+    r"\b(?:diesen |den )?artikel verschenken|\bgeschenkartikel|\boffrir (?:cet |l['’])article|"
+    r"\bregala(?:r)? (?:este|el) art[ií]culo|\bregala (?:questo|l['’])articolo|"
+    r"\b(?:presentear|presenteie|ofere[cç]a) (?:este|o) artigo|\bartikel cadeau (?:geven|doen)|\bcadeauartikel|"
+    r"\bpodaruj (?:ten )?artyku[łl]",
+    re.IGNORECASE,
+)
+GIFT_LINE_MAX_CHARS = 160
+
+
 def _chrome(text: str) -> bool:
-    """A line that is a label of the page's chrome or its taxonomy line."""
-    return _CHROME_LABEL.fullmatch(text) is not None or (
-        len(text) <= TAXONOMY_MAX_CHARS and _TAXONOMY.match(text) is not None
+    """A line that is a label of the page's chrome, its taxonomy line or a gift-article offer."""
+    return (
+        _CHROME_LABEL.fullmatch(text) is not None
+        or (len(text) <= TAXONOMY_MAX_CHARS and _TAXONOMY.match(text) is not None)
+        or (len(text) <= GIFT_LINE_MAX_CHARS and _GIFT_LINE.search(text) is not None)
     )
 
 

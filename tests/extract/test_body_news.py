@@ -522,6 +522,25 @@ def test_labels_of_the_pages_chrome_are_not_body_text() -> None:
     assert "Advertising on buses" in extract(html, "https://valley.example/2024/03/14/water-plan").body
 
 
+def test_a_subscribers_gift_article_offer_is_no_body_text() -> None:
+    first, second = "".join(f"<p>{t}</p>" for t in PARAS[:2]), "".join(f"<p>{t}</p>" for t in PARAS[2:])
+    offers = ("Gift this article", "As a subscriber, you have 10 gift articles to give each month. Anyone can read "
+              "what you share.", "Artikel verschenken", "Offrir l'article", "Regala este artículo",
+              "Podaruj artykuł")
+    url = "https://valley.example/2024/03/14/water-plan"
+    for offer in offers:
+        html = f"""<html><head><title>{TITLE}</title></head><body><article><h1>{TITLE}</h1>
+<div class="tools"><button>Share</button><p>{offer}</p></div>{first}{second}</article></body></html>"""
+        body = extract(html, url).body
+        assert offer not in body and body.splitlines() == PARAS, offer
+    # a story about gifts, and a long sentence that mentions a gifted article, stay
+    for line in ("Farmers gave the council a gift: the water rights of the old canal, worth millions.",
+                 "The mayor said the neighbours had gifted the story of the canal to the town archive decades "
+                 "ago, and that the archive would now put every page of it online for the first time this spring."):
+        html = f"<html><body><article><h1>{TITLE}</h1>{first}<p>{line}</p>{second}</article></body></html>"
+        assert line in extract(html, url).body
+
+
 def test_a_paywalled_articles_one_paragraph_beside_the_next_story_links_stays() -> None:
     # the story's one paragraph shares a wrapper with tags and linked headlines of other stories: the
     # wrapper goes for its links, the paragraph is prose and no teaser's summary
