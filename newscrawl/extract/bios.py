@@ -6,7 +6,7 @@ box are often generated (``css-1dsojn8``), so naming rules miss it; the declared
 A body block whose text is one of the declared bios (or opens with one) leaves the body with the
 box around it: its ancestors, inside the body's container, that hold at most ``BOX_EXTRA_CHARS``
 more text than the bio (the name and role lines). Nothing leaves when the bios would take half the
-container's text: on an author's profile page the bio is the content. Measured on all sets
+body's text: on an author's profile page the bio is the content. Measured on all sets
 (docs/decisions/body-news.md, "Declared author bios").
 """
 

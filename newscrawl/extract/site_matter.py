@@ -127,7 +127,7 @@ TAXONOMY_MAX_CHARS = 200
 # A subscriber's offer to gift the article, up to GIFT_LINE_MAX_CHARS ("Gift this article", "As a
 # subscriber, you have 10 gift articles to give each month.", "Artikel verschenken", "Offrir l'article")
 _GIFT_LINE = re.compile(
-    r"\bgift(?:ed)? (?:this |the |an? )?(?:article|story|link)s?\b|\bgift articles?\b|"
+    r"\bgift (?:this |the )?(?:article|story)\b|\bgift (?:articles?|links?)\b|"
     r"\b(?:diesen |den )?artikel verschenken|\bgeschenkartikel|\boffrir (?:cet |l['’])article|"
     r"\bregala(?:r)? (?:este|el) art[ií]culo|\bregala (?:questo|l['’])articolo|"
     r"\b(?:presentear|presenteie|ofere[cç]a) (?:este|o) artigo|\bartikel cadeau (?:geven|doen)|\bcadeauartikel|"

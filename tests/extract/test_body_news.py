@@ -533,8 +533,9 @@ def test_a_subscribers_gift_article_offer_is_no_body_text() -> None:
 <div class="tools"><button>Share</button><p>{offer}</p></div>{first}{second}</article></body></html>"""
         body = extract(html, url).body
         assert offer not in body and body.splitlines() == PARAS, offer
-    # a story about gifts, and a long sentence that mentions a gifted article, stay
+    # a story about gifts, and sentences that mention a gifted story, stay
     for line in ("Farmers gave the council a gift: the water rights of the old canal, worth millions.",
+                 "The neighbours gifted the story of the canal to the town archive.",
                  "The mayor said the neighbours had gifted the story of the canal to the town archive decades "
                  "ago, and that the archive would now put every page of it online for the first time this spring."):
         html = f"<html><body><article><h1>{TITLE}</h1>{first}<p>{line}</p>{second}</article></body></html>"
