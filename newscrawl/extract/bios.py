@@ -1,6 +1,6 @@
 """Author bios the page declares: the box that shows one is not the article's text.
 
-Many CMSs describe the article's author in JSON-LD (a ``Person`` with a ``description``) and show
+Many CMSs describe the article's author in JSON-LD (its ``author`` with a ``description``) and show
 the same words in a box under the story: name, role, headshot and the bio. The class names of that
 box are often generated (``css-1dsojn8``), so naming rules miss it; the declared text does not.
 A body block whose text is one of the declared bios (or opens with one) leaves the body with the

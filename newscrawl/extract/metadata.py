@@ -225,8 +225,8 @@ class Metadata:
     # the itemprop=recipeIngredient (or "ingredients") elements: a recipe's list, part of its text
     recipe_ingredients: tuple[Any, ...] = ()
     article_body_text: str | None = None  # JSON-LD articleBody, one paragraph per line, if any
-    # what the page declares of its people (JSON-LD Person descriptions): the author box that shows
-    # one is no part of the article's text
+    # what the page declares of its authors (the JSON-LD description of an ``author`` or ``creator``):
+    # the author box that shows one is no part of the article's text
     author_bios: tuple[str, ...] = ()
     canonical_url: str | None = None
     sources: dict[str, str] = field(default_factory=dict)
@@ -429,6 +429,14 @@ def _person_names(value: Any, by_id: dict[str, dict[str, Any]]) -> list[str]:
         if name and not name.startswith(("http://", "https://")):
             names.append(name)
     return names
+
+
+def _people(value: Any, described: dict[str, dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """The nodes of the people an ``author`` or ``creator`` value names: inline, or by the ``@id`` of
+    a node with a description (Yoast's reference carries a name too, so it is no definition)."""
+    for item in value if isinstance(value, list) else [value]:
+        if isinstance(item, dict):
+            yield described.get(item["@id"], item) if isinstance(item.get("@id"), str) else item
 
 
 def _meta_keys(element: Any) -> list[str]:
@@ -666,7 +674,12 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
     for node in others:
         got.offer_date("published", _clean(node.get("datePublished")), "jsonld-page")
         got.offer_date("modified", _clean(node.get("dateModified")), "jsonld-page")
-    bios = [_clean_paragraphs(node.get("description")) for node in others if "Person" in _type_names(node)]
+    described = {node["@id"]: node for node in nodes if isinstance(node.get("@id"), str) and node.get("description")}
+    bios = [
+        _clean_paragraphs(person.get("description"))
+        for node in nodes
+        for person in _people(node.get("author") or node.get("creator"), described)
+    ]
     for element in times:
         if "published" in got.values:
             break

@@ -20,10 +20,10 @@ STORY = "".join(
 )
 
 
-def page(bio_html: str = f"<p>{BIO}</p>", declared: str | None = BIO, story: str = STORY) -> str:
+def page(bio_html: str = f"<p>{BIO}</p>", declared: str | None = BIO, story: str = STORY, role: str = "author") -> str:
     person = {"@type": "Person", "name": "Dana Reyes"} | ({"description": declared} if declared else {})
     ld = {"@context": "https://schema.org", "@type": "Article", "headline": "Ten ideas for small gardens",
-          "author": person}
+          role: person}
     return f"""<html><head><title>Ten ideas for small gardens</title>
 <script type="application/ld+json">{json.dumps(ld)}</script></head><body>
 <div class="css-a1"><h1>Ten ideas for small gardens</h1><div class="css-b2">{story}
@@ -44,6 +44,18 @@ def test_the_bio_stays_when_the_page_declares_none_or_another() -> None:
     assert "freelance writer" in extract(page(declared=None), URL).body
     other = "Sam Ortiz edits the design desk and writes about architecture, cities and public housing."
     assert "freelance writer" in extract(page(declared=other), URL).body
+
+
+def test_the_description_of_a_person_who_is_not_the_author_stays() -> None:
+    # the person the story is about, described in the same words as its paragraph: that is the story
+    assert "freelance writer" in extract(page(role="about"), URL).body
+    # ... and an author named by reference to a node of the graph is still the author
+    graph = {"@context": "https://schema.org", "@graph": [
+        {"@type": "Article", "headline": "Ten ideas for small gardens", "author": {"@id": "#dana", "name": "Dana Reyes"}},
+        {"@type": "Person", "@id": "#dana", "name": "Dana Reyes", "description": BIO}]}
+    html = page(declared=None).replace("</title>", f'</title><script type="application/ld+json">{json.dumps(graph)}</script>')
+    assert read_metadata(Page.from_html(html, URL), URL).author_bios == (BIO,)
+    assert "freelance writer" not in extract(html, URL).body
 
 
 def test_a_declared_bio_shown_cut_short_or_with_markup_still_leaves() -> None:
