@@ -23,6 +23,9 @@ MIN_BIO_CHARS = 40
 BOX_EXTRA_CHARS = 150
 # the first letters and digits of a bio that a block opening with it must show
 BIO_OPENING_CHARS = 60
+# a longer description is no box's bio (and a hostile page's megabytes are not searched block by block)
+MAX_BIO_CHARS = 3000
+MAX_BIOS = 20  # of the page's declared authors, the first this many
 
 
 def _is_bio(text: str, bios: list[str]) -> bool:
@@ -32,7 +35,7 @@ def _is_bio(text: str, bios: list[str]) -> bool:
 
 def without_declared_bios(page: Any, kept: list[int], container: Any, bios: tuple[str, ...]) -> list[int]:
     """``kept`` (ascending text node indices of the body) minus the boxes showing a declared bio."""
-    folded = [bio for bio in map(alnum, bios) if len(bio) >= MIN_BIO_CHARS]
+    folded = [bio for bio in map(alnum, bios[:MAX_BIOS]) if MIN_BIO_CHARS <= len(bio) <= MAX_BIO_CHARS]
     if not folded or not kept or not page.has(container):
         return kept
     tns = page.text_nodes

@@ -82,3 +82,11 @@ def test_metadata_reads_the_bios_of_declared_people() -> None:
     meta = read_metadata(Page.from_html(page(declared=f"<p>{BIO}</p>"), URL), URL)
     assert meta.author_bios == (BIO,)
     assert read_metadata(Page.from_html(page(declared=None), URL), URL).author_bios == ()
+
+
+def test_a_description_too_long_for_a_box_is_no_bio() -> None:
+    from newscrawl.extract.bios import MAX_BIO_CHARS
+
+    long_bio = (BIO + " ") * (2 * MAX_BIO_CHARS // len(BIO))  # over the cap in letters and digits too
+    body = extract(page(declared=long_bio), URL).body
+    assert "freelance writer" in body and body.count("Idea ") == 8
