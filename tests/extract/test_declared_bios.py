@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from newscrawl.extract import extract
+from newscrawl.extract.bios import MAX_BIO_CHARS
 from newscrawl.extract.metadata import read_metadata
 from newscrawl.page import Page
 
@@ -46,7 +47,7 @@ def test_the_bio_stays_when_the_page_declares_none_or_another() -> None:
     assert "freelance writer" in extract(page(declared=other), URL).body
 
 
-def test_the_description_of_a_person_who_is_not_the_author_stays() -> None:
+def test_only_the_authors_descriptions_count_inline_or_by_reference() -> None:
     # the person the story is about, described in the same words as its paragraph: that is the story
     assert "freelance writer" in extract(page(role="about"), URL).body
     # ... and an author named by reference to a node of the graph is still the author
@@ -85,8 +86,6 @@ def test_metadata_reads_the_bios_of_declared_people() -> None:
 
 
 def test_a_description_too_long_for_a_box_is_no_bio() -> None:
-    from newscrawl.extract.bios import MAX_BIO_CHARS
-
     long_bio = (BIO + " ") * (2 * MAX_BIO_CHARS // len(BIO))  # over the cap in letters and digits too
     body = extract(page(declared=long_bio), URL).body
     assert "freelance writer" in body and body.count("Idea ") == 8
