@@ -32,6 +32,7 @@ from newscrawl.extract.copies import without_copies
 from newscrawl.extract.dates import (
     find_date_in_url,
     is_date_label,
+    names_update,
     other_reading,
     padded_url_date,
     parse_date,
@@ -340,14 +341,33 @@ def _shown_dateline(
     return dateline(page, headline, comment_cut, dayfirst_for(language), story)
 
 
-def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tuple[str, str] | None:
+TIME_LABEL_CHARS = 30  # the end of the text before a <time>, in its line, read as its label ("Last updated")
+
+
+def _edit_label(page: Page, element: Any, at: int) -> bool:
+    """The text right before the ``<time>`` at text node ``at`` calls it an edit's: the end of its
+    line ("Last updated <time>"), or a label element of its own before it ("Updated:")."""
+    if not at:
+        return False
+    before = page.text_nodes[at - 1].text
+    if at - 1 in page.text_range(block_of(element)):
+        return names_update(before[-TIME_LABEL_CHARS:])
+    return is_date_label(before) and names_update(before)
+
+
+def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tuple[str | None, str | None] | None:
     """(date, the text it was read from) of the dated ``<time>`` element (a ``datetime`` or ``pubdate``
     attribute, as metadata reads them) nearest the headline ``anchor``, those before it counted
     BEFORE_TITLE_PENALTY farther; never one in the comment section or hidden. The page's first
-    ``<time>`` is as often a teaser's or a sidebar's (docs/decisions/dates-news.md)."""
+    ``<time>`` is as often a teaser's or a sidebar's (docs/decisions/dates-news.md). One that its
+    label or its own class names call an edit's ("Last updated", ``class="updated"``) gives way to
+    any other, and one
+    inside a quoted post (a ``<blockquote>``: an embedded tweet or Instagram post) is never the
+    page's: (None, None) when those are all there is. None: no opinion (no headline, no such time)."""
     if anchor is None:
         return None
-    best: tuple[int, str, str] | None = None
+    best: tuple[bool, int, str, str] | None = None  # (an edit's?, distance, date, raw)
+    quoted = False
     for element in page.with_tags("time"):
         raw = element.get("datetime") or (element.text_content() if element.get("pubdate") is not None else None)
         span = page.text_range(element)
@@ -356,13 +376,19 @@ def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tu
             continue
         if not getattr(page.style(page.text_nodes[at].container), "visible", True):
             continue
+        if any(ancestor.tag == "blockquote" for ancestor in element.iterancestors()):
+            quoted = True
+            continue
+        edit = names_update(page.names(element)) or _edit_label(page, element, at)
         distance = at - anchor if at >= anchor else anchor - at + BEFORE_TITLE_PENALTY
-        if best is not None and distance >= best[0]:
+        if best is not None and (edit, distance) >= best[:2]:
             continue
         value = parse_machine_date(raw)
         if value:
-            best = (distance, value, raw)
-    return (best[1], best[2]) if best else None
+            best = (edit, distance, value, raw)
+    if best is None:
+        return (None, None) if quoted else None
+    return best[2], best[3]
 
 
 def _days_apart(first: str | None, second: str | None) -> float:
@@ -436,10 +462,9 @@ def extract_page(
     published_text = meta.published_text if meta is not None else None
     if published and meta is not None and meta.sources.get("published") == "time":
         # the weakest declaration, the first <time> of the page: the one nearest the headline instead
-        published, published_text = _nearest_time(page, _headline_node(page, td), rel.comment_cut) or (
-            published,
-            published_text,
-        )
+        nearest = _nearest_time(page, _headline_node(page, td), rel.comment_cut)
+        if nearest is not None:
+            published, published_text = nearest
     url_day = find_date_in_url(page.url)
     # the day the publisher stamps into the URL, else into a <title> segment of its own
     stamp_day = url_day or title_stamp(page.title_text, dayfirst_for(art.language))

@@ -168,6 +168,44 @@ def test_of_several_time_elements_the_one_nearest_the_headline_dates_the_page():
     assert _nearest_time(page, None, None) is None
 
 
+URL_NO_DAY = "https://valley.example/news/water-plan"
+
+
+@pytest.mark.parametrize("updated", [
+    '<time class="updated" datetime="2021-06-30T08:00:00Z">June 30, 2021</time>',  # hAtom's class
+    'Last updated <time datetime="2021-06-30T08:00:00Z">June 30, 2021</time>',  # its line's label
+    '<span>Aktualisiert:</span> <time datetime="2021-06-30T08:00:00Z">30.06.2021</time>',  # in its line
+    '<dl><dt>Updated:</dt><dd><time datetime="2021-06-30T08:00:00Z">June 30, 2021</time></dd></dl>',  # a label block
+])
+def test_an_edits_time_gives_way_to_the_publication_time(updated: str) -> None:
+    # the edit's <time> sits nearer the headline than the publication's: the publication's dates the page
+    byline = f'{updated} · By Mara Stein · <time datetime="2019-03-12T09:00:00Z">March 12, 2019</time>'
+    art = extract(news_page(byline=byline), URL_NO_DAY)
+    assert art.published.startswith("2019-03-12")
+    assert art.provenance["published"]["method"] == "metadata:time"
+
+
+def test_an_edits_time_alone_still_dates_the_page() -> None:
+    # nothing else declares a day: the edit's is the page's best (a documentation page's "Last updated")
+    art = extract(news_page(byline='Last updated <time datetime="2021-06-30T08:00:00Z">June 30, 2021</time>'),
+                  URL_NO_DAY)
+    assert art.published.startswith("2021-06-30")
+
+
+def test_a_quoted_posts_time_never_dates_the_page() -> None:
+    # an embedded Instagram post's <time> is the only dated one; the story's shown date is the page's
+    embed = ('<blockquote class="instagram-media"><p>A post shared by Ann (@ann) on '
+             '<time datetime="2016-12-05T17:10:10+00:00">Dec 5, 2016 at 9:10am PST</time></p></blockquote>')
+    html = news_page(byline="By Mara Stein · December 7, 2016").replace("</article>", embed + "</article>")
+    art = extract(html, URL_NO_DAY)
+    assert art.published == "2016-12-07"
+    page = Page.from_html(html)
+    from newscrawl.extract.api import _nearest_time
+
+    title = next(k for k, tn in enumerate(page.text_nodes) if tn.text == TITLE)
+    assert _nearest_time(page, title, None) == (None, None)
+
+
 NO_DATE_URL = "https://valley.example/news/water-plan/"
 
 
