@@ -361,9 +361,9 @@ def _nearest_time(page: Page, anchor: int | None, comment_cut: int | None) -> tu
     BEFORE_TITLE_PENALTY farther; never one in the comment section or hidden. The page's first
     ``<time>`` is as often a teaser's or a sidebar's (docs/decisions/dates-news.md). One that its
     label or its own class names call an edit's ("Last updated", ``class="updated"``) gives way to
-    any other, and one
-    inside a quoted post (a ``<blockquote>``: an embedded tweet or Instagram post) is never the
-    page's: (None, None) when those are all there is. None: no opinion (no headline, no such time)."""
+    any other, and one inside a quoted post (a ``<blockquote>``: an embedded tweet or Instagram
+    post) is never the page's: (None, None) when those are all there is. None: no opinion (no
+    headline, no such time)."""
     if anchor is None:
         return None
     best: tuple[bool, int, str, str] | None = None  # (an edit's?, distance, date, raw)

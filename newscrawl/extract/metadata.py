@@ -571,6 +571,13 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
             articles.append(node)
         elif types:
             others.append(node)
+    # the declared authors' descriptions, by the node an author names inline or by @id
+    described = {node["@id"]: node for node in nodes if isinstance(node.get("@id"), str) and node.get("description")}
+    bios = [
+        _clean_paragraphs(person.get("description"))
+        for node in nodes
+        for person in _people(node.get("author") or node.get("creator"), described)
+    ]
     for node in articles:
         got.offer("title", _clean(node.get("headline")) or _clean(node.get("name")), "jsonld")
         got.offer_date("published", _clean(node.get("datePublished")), "jsonld")
@@ -674,12 +681,6 @@ def _read_metadata(page_or_root: Any, url: str | None) -> Metadata:
     for node in others:
         got.offer_date("published", _clean(node.get("datePublished")), "jsonld-page")
         got.offer_date("modified", _clean(node.get("dateModified")), "jsonld-page")
-    described = {node["@id"]: node for node in nodes if isinstance(node.get("@id"), str) and node.get("description")}
-    bios = [
-        _clean_paragraphs(person.get("description"))
-        for node in nodes
-        for person in _people(node.get("author") or node.get("creator"), described)
-    ]
     for element in times:
         if "published" in got.values:
             break
